@@ -1,0 +1,55 @@
+"""The dialects mini-iree understands, registered lazily.
+
+Each entry names the module and the ``Dialect`` constant it ends in. Nothing is
+imported until the parser meets the dialect's namespace, so start-up stays fast.
+Where xDSL already has an upstream dialect we use it; where it lacks ops that the
+data-tiling walkthrough prints (``linalg.pack``, ``affine.linearize_index``,
+``scf.forall``...), our module of the same name extends it.
+"""
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.ir import Dialect
+
+# dialect namespace -> "module:CONSTANT"
+_OURS: dict[str, str] = {
+    "affine": "mini_iree.dialects.affine:Affine",
+    "flow": "mini_iree.dialects.flow:Flow",
+    "hal": "mini_iree.dialects.hal:HAL",
+    "iree_codegen": "mini_iree.dialects.iree_codegen:IREECodegen",
+    "iree_cpu": "mini_iree.dialects.iree_cpu:IREECPU",
+    "iree_encoding": "mini_iree.dialects.iree_encoding:IREEEncoding",
+    "iree_gpu": "mini_iree.dialects.iree_gpu:IREEGPU",
+    "iree_linalg_ext": "mini_iree.dialects.iree_linalg_ext:IREELinalgExt",
+    "iree_tensor_ext": "mini_iree.dialects.iree_tensor_ext:IREETensorExt",
+    "linalg": "mini_iree.dialects.linalg:Linalg",
+    "rocm": "mini_iree.dialects.rocm:ROCM",
+    "scf": "mini_iree.dialects.scf:Scf",
+    "stream": "mini_iree.dialects.stream:Stream",
+    "tensor": "mini_iree.dialects.tensor:Tensor",
+    "util": "mini_iree.dialects.util:Util",
+}
+
+# Upstream dialects taken from xDSL as they are.
+_XDSL: dict[str, str] = {
+    "arith": "xdsl.dialects.arith:Arith",
+    "builtin": "xdsl.dialects.builtin:Builtin",
+    "func": "xdsl.dialects.func:Func",
+    "memref": "xdsl.dialects.memref:MemRef",
+    "test": "xdsl.dialects.test:Test",
+}
+
+
+def _factory(spec: str) -> Callable[[], Dialect]:
+    module_name, constant = spec.split(":")
+
+    def load() -> Dialect:
+        return getattr(import_module(module_name), constant)
+
+    return load
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Every dialect namespace mini-iree can parse, mapped to a lazy loader."""
+    return {name: _factory(spec) for name, spec in {**_XDSL, **_OURS}.items()}
