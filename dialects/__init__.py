@@ -15,7 +15,9 @@ from xdsl.ir import Dialect
 # dialect namespace -> "module:CONSTANT"
 _OURS: dict[str, str] = {
     "affine": "mini_iree.dialects.affine:Affine",
+    "arith": "mini_iree.dialects.arith:Arith",
     "flow": "mini_iree.dialects.flow:Flow",
+    "gpu": "mini_iree.dialects.gpu:GPU",
     "hal": "mini_iree.dialects.hal:HAL",
     "iree_codegen": "mini_iree.dialects.iree_codegen:IREECodegen",
     "iree_cpu": "mini_iree.dialects.iree_cpu:IREECPU",
@@ -33,7 +35,7 @@ _OURS: dict[str, str] = {
 
 # Upstream dialects taken from xDSL as they are.
 _XDSL: dict[str, str] = {
-    "arith": "xdsl.dialects.arith:Arith",
+    "bufferization": "xdsl.dialects.bufferization:Bufferization",
     "builtin": "xdsl.dialects.builtin:Builtin",
     "func": "xdsl.dialects.func:Func",
     "memref": "xdsl.dialects.memref:MemRef",

@@ -34,3 +34,13 @@ def _factory(spec: str) -> Callable[[], type[ModulePass]]:
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Every pass flag, mapped to a loader of its pass class."""
     return {name: _factory(spec) for name, spec in {**_XDSL_PASSES, **_PASSES}.items()}
+
+
+# Named pipelines: name -> pipeline text in -p syntax, expanded in place wherever
+# the name appears in -p or --pass-pipeline.
+_PIPELINES: dict[str, str] = {}
+
+
+def get_all_pipelines() -> dict[str, str]:
+    """Every named pipeline, mapped to the passes it stands for."""
+    return dict(_PIPELINES)

@@ -1,0 +1,137 @@
+"""Parse MLIR text into a module, with source locations and clean errors.
+
+xDSL's parser keeps no op locations and lets some malformed inputs escape as
+Python exceptions. ``parse_mlir`` fixes both: every parsed op gets a
+``FileLineColLoc`` (so verifier errors point at the op's own line and column),
+and every failure becomes a ``DiagnosticError`` at the offending position.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, SourceLoc
+
+
+class _LineTable:
+    """Offset -> (line, column) in O(log n), shifted by a chunk's line offset."""
+
+    def __init__(self, text: str, line_offset: int):
+        self.starts = [0]
+        self.starts += [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self.line_offset = line_offset
+
+    def at(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self.starts, offset) - 1
+        return line + 1 + self.line_offset, offset - self.starts[line] + 1
+
+
+class LocatedParser(Parser):
+    """An xDSL ``Parser`` that stamps each op with its ``file:line:col``."""
+
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self._file = name
+        self._lines = _LineTable(text, line_offset)
+        # Start offsets of the ops being parsed; when something fails inside an
+        # op, the innermost one is where the error belongs.
+        self.op_starts: list[int] = []
+
+    def loc_of(self, offset: int) -> SourceLoc:
+        line, col = self._lines.at(offset)
+        return SourceLoc(self._file, line, col)
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        self.op_starts.append(start)
+        op = super().parse_operation()
+        self.op_starts.pop()
+        if isinstance(op.location, UnknownLoc):
+            op.location = self.loc_of(start).to_attr()
+        return op
+
+    def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
+        start = self._current_token.span.start
+        value = super().parse_shape_dimension(allow_dynamic)
+        if value >= 2**63:
+            self.raise_error("invalid dimension", start)
+        return value
+
+    def error_loc(self) -> SourceLoc:
+        return self.loc_of(self.op_starts[-1] if self.op_starts else self.pos)
+
+    def parse_located_module(self) -> ModuleOp:
+        # An input with nothing but comments and whitespace is an empty module, as in MLIR.
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])
+        module = self.parse_module()
+        if isinstance(module.location, UnknownLoc):
+            module.location = self.loc_of(0).to_attr()
+        return module
+
+
+def _decode(data: bytes, name: str, line_offset: int) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        good = data[: err.start].decode("utf-8")
+        line, col = _LineTable(good, line_offset).at(len(good))
+        raise DiagnosticError(Diagnostic(SourceLoc(name, line, col), "invalid UTF-8 byte in input")) from None
+
+
+def parse_mlir(ctx: Context, source: str | bytes, name: str, line_offset: int = 0) -> ModuleOp:
+    """Parse ``source`` (one file or one ``// -----`` chunk) into a module.
+
+    Raises ``DiagnosticError`` for any malformed input; never another exception.
+    """
+    text = _decode(source, name, line_offset) if isinstance(source, bytes) else source
+    _forget_elided_resources(ctx)
+    parser = LocatedParser(ctx, text, name, line_offset)
+    try:
+        return parser.parse_located_module()
+    except ParseError as err:
+        loc = parser.loc_of(err.span.start) if err.span.input.content is text else SourceLoc(name, 1, 1)
+        message = err.msg.strip()
+        if err.msg.startswith(" "):
+            # xDSL phrases some errors as a suffix to a token kind it leaves out.
+            message = f"expected a block label or '}}' {message}"
+        raise DiagnosticError(Diagnostic(loc, message or "parse error")) from None
+    except DiagnosticException as err:
+        # Verifiers of attributes and types run while they are being built.
+        raise DiagnosticError(Diagnostic(parser.error_loc(), _first_line(err))) from None
+    except RecursionError:
+        raise DiagnosticError(Diagnostic(parser.error_loc(), "input nests too deeply")) from None
+    except Exception as err:  # noqa: BLE001 - malformed input must never show a traceback
+        message = _first_line(err) or type(err).__name__
+        raise DiagnosticError(Diagnostic(parser.error_loc(), message)) from None
+
+
+def _forget_elided_resources(ctx: Context) -> None:
+    """Let each parse see ``dense_resource<__elided__>`` under its own name.
+
+    xDSL keeps declared resource handles on the (process-wide) builtin dialect
+    and renames a handle declared twice (``__elided___0``). Handles without a
+    blob, like IREE's elided constants, carry nothing worth keeping between
+    parses, so they are dropped before each one.
+    """
+    from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+
+    builtin = ctx.get_optional_dialect("builtin")
+    interface = builtin.get_interface(OpAsmDialectInterface) if builtin is not None else None
+    if interface is None:
+        return
+    storage = interface._blob_storage  # noqa: SLF001 - xDSL exposes no API to forget a handle
+    for key in [k for k, v in storage.items() if not v]:
+        del storage[key]
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

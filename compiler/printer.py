@@ -1,0 +1,524 @@
+"""Print IR the way MLIR's AsmPrinter does, so output can be diffed against IREE's.
+
+xDSL's printer is close to MLIR's but differs where readers notice:
+
+* attribute aliases: MLIR hoists ``#map = affine_map<...>``, ``#encoding = ...``,
+  ``#executable_target_... = ...`` to the top of the file; xDSL inlines everything;
+* affine expressions: MLIR prints ``d0 * 16 + s0`` and ``d0 - 1``; xDSL prints
+  ``((d0 * 16) + s0)`` and ``(d0 + -1)``;
+* SSA names: MLIR numbers the values of a region before those of nested regions,
+  names constants ``%c0``/``%cst``, uniques clashing names with one shared counter
+  (``%c1``, ``%dim``, ``%c1_0``, ``%dim_1``) and prints ``%0:2`` for a result group;
+* op names: MLIR drops the ``func.`` of ops nested in a ``func.func`` and the
+  ``builtin.`` of top-level ops (``return``, ``module``).
+
+``MLIRPrinter`` fixes those four on top of xDSL's ``Printer``; everything else
+(op syntax, attribute syntax) is each dialect's own business. Attributes opt into
+an alias by defining ``asm_alias(self) -> str | None``, as IREE's dialects do
+through ``OpAsmDialectInterface::getAlias``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    ArrayAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.printer import Printer
+
+# ---------------------------------------------------------------------------
+# Affine expressions with MLIR's binding strengths.
+# ---------------------------------------------------------------------------
+
+_SPELLING = {
+    AffineBinaryOpKind.Mul: " * ",
+    AffineBinaryOpKind.FloorDiv: " floordiv ",
+    AffineBinaryOpKind.CeilDiv: " ceildiv ",
+    AffineBinaryOpKind.Mod: " mod ",
+}
+
+
+def affine_expr_to_str(expr: AffineExpr, strong: bool = False) -> str:
+    """MLIR's ``printAffineExprInternal``: parenthesize only where binding requires."""
+    if isinstance(expr, AffineDimExpr):
+        return f"d{expr.position}"
+    if isinstance(expr, AffineSymExpr):
+        return f"s{expr.position}"
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = expr.lhs, expr.rhs
+
+    def wrap(text: str) -> str:
+        return f"({text})" if strong else text
+
+    if expr.kind != AffineBinaryOpKind.Add:
+        if expr.kind == AffineBinaryOpKind.Mul and isinstance(rhs, AffineConstantExpr) and rhs.value == -1:
+            return wrap("-" + affine_expr_to_str(lhs, True))
+        return wrap(affine_expr_to_str(lhs, True) + _SPELLING[expr.kind] + affine_expr_to_str(rhs, True))
+
+    # Additions of negated terms read as subtractions.
+    if (
+        isinstance(rhs, AffineBinaryOpExpr)
+        and rhs.kind == AffineBinaryOpKind.Mul
+        and isinstance(rhs.rhs, AffineConstantExpr)
+    ):
+        factor = rhs.rhs.value
+        if factor == -1:
+            nested_add = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind == AffineBinaryOpKind.Add
+            return wrap(affine_expr_to_str(lhs) + " - " + affine_expr_to_str(rhs.lhs, nested_add))
+        if factor < -1:
+            return wrap(affine_expr_to_str(lhs) + " - " + affine_expr_to_str(rhs.lhs, True) + f" * {-factor}")
+    if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
+        return wrap(affine_expr_to_str(lhs) + f" - {-rhs.value}")
+    return wrap(affine_expr_to_str(lhs) + " + " + affine_expr_to_str(rhs))
+
+
+def affine_map_to_str(amap: AffineMap) -> str:
+    """``(d0, d1)[s0] -> (d0 + s0, d1)`` as MLIR prints it."""
+    dims = ", ".join(f"d{i}" for i in range(amap.num_dims))
+    text = f"({dims})"
+    if amap.num_symbols:
+        text += "[" + ", ".join(f"s{i}" for i in range(amap.num_symbols)) + "]"
+    return text + " -> (" + ", ".join(affine_expr_to_str(e) for e in amap.results) + ")"
+
+
+# ---------------------------------------------------------------------------
+# Aliases.
+# ---------------------------------------------------------------------------
+
+
+def _sanitize_alias(name: str) -> str:
+    """MLIR's ``sanitizeIdentifier`` for alias names.
+
+    IREE already turns ``-`` and ``.`` of target names into ``_`` when it builds
+    alias names; doing it here too keeps every alias a plain identifier.
+    """
+    out = []
+    for ch in name:
+        if ch.isalnum() or ch in "$_":
+            out.append(ch)
+        elif ch in " -.":
+            out.append("_")
+        else:
+            out.append(f"{ord(ch):X}")
+    text = "".join(out)
+    if text and text[0].isdigit():
+        text = "_" + text
+    return text
+
+
+def alias_prefix(attr: Attribute) -> str | None:
+    """The raw alias an attribute asks for, or None."""
+    if isinstance(attr, AffineMapAttr):
+        return "map"
+    if isinstance(attr, AffineSetAttr):
+        return "set"
+    hook = getattr(attr, "asm_alias", None)
+    if hook is None:
+        return None
+    return hook()
+
+
+def _sub_attributes(attr: Attribute) -> Iterator[Attribute]:
+    if isinstance(attr, ArrayAttr):
+        yield from attr.data
+    elif isinstance(attr, DictionaryAttr):
+        yield from attr.data.values()
+    elif isinstance(attr, ParametrizedAttribute):
+        for param in attr.parameters:
+            if isinstance(param, Attribute):
+                yield param
+
+
+@dataclass
+class AliasTable:
+    """MLIR's ``AliasInitializer``: which attributes print as ``#name``.
+
+    Aliases are ordered by nesting depth (an alias used inside another comes
+    first), then types before attributes, then by name; equal names are numbered
+    in the order they were met (``#map``, ``#map1``...).
+    """
+
+    names: dict[Attribute, str] = field(default_factory=dict)
+    order: list[Attribute] = field(default_factory=list)
+
+    @staticmethod
+    def build(op: Operation) -> AliasTable:
+        depth: dict[Attribute, int] = {}
+        prefix: dict[Attribute, str] = {}
+        seen_order: list[Attribute] = []
+        memo: dict[Attribute, int] = {}
+
+        def visit(attr: Attribute) -> int:
+            """Returns how deep an alias nests inside ``attr`` (0: none)."""
+            if attr in memo:
+                return memo[attr]
+            inner = 0
+            for sub in _sub_attributes(attr):
+                inner = max(inner, visit(sub))
+            name = alias_prefix(attr)
+            result = inner
+            if name:
+                if attr not in depth:
+                    depth[attr] = inner
+                    prefix[attr] = _sanitize_alias(name)
+                    seen_order.append(attr)
+                result = inner + 1
+            memo[attr] = result
+            return result
+
+        def walk(o: Operation) -> None:
+            for attr in o.properties.values():
+                visit(attr)
+            for attr in o.attributes.values():
+                visit(attr)
+            for operand in o.operands:
+                visit(operand.type)
+            for region in o.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        visit(arg.type)
+                    for inner in block.ops:
+                        walk(inner)
+            for result in o.results:
+                visit(result.type)
+
+        walk(op)
+        index = {a: i for i, a in enumerate(seen_order)}
+        ordered = sorted(
+            seen_order,
+            key=lambda a: (depth[a], not isinstance(a, TypeAttribute), prefix[a], index[a]),
+        )
+        counts: dict[str, int] = {}
+        table = AliasTable()
+        for attr in ordered:
+            n = counts.get(prefix[attr], 0)
+            counts[prefix[attr]] = n + 1
+            # A name ending in a digit keeps it; an `_` separates the counter
+            # (`#executable_target_x86_64`, `#executable_target_x86_64_1`).
+            sep = "_" if prefix[attr][-1:].isdigit() else ""
+            table.names[attr] = prefix[attr] + (f"{sep}{n}" if n else "")
+            table.order.append(attr)
+        return table
+
+
+# ---------------------------------------------------------------------------
+# SSA value names.
+# ---------------------------------------------------------------------------
+
+
+def _constant_name(op: Operation) -> list[str | None]:
+    value = op.properties.get("value", op.attributes.get("value"))
+    if isinstance(value, IntegerAttr):
+        v = value.value.data
+        if isinstance(value.type, IndexType):
+            return [f"c{v}"]
+        if isinstance(value.type, IntegerType):
+            if value.type.width.data == 1:
+                return ["true" if v else "false"]
+            return [f"c{v}_i{value.type.width.data}"]
+    if isinstance(value, FloatAttr):
+        return ["cst"]
+    return ["cst"]
+
+
+# Names MLIR's upstream ops give their results through OpAsmOpInterface, used for
+# values that carry no name of their own (typically values created by passes).
+_UPSTREAM_RESULT_NAMES: dict[str, Callable[[Operation], list[str | None]]] = {
+    "arith.constant": _constant_name,
+    "tensor.dim": lambda op: ["dim"],
+    "tensor.cast": lambda op: ["cast"],
+    "tensor.expand_shape": lambda op: ["expanded"],
+    "tensor.collapse_shape": lambda op: ["collapsed"],
+    "tensor.extract_slice": lambda op: ["extracted_slice"],
+    "tensor.insert_slice": lambda op: ["inserted_slice"],
+    "tensor.extract": lambda op: ["extracted"],
+    "tensor.pad": lambda op: ["padded"],
+    "tensor.splat": lambda op: ["splat"],
+    "linalg.transpose": lambda op: ["transposed"],
+    "linalg.broadcast": lambda op: ["broadcasted"],
+    "linalg.pack": lambda op: ["pack"],
+    "linalg.unpack": lambda op: ["unpack"],
+    "memref.alloc": lambda op: ["alloc"],
+    "memref.dim": lambda op: ["dim"],
+    "memref.subview": lambda op: ["subview"],
+}
+
+
+def default_result_names(op: Operation) -> list[str | None]:
+    """Result names MLIR would choose for ``op``, or [] for plain numbering."""
+    hook = getattr(op, "asm_result_names", None)
+    if hook is not None:
+        return list(hook())
+    fn = _UPSTREAM_RESULT_NAMES.get(op.name)
+    return fn(op) if fn is not None else []
+
+
+def _block_arg_names(op: Operation, region: Region) -> list[str | None]:
+    """linalg's structured ops name their body arguments ``%in``/``%out``."""
+    if op.name not in ("linalg.generic", "linalg.reduce", "linalg.map"):
+        return []
+    outs = getattr(op, "outputs", None)
+    n_out = len(outs) if outs is not None else 1
+    block = region.blocks.first
+    if block is None:
+        return []
+    n = len(block.args)
+    return ["in"] * (n - n_out) + ["out"] * n_out
+
+
+class _Scope:
+    """A region's used-name set, chained to the enclosing region's."""
+
+    def __init__(self, parent: _Scope | None):
+        self.parent = parent
+        self.names: set[str] = set()
+
+    def __contains__(self, name: str) -> bool:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+def _sanitize_value_name(name: str) -> str:
+    out = "".join(ch if (ch.isalnum() or ch in "$._-") else "_" for ch in name)
+    if out and out[0].isdigit():
+        out = "_" + out
+    return out
+
+
+@dataclass
+class _NameState:
+    """MLIR's ``SSANameState``: names every value under one op before printing."""
+
+    names: dict[SSAValue, str] = field(default_factory=dict)
+    groups: dict[Operation, tuple[str, int]] = field(default_factory=dict)
+    next_value: int = 0
+    next_arg: int = 0
+    next_conflict: int = 0
+    scope: _Scope = field(default_factory=lambda: _Scope(None))
+
+    def unique(self, name: str) -> str:
+        name = _sanitize_value_name(name)
+        if name in self.scope:
+            while True:
+                probe = f"{name}_{self.next_conflict}"
+                self.next_conflict += 1
+                if probe not in self.scope:
+                    name = probe
+                    break
+        self.scope.names.add(name)
+        return name
+
+    def number(self) -> str:
+        self.next_value += 1
+        return str(self.next_value - 1)
+
+    def name_op(self, op: Operation) -> None:
+        results = op.results
+        if not results:
+            return
+        hints = [r.name_hint for r in results]
+        defaults = default_result_names(op)
+        chosen = [h if h is not None else (defaults[i] if i < len(defaults) else None) for i, h in enumerate(hints)]
+        if len(results) > 1 and all(c == chosen[0] for c in chosen):
+            base = self.unique(chosen[0]) if chosen[0] else self.number()
+            self.groups[op] = (base, len(results))
+            for i, r in enumerate(results):
+                self.names[r] = f"{base}#{i}"
+            return
+        for r, c in zip(results, chosen):
+            self.names[r] = self.unique(c) if c else self.number()
+
+    def name_region(self, parent: Operation, region: Region) -> None:
+        arg_names = _block_arg_names(parent, region)
+        for block in region.blocks:
+            is_entry = block is region.blocks.first
+            for i, arg in enumerate(block.args):
+                if arg.name_hint is not None:
+                    self.names[arg] = self.unique(arg.name_hint)
+                elif is_entry and i < len(arg_names) and arg_names[i]:
+                    self.names[arg] = self.unique(arg_names[i])  # type: ignore[arg-type]
+                elif is_entry:
+                    self.names[arg] = self.unique(f"arg{self.next_arg}")
+                    self.next_arg += 1
+                else:
+                    self.names[arg] = self.number()
+            for op in block.ops:
+                self.name_op(op)
+
+    def name_all(self, root: Operation) -> None:
+        # Values of a region are numbered before those of regions nested in it;
+        # each nested region starts from the counters its parent region ended with.
+        stack: list[tuple[Operation, Region, int, int, int, _Scope]] = [
+            (root, r, 0, 0, 0, self.scope) for r in root.regions
+        ]
+        stack.reverse()
+        while stack:
+            parent, region, self.next_value, self.next_arg, self.next_conflict, outer = stack.pop()
+            self.scope = _Scope(outer)
+            self.name_region(parent, region)
+            nested = [
+                (op, r, self.next_value, self.next_arg, self.next_conflict, self.scope)
+                for block in region.blocks
+                for op in block.ops
+                for r in op.regions
+            ]
+            stack.extend(reversed(nested))
+
+
+# Ops whose regions print unqualified names of one dialect (MLIR's
+# OpAsmOpInterface::getDefaultDialect).
+_DEFAULT_DIALECT = {"builtin.module": "builtin", "func.func": "func"}
+
+
+@dataclass(eq=False, repr=False)
+class MLIRPrinter(Printer):
+    """xDSL's printer with MLIR's aliases, affine syntax, SSA names and op names."""
+
+    local_scope: bool = field(default=False)
+    """Print every attribute inline (``--mlir-print-local-scope``)."""
+
+    _aliases: AliasTable = field(default_factory=AliasTable, init=False)
+    _alias_definition: Attribute | None = field(default=None, init=False)
+    _name_state: _NameState | None = field(default=None, init=False)
+    _dialect_stack: list[str] = field(default_factory=lambda: ["builtin"], init=False)
+
+    # -- entry point -------------------------------------------------------
+
+    def print_module(self, module: Operation) -> None:
+        """Print alias definitions, then the op, then a final newline."""
+        if not self.local_scope:
+            self._aliases = AliasTable.build(module)
+            for attr in self._aliases.order:
+                self._alias_definition = attr
+                self.print_string(("!" if isinstance(attr, TypeAttribute) else "#") + self._aliases.names[attr] + " = ")
+                self.print_attribute(attr)
+                self._alias_definition = None
+                self.print_string("\n")
+        self.print_op(module)
+        self.print_string("\n")
+
+    # -- attributes --------------------------------------------------------
+
+    def alias_of(self, attr: Attribute) -> str | None:
+        if attr is self._alias_definition:
+            return None
+        name = self._aliases.names.get(attr)
+        if name is None:
+            return None
+        return ("!" if isinstance(attr, TypeAttribute) else "#") + name
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if (alias := self.alias_of(attribute)) is not None:
+            self.print_string(alias)
+            return
+        if isinstance(attribute, AffineMapAttr):
+            self.print_string(f"affine_map<{affine_map_to_str(attribute.data)}>")
+            return
+        if isinstance(attribute, AffineSetAttr):
+            self.print_string(f"affine_set<{attribute.data}>")
+            return
+        super().print_attribute(attribute)
+
+    def print_stripped_attribute(self, attribute: ParametrizedAttribute) -> None:
+        """MLIR's ``printStrippedAttrOrType``: ``<params>`` without the dialect
+        prefix, unless the attribute has an alias (then ``#alias``)."""
+        if (alias := self.alias_of(attribute)) is not None:
+            self.print_string(alias)
+            return
+        attribute.print_parameters(self)
+
+    def print_attr_dict(self, attr_dict) -> None:
+        # MLIR dictionaries (op attributes, properties, DictionaryAttr) are
+        # sorted by name; xDSL keeps insertion order.
+        super().print_attr_dict(dict(sorted(attr_dict.items())))
+
+    # -- SSA names ---------------------------------------------------------
+
+    def _names_for(self, op: Operation) -> _NameState:
+        if self._name_state is None:
+            self._name_state = _NameState()
+            self._name_state.name_all(op)
+        return self._name_state
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        state = self._name_state
+        if state is not None and (name := state.names.get(value)) is not None:
+            self.print_string(f"%{name}")
+            return name
+        return super().print_ssa_value(value)
+
+    def _print_results(self, op: Operation) -> None:
+        state = self._name_state
+        if state is not None and op in state.groups:
+            base, count = state.groups[op]
+            self.print_string(f"%{base}:{count} = ")
+            return
+        super()._print_results(op)
+
+    # -- ops ---------------------------------------------------------------
+
+    def print_op(self, op: Operation) -> None:
+        self._names_for(op)
+        if self.print_generic_format or Operation.print is type(op).print:
+            super().print_op(op)
+            return
+        self._print_results(op)
+        name = op.name
+        default = self._dialect_stack[-1]
+        if default and name.startswith(default + ".") and name.count(".") == 1:
+            name = name[len(default) + 1 :]
+        self.print_string(name)
+        begin = self._current_column
+        if op in self.diagnostic.op_messages:
+            for message in self.diagnostic.op_messages[op]:
+                self._add_message_on_next_line(message, begin - len(name), begin)
+        self._dialect_stack.append(_DEFAULT_DIALECT.get(op.name, ""))
+        try:
+            op.print(self)
+        finally:
+            self._dialect_stack.pop()
+
+
+def print_module_to_string(module: Operation, *, generic: bool = False, local_scope: bool = False) -> str:
+    """The text ``mini-iree-opt`` writes for ``module``."""
+    from io import StringIO
+
+    stream = StringIO()
+    printer = MLIRPrinter(stream=stream, print_generic_format=generic, local_scope=local_scope)
+    printer.print_module(module)
+    return stream.getvalue()
+
+
+__all__ = [
+    "AliasTable",
+    "MLIRPrinter",
+    "affine_expr_to_str",
+    "affine_map_to_str",
+    "default_result_names",
+    "print_module_to_string",
+]

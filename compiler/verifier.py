@@ -1,0 +1,39 @@
+"""Verify a module op by op, reporting the failing op at its own location.
+
+xDSL's ``Operation.verify`` raises the verifier's message with the whole module
+attached but without saying which op failed. MLIR reports
+``file:line:col: error: 'linalg.pack' op invalid inner_dims_pos vector`` at the
+failing op; this walk does the same. As in MLIR, an op is verified before the ops
+nested in it, and verification stops at the first failure.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException
+
+from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
+
+_XDSL_PREFIX = "Operation does not verify: "
+
+
+def _message(op: Operation, err: Exception) -> str:
+    text = str(err).split("\n\n", 1)[0].strip()
+    if text.startswith(_XDSL_PREFIX):
+        text = text[len(_XDSL_PREFIX) :]
+    text = text.splitlines()[0] if text else type(err).__name__
+    return f"'{op.name}' op {text}"
+
+
+def verify_op_tree(op: Operation, fallback: SourceLoc) -> None:
+    """Raise ``DiagnosticError`` at the first op of ``op``'s tree that does not verify."""
+    try:
+        op.verify(verify_nested_ops=False)
+    except (DiagnosticException, ValueError, TypeError, IndexError, KeyError, AttributeError) as err:
+        # Verifiers must only raise VerifyException, but a malformed op must not
+        # surface as a traceback either.
+        raise DiagnosticError(Diagnostic(op_location(op, fallback), _message(op, err))) from None
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                verify_op_tree(inner, fallback)

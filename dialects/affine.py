@@ -1,0 +1,433 @@
+"""The `affine` dialect: xDSL's affine ops plus the index-arithmetic ops IREE emits.
+
+xDSL 0.74 has `affine.for/if/parallel/load/store/yield` and friends, which we reuse
+as they are. It lacks `affine.max`, `affine.linearize_index` and
+`affine.delinearize_index`, which IREE's materialization and layout-combining
+passes print, and its `affine.apply`/`affine.min` print a space between the map
+and its operand list (`affine_map<...> ()[%n]`) and ignore attribute dictionaries.
+We therefore define `apply`, `min`, `max` and the two index ops here, following
+upstream MLIR's syntax and verifier messages
+(https://mlir.llvm.org/docs/Dialects/Affine/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import affine as xdsl_affine
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    DenseArrayBase,
+    IndexType,
+    UnitAttr,
+    i64,
+)
+from xdsl.dialects.utils import (
+    get_dynamic_index_list,
+    parse_dynamic_index_list_without_types,
+    print_dynamic_index_list,
+    split_dynamic_index_list,
+)
+from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    VariadicOperandVariable,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+@irdl_custom_directive
+class DynamicIndexListInParens(CustomDirective):
+    """`custom<DynamicIndexList>` with MLIR's `Delimiter::Paren`: `(%a, 4, %b)`.
+
+    The basis of `affine.linearize_index`/`delinearize_index` is a mixed list of
+    constants and SSA values written in parentheses; xDSL's directive only
+    supports square brackets.
+    """
+
+    dynamic_position: VariadicOperandVariable
+    static_position: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        dynamic, static = parse_dynamic_index_list_without_types(
+            parser, DYNAMIC_INDEX, delimiter=Parser.Delimiter.PAREN
+        )
+        self.dynamic_position.set(state, dynamic)
+        self.static_position.set(state, DenseArrayBase.from_list(i64, static))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        dynamic = self.dynamic_position.get(op)
+        static = self.static_position.get(op)
+        assert isinstance(static, DenseArrayBase)
+        values = static.get_values()
+        if sum(1 for v in values if v == DYNAMIC_INDEX) != len(dynamic):
+            # Only reachable for IR that failed verification: keep the printer total.
+            printer.print_string("(<<malformed basis>>)")
+            return
+        print_dynamic_index_list(
+            printer, DYNAMIC_INDEX, dynamic, values, delimiter=Parser.Delimiter.PAREN
+        )
+
+
+def _parse_dim_and_symbol_list(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
+    """Parse MLIR's `(%d0, ...)[%s0, ...]` operand lists of an affine map use."""
+    dims = parser.parse_comma_separated_list(
+        Parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
+    )
+    syms = parser.parse_optional_comma_separated_list(
+        Parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+    )
+    return dims, syms or []
+
+
+def _print_dim_and_symbol_list(printer: Printer, operands: Sequence[SSAValue], num_dims: int) -> None:
+    """Print `(%d0, ...)[%s0, ...]`; the symbol list is omitted when empty."""
+    with printer.in_parens():
+        printer.print_list(operands[:num_dims], printer.print_operand)
+    if len(operands) > num_dims:
+        with printer.in_square_brackets():
+            printer.print_list(operands[num_dims:], printer.print_operand)
+
+
+def _to_map_attr(affine_map: AffineMap | AffineMapAttr) -> AffineMapAttr:
+    return affine_map if isinstance(affine_map, AffineMapAttr) else AffineMapAttr(affine_map)
+
+
+def _verify_basis(static_basis: Sequence[int], dynamic_basis: Sequence[SSAValue]) -> None:
+    """Checks shared by `linearize_index` and `delinearize_index`."""
+    if sum(1 for v in static_basis if v == DYNAMIC_INDEX) != len(dynamic_basis):
+        raise VerifyException(
+            "mismatch between dynamic and static basis (kDynamic marker but no "
+            "corresponding dynamic basis entry) -- this can only happen due to an "
+            "incorrect fold/rewrite"
+        )
+    if any(v <= 0 and v != DYNAMIC_INDEX for v in static_basis):
+        raise VerifyException("no basis element may be statically non-positive")
+
+
+def _split_basis(basis: Sequence[SSAValue | Operation | int]) -> tuple[list[int], list[SSAValue]]:
+    return split_dynamic_index_list(
+        [b if isinstance(b, int) else SSAValue.get(b) for b in basis], DYNAMIC_INDEX
+    )
+
+
+# ---------------------------------------------------------------------------
+# affine.apply / affine.min / affine.max
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ApplyOp(IRDLOperation):
+    """Apply a single-result affine map to index operands.
+
+    ```mlir
+    %1 = affine.apply affine_map<()[s0] -> (s0 ceildiv 128)>()[%0]
+    %2 = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%n]
+    ```
+
+    The first `num_dims` operands bind the map's dimensions, the rest its symbols.
+    See https://mlir.llvm.org/docs/Dialects/Affine/#affineapply-affineaffineapplyop
+    """
+
+    name = "affine.apply"
+
+    map_operands = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        map_operands: Sequence[SSAValue | Operation],
+        affine_map: AffineMap | AffineMapAttr,
+    ):
+        super().__init__(
+            operands=[map_operands],
+            properties={"map": _to_map_attr(affine_map)},
+            result_types=[IndexType()],
+        )
+
+    def verify_(self) -> None:
+        m = self.map.data
+        if len(self.map_operands) != m.num_dims + m.num_symbols:
+            raise VerifyException("operand count and affine map dimension and symbol count must match")
+        if len(m.results) != 1:
+            raise VerifyException("mapping must produce one value")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ApplyOp:
+        pos = parser.pos
+        map_attr = parser.parse_attribute()
+        if not isinstance(map_attr, AffineMapAttr):
+            parser.raise_error("expected affine map", pos)
+        dims, syms = _parse_dim_and_symbol_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        m = map_attr.data
+        # MLIR checks the split at parse time: the operand lists decide which
+        # operands are dimensions, so a mismatch is a syntax error.
+        if m.num_dims != len(dims) or m.num_symbols != len(syms):
+            parser.raise_error("dimension or symbol index mismatch", pos)
+        op = cls([*dims, *syms], map_attr)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.map)
+        _print_dim_and_symbol_list(printer, self.map_operands, self.map.data.num_dims)
+        printer.print_op_attributes(self.attributes)
+
+
+class _MinMaxOpBase(IRDLOperation):
+    """Shared definition of `affine.min` and `affine.max` (MLIR's AffineMinMaxOpBase)."""
+
+    map_operands = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        map_operands: Sequence[SSAValue | Operation],
+        affine_map: AffineMap | AffineMapAttr,
+    ):
+        super().__init__(
+            operands=[map_operands],
+            properties={"map": _to_map_attr(affine_map)},
+            result_types=[IndexType()],
+        )
+
+    def verify_(self) -> None:
+        m = self.map.data
+        if len(self.map_operands) != m.num_dims + m.num_symbols:
+            raise VerifyException("operand count and affine map dimension and symbol count must match")
+        if not m.results:
+            raise VerifyException("affine map expect at least one result")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        map_attr = parser.parse_attribute()
+        if not isinstance(map_attr, AffineMapAttr):
+            parser.raise_error("expected affine map", pos)
+        dims, syms = _parse_dim_and_symbol_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls([*dims, *syms], map_attr)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.map)
+        _print_dim_and_symbol_list(printer, self.map_operands, self.map.data.num_dims)
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class MinOp(_MinMaxOpBase):
+    """The minimum of the results of a multi-result affine map.
+
+    ```mlir
+    %0 = affine.min affine_map<(d0)[s0] -> (-d0 + s0, 64)>(%i)[%n]
+    ```
+
+    See https://mlir.llvm.org/docs/Dialects/Affine/#affinemin-affineaffineminop
+    """
+
+    name = "affine.min"
+
+
+@irdl_op_definition
+class MaxOp(_MinMaxOpBase):
+    """The maximum of the results of a multi-result affine map.
+
+    ```mlir
+    %0 = affine.max affine_map<(d0) -> (d0 - 8, 0)>(%i)
+    ```
+
+    See https://mlir.llvm.org/docs/Dialects/Affine/#affinemax-affineaffinemaxop
+    """
+
+    name = "affine.max"
+
+
+# ---------------------------------------------------------------------------
+# affine.linearize_index / affine.delinearize_index
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class LinearizeIndexOp(IRDLOperation):
+    """Linearize a multi-index in a mixed-radix basis.
+
+    ```mlir
+    %l = affine.linearize_index disjoint [%i, %j, %k] by (%d, 8, 4) : index
+    %m = affine.linearize_index [%j, %k] by (8, 4) : index   // outer bound omitted
+    ```
+
+    computes `((%i * 8) + %j) * 4 + %k`. The basis has one element per index, or
+    one fewer when the outermost bound is left out (it never affects the value).
+    `disjoint` asserts that every index is within its bound. Basis elements are
+    constants or SSA values (`static_basis` holds `?` = kDynamic where an SSA value
+    from `dynamic_basis` is used).
+    See https://mlir.llvm.org/docs/Dialects/Affine/#affinelinearize_index-affineaffinelinearizeindexop
+    """
+
+    name = "affine.linearize_index"
+
+    multi_index = var_operand_def(IndexType)
+    dynamic_basis = var_operand_def(IndexType)
+    static_basis = prop_def(DenseArrayBase.constr(i64))
+    disjoint = opt_prop_def(UnitAttr)
+    linear_index = result_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "(`disjoint` $disjoint^)? ` ` `[` $multi_index `]` `by` "
+        "custom<DynamicIndexListInParens>($dynamic_basis, $static_basis) "
+        "attr-dict `:` type($linear_index)"
+    )
+    custom_directives = (DynamicIndexListInParens,)
+
+    def __init__(
+        self,
+        multi_index: Sequence[SSAValue | Operation],
+        basis: Sequence[SSAValue | Operation | int],
+        disjoint: bool = False,
+    ):
+        static_basis, dynamic_basis = _split_basis(basis)
+        super().__init__(
+            operands=[multi_index, dynamic_basis],
+            properties={
+                "static_basis": DenseArrayBase.from_list(i64, static_basis),
+                **({"disjoint": UnitAttr()} if disjoint else {}),
+            },
+            result_types=[IndexType()],
+        )
+
+    @property
+    def mixed_basis(self) -> list[SSAValue | int]:
+        """The basis as written: constants and SSA values in order."""
+        return get_dynamic_index_list(self.static_basis.get_values(), self.dynamic_basis, DYNAMIC_INDEX)
+
+    @property
+    def has_outer_bound(self) -> bool:
+        return len(self.static_basis.get_values()) == len(self.multi_index)
+
+    def verify_(self) -> None:
+        num_indices = len(self.multi_index)
+        static_basis = self.static_basis.get_values()
+        if num_indices not in (len(static_basis), len(static_basis) + 1):
+            raise VerifyException("should be passed a basis element for each index except possibly the first")
+        _verify_basis(static_basis, self.dynamic_basis)
+
+
+@irdl_op_definition
+class DelinearizeIndexOp(IRDLOperation):
+    """Split a linear index into a multi-index in a mixed-radix basis.
+
+    ```mlir
+    %r:4 = affine.delinearize_index %l into (%d0, %d1, 128, 128) : index, index, index, index
+    %s:3 = affine.delinearize_index %l into (8, 4) : index, index, index   // outer bound omitted
+    ```
+
+    There is one result per basis element, or one more when the outermost bound
+    is left out (the first result is then unbounded).
+    See https://mlir.llvm.org/docs/Dialects/Affine/#affinedelinearize_index-affineaffinedelinearizeindexop
+    """
+
+    name = "affine.delinearize_index"
+
+    linear_index = operand_def(IndexType)
+    dynamic_basis = var_operand_def(IndexType)
+    static_basis = prop_def(DenseArrayBase.constr(i64))
+    multi_index = var_result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$linear_index `into` custom<DynamicIndexListInParens>($dynamic_basis, $static_basis) "
+        "attr-dict `:` type($multi_index)"
+    )
+    custom_directives = (DynamicIndexListInParens,)
+
+    def __init__(
+        self,
+        linear_index: SSAValue | Operation,
+        basis: Sequence[SSAValue | Operation | int],
+        has_outer_bound: bool = True,
+    ):
+        static_basis, dynamic_basis = _split_basis(basis)
+        num_results = len(basis) if has_outer_bound else len(basis) + 1
+        super().__init__(
+            operands=[linear_index, dynamic_basis],
+            properties={"static_basis": DenseArrayBase.from_list(i64, static_basis)},
+            result_types=[[IndexType()] * num_results],
+        )
+
+    @property
+    def mixed_basis(self) -> list[SSAValue | int]:
+        """The basis as written: constants and SSA values in order."""
+        return get_dynamic_index_list(self.static_basis.get_values(), self.dynamic_basis, DYNAMIC_INDEX)
+
+    @property
+    def has_outer_bound(self) -> bool:
+        return len(self.static_basis.get_values()) == len(self.multi_index)
+
+    def verify_(self) -> None:
+        num_results = len(self.multi_index)
+        static_basis = self.static_basis.get_values()
+        if num_results not in (len(static_basis), len(static_basis) + 1):
+            raise VerifyException("should return an index for each basis element and up to one extra index")
+        _verify_basis(static_basis, self.dynamic_basis)
+
+
+Affine = Dialect(
+    "affine",
+    [
+        ApplyOp,
+        MinOp,
+        MaxOp,
+        LinearizeIndexOp,
+        DelinearizeIndexOp,
+        xdsl_affine.ForOp,
+        xdsl_affine.ParallelOp,
+        xdsl_affine.IfOp,
+        xdsl_affine.StoreOp,
+        xdsl_affine.LoadOp,
+        xdsl_affine.YieldOp,
+        xdsl_affine.VectorLoadOp,
+        xdsl_affine.VectorStoreOp,
+    ],
+    [],
+)

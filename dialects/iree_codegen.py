@@ -1,0 +1,1162 @@
+"""The `iree_codegen` dialect: IREE's target-independent code generation IR.
+
+Data tiling meets this dialect at the end of the pipeline, inside dispatches:
+
+- `iree_codegen.load_from_buffer` / `iree_codegen.store_to_buffer` move a whole
+  tensor in and out of a binding's memref;
+- `iree_codegen.inner_tiled` is the contraction on data-tiled operands (each
+  operand is `outer dims x inner tile`, the inner tiles combined by an
+  intrinsic named by its `kind`);
+- `#iree_codegen.workgroup_mapping<x>` maps `scf.forall` loops to workgroups and
+  `#iree_codegen.translation_info<...>` names the lowering pipeline of a
+  dispatch function.
+
+The module also holds what IREE keeps in its Codegen dialect for the backends
+(`iree_cpu`, `iree_gpu`) to share: the `struct(params)` attribute syntax, the
+`TileSwizzle` and `MaterializeEncodingInfo` descriptions of a packed layout, and
+the interfaces an `inner_tiled` kind and semantics implement.
+
+Upstream: compiler/src/iree/compiler/Codegen/Dialect/Codegen/IR/ in
+https://github.com/iree-org/iree
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import ClassVar, Self
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    VectorType,
+    i8,
+    i16,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+DYNAMIC = -(2**63)
+"""MLIR's `ShapedType::kDynamic`, the value of a `?` extent."""
+
+
+# ===----------------------------------------------------------------------=== #
+# `struct(params)` attribute syntax
+# ===----------------------------------------------------------------------=== #
+#
+# Most IREE codegen attributes use MLIR's declarative `<` struct(params) `>`
+# format: `key = value` pairs, accepted in any order, printed in declaration
+# order, with absent optional parameters and default-valued parameters left
+# out. These helpers give every attribute of the iree_codegen, iree_cpu and
+# iree_gpu dialects that same syntax and MLIR's diagnostics.
+
+
+@dataclass(frozen=True)
+class StructParam:
+    """One `key = value` entry of a `struct(params)` attribute body.
+
+    Absent entries take `default` when one is given (a `DefaultValuedParameter`)
+    and are stored as `NoneAttr` when `optional` (an `OptionalParameter`); the
+    printer leaves out both a `NoneAttr` and a value equal to the default.
+    """
+
+    name: str
+    parse: Callable[[AttrParser], Attribute]
+    print: Callable[[Printer, Attribute], None]
+    default: Attribute | None = None
+    optional: bool = False
+
+    @property
+    def required(self) -> bool:
+        return self.default is None and not self.optional
+
+
+def parse_struct_params(parser: AttrParser, params: Sequence[StructParam]) -> list[Attribute]:
+    """Parse `<key = value, ...>` into one attribute per entry of `params`."""
+    by_name = {param.name: param for param in params}
+    seen: dict[str, Attribute] = {}
+
+    def parse_entry() -> None:
+        key = parser.parse_optional_identifier()
+        if key is None:
+            parser.raise_error("expected a parameter name in struct")
+        if key not in by_name or key in seen:
+            parser.raise_error(f"duplicate or unknown struct parameter name: {key}")
+        parser.parse_punctuation("=")
+        seen[key] = by_name[key].parse(parser)
+
+    parser.parse_punctuation("<")
+    if parser.parse_optional_punctuation(">") is None:
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
+        parser.parse_punctuation(">")
+    for param in params:
+        if param.required and param.name not in seen:
+            parser.raise_error(f"struct is missing required parameter: {param.name}")
+    return [seen.get(p.name, p.default if p.default is not None else NoneAttr()) for p in params]
+
+
+def print_struct_params(printer: Printer, params: Sequence[StructParam], values: Sequence[Attribute]) -> None:
+    """Print `<key = value, ...>`, leaving out absent and default values."""
+    present = [
+        (param, value)
+        for param, value in zip(params, values, strict=True)
+        if not isinstance(value, NoneAttr) and value != param.default
+    ]
+    with printer.in_angle_brackets():
+        for i, (param, value) in enumerate(present):
+            if i:
+                printer.print_string(", ")
+            printer.print_string(f"{param.name} = ")
+            param.print(printer, value)
+
+
+def parse_verified(
+    parser: AttrParser, cls: type[ParametrizedAttribute], parse: Callable[[], list[Attribute]]
+) -> list[Attribute]:
+    """Run `parse`, then `cls`'s verifier, reporting a failure at the attribute.
+
+    MLIR verifies an attribute as it is parsed and points the diagnostic at its
+    text; doing the same keeps a bad attribute a parse error with a location.
+    """
+    start = parser.pos
+    values = parse()
+    try:
+        cls.new(values)
+    except VerifyException as e:
+        parser.raise_error(str(e), start, parser.pos)
+    return values
+
+
+def parse_struct_attr(parser: AttrParser, cls: type[ParametrizedAttribute]) -> list[Attribute]:
+    """Parse the `<` struct(params) `>` body of `cls` (its `STRUCT` params) and verify it."""
+    params: Sequence[StructParam] = getattr(cls, "STRUCT")
+    return parse_verified(parser, cls, lambda: parse_struct_params(parser, params))
+
+
+# Parsers and printers of the parameter kinds these dialects use. Values are
+# stored as the builtin attribute MLIR's generic form would use.
+
+
+def _parse_int(parser: AttrParser) -> Attribute:
+    return IntAttr(parser.parse_integer(allow_boolean=False))
+
+
+def _print_int(printer: Printer, value: Attribute) -> None:
+    assert isinstance(value, IntAttr)
+    printer.print_string(str(value.data))
+
+
+def _parse_bool(parser: AttrParser) -> Attribute:
+    return IntegerAttr.from_bool(parser.parse_boolean())
+
+
+def _print_bool(printer: Printer, value: Attribute) -> None:
+    assert isinstance(value, IntegerAttr)
+    printer.print_string("true" if value.value.data else "false")
+
+
+def _dense_array_param(
+    element_type: IntegerType,
+) -> tuple[Callable[[AttrParser], Attribute], Callable[[Printer, Attribute], None]]:
+    def parse(parser: AttrParser) -> Attribute:
+        values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_integer(False))
+        return DenseArrayBase.from_list(element_type, values)
+
+    def print_(printer: Printer, value: Attribute) -> None:
+        assert isinstance(value, DenseArrayBase)
+        printer.print_string("[" + ", ".join(str(v) for v in value.get_values()) + "]")
+
+    return parse, print_
+
+
+def _parse_string(parser: AttrParser) -> Attribute:
+    return StringAttr(parser.parse_str_literal())
+
+
+def _print_string(printer: Printer, value: Attribute) -> None:
+    assert isinstance(value, StringAttr)
+    printer.print_string_literal(value.data)
+
+
+def _print_any(printer: Printer, value: Attribute) -> None:
+    printer.print_attribute(value)
+
+
+def int_param(name: str, *, default: int | None = None, optional: bool = False) -> StructParam:
+    """An `int64_t`-like parameter, printed as a bare integer."""
+    return StructParam(name, _parse_int, _print_int, None if default is None else IntAttr(default), optional)
+
+
+def bool_param(name: str, *, default: bool | None = None, optional: bool = False) -> StructParam:
+    """A `bool` (or `BoolAttr`) parameter, printed `true` / `false`."""
+    default_attr = None if default is None else IntegerAttr.from_bool(default)
+    return StructParam(name, _parse_bool, _print_bool, default_attr, optional)
+
+
+def i64_array_param(name: str, *, optional: bool = False) -> StructParam:
+    """A `DenseI64ArrayAttr` parameter, printed `[1, 2]`."""
+    return StructParam(name, *_dense_array_param(i64), optional=optional)
+
+
+def i32_array_param(name: str, *, optional: bool = False) -> StructParam:
+    """A `DenseI32ArrayAttr` parameter, printed `[1, 2]`."""
+    return StructParam(name, *_dense_array_param(i32), optional=optional)
+
+
+def string_param(name: str, *, optional: bool = False) -> StructParam:
+    """A string parameter, printed as a quoted literal."""
+    return StructParam(name, _parse_string, _print_string, optional=optional)
+
+
+def attr_param(name: str, *, optional: bool = False) -> StructParam:
+    """A parameter holding any attribute, printed in full (e.g. a dictionary)."""
+    return StructParam(name, lambda parser: parser.parse_attribute(), _print_any, optional=optional)
+
+
+def optional_int(value: Attribute) -> int | None:
+    """The integer an `int_param` holds, or None when absent."""
+    return value.data if isinstance(value, IntAttr) else None
+
+
+def optional_values(value: Attribute) -> tuple[int, ...] | None:
+    """The integers an array parameter holds, or None when absent."""
+    if not isinstance(value, DenseArrayBase):
+        return None
+    return tuple(int(v) for v in value.get_values())
+
+
+# ===----------------------------------------------------------------------=== #
+# Packed layouts: TileSwizzle and MaterializeEncodingInfo
+# ===----------------------------------------------------------------------=== #
+
+
+class SwizzleDimKind(Enum):
+    """What one dimension of a swizzled inner tile is distributed over."""
+
+    INTERNAL = "Internal"
+    """Iterated within one thread, e.g. the elements of a register vector."""
+    CROSS_THREAD = "CrossThread"
+    """Distributed across the threads of a subgroup (or across subgroups)."""
+    CROSS_INTRINSIC = "CrossIntrinsic"
+    """Iterated across unrolled copies of the intrinsic."""
+
+
+@dataclass(frozen=True)
+class SwizzleDim:
+    """One dimension of a TileSwizzle expand-shape group (`Dim` in IREE)."""
+
+    kind: SwizzleDimKind
+    size: int
+    distribution_factor: int = 1
+    """CrossThread only: how many threads share each index of this dimension."""
+    symbolic_multiplier: str = "One"
+    """Internal only: a runtime multiplier of `size` (scalable vectors)."""
+
+    @staticmethod
+    def internal(size: int) -> SwizzleDim:
+        return SwizzleDim(SwizzleDimKind.INTERNAL, size)
+
+    @staticmethod
+    def cross_thread(size: int, distribution_factor: int = 1) -> SwizzleDim:
+        return SwizzleDim(SwizzleDimKind.CROSS_THREAD, size, distribution_factor)
+
+    @staticmethod
+    def cross_intrinsic(size: int) -> SwizzleDim:
+        return SwizzleDim(SwizzleDimKind.CROSS_INTRINSIC, size)
+
+    def to_attr(self) -> ArrayAttr:
+        # IREE's serialization: ["Kind", size : i16 (, factor : i8 | , "Multiplier")].
+        entries: list[Attribute] = [StringAttr(self.kind.value), IntegerAttr(self.size, i16)]
+        if self.kind is SwizzleDimKind.CROSS_THREAD:
+            entries.append(IntegerAttr(self.distribution_factor, i8))
+        if self.kind is SwizzleDimKind.INTERNAL:
+            entries.append(StringAttr(self.symbolic_multiplier))
+        return ArrayAttr(entries)
+
+    @staticmethod
+    def from_attr(attr: Attribute) -> SwizzleDim | None:
+        if not isinstance(attr, ArrayAttr) or len(attr.data) < 2:
+            return None
+        kind_attr, size_attr, *rest = attr.data
+        if not isinstance(kind_attr, StringAttr) or not isinstance(size_attr, IntegerAttr):
+            return None
+        kind = next((k for k in SwizzleDimKind if k.value == kind_attr.data), None)
+        size = size_attr.value.data
+        if kind is None or not 0 < size < 2**15:
+            return None
+        if kind is SwizzleDimKind.CROSS_INTRINSIC:
+            return SwizzleDim.cross_intrinsic(size)
+        if kind is SwizzleDimKind.INTERNAL:
+            if not rest:
+                return SwizzleDim.internal(size)
+            if not isinstance(rest[0], StringAttr):
+                return None
+            return SwizzleDim(kind, size, symbolic_multiplier=rest[0].data)
+        if not rest:
+            return SwizzleDim.cross_thread(size)
+        if not isinstance(rest[0], IntegerAttr) or not 0 < rest[0].value.data < 2**7:
+            return None
+        return SwizzleDim.cross_thread(size, rest[0].value.data)
+
+
+@dataclass
+class TileSwizzle:
+    """How a packed inner tile is further expanded and transposed.
+
+    Each inner-tile dimension `i` is expanded into the dims of `expand_shape[i]`
+    (outermost first); the flattened expanded dims are then transposed so that
+    result dim `j` is expanded dim `permutation[j]`. Data-tiling resolvers use
+    it to lay tiles out in exactly the order the threads of an intrinsic read
+    them.
+    """
+
+    expand_shape: list[list[SwizzleDim]] = field(default_factory=list[list[SwizzleDim]])
+    permutation: list[int] = field(default_factory=list[int])
+
+    def expand(self, src_index: int, dim: SwizzleDim) -> None:
+        """Split `dim` off the front of group `src_index`; it becomes outermost."""
+        dst = sum(len(group) for group in self.expand_shape[:src_index])
+        self.expand_shape[src_index].insert(0, dim)
+        self.permutation = [dst, *(p + 1 if p >= dst else p for p in self.permutation)]
+
+    def flat_dims(self) -> list[SwizzleDim]:
+        return [dim for group in self.expand_shape for dim in group]
+
+    def swizzled_shape(self, keep: Callable[[SwizzleDim], bool] = lambda _: True) -> list[int]:
+        """The transposed expanded shape; dims failing `keep` count as size 1."""
+        sizes = [d.size if keep(d) else 1 for d in self.flat_dims()]
+        return [sizes[p] for p in self.permutation]
+
+    def verify(self) -> str | None:
+        """IREE's TileSwizzle::verify; returns the error message, if any."""
+        total = len(self.flat_dims())
+        if len(self.permutation) != total:
+            return (
+                f"swizzle permutation size ({len(self.permutation)}) does not match total expanded dimensions ({total})"
+            )
+        if sorted(self.permutation) != list(range(total)):
+            return "swizzle permutation is not a valid permutation"
+        return None
+
+    def to_attr(self) -> DictionaryAttr:
+        return DictionaryAttr(
+            {
+                "expandShape": ArrayAttr([ArrayAttr([d.to_attr() for d in group]) for group in self.expand_shape]),
+                "permutation": ArrayAttr([IntegerAttr(p, i64) for p in self.permutation]),
+            }
+        )
+
+    @staticmethod
+    def from_attr(attr: Attribute) -> TileSwizzle | None:
+        if not isinstance(attr, DictionaryAttr):
+            return None
+        expand_shape = attr.data.get("expandShape")
+        permutation = _int_list(attr.data.get("permutation"))
+        if not isinstance(expand_shape, ArrayAttr) or permutation is None:
+            return None
+        groups: list[list[SwizzleDim]] = []
+        for group in expand_shape.data:
+            if not isinstance(group, ArrayAttr):
+                return None
+            dims = [SwizzleDim.from_attr(d) for d in group.data]
+            if any(d is None for d in dims):
+                return None
+            groups.append([d for d in dims if d is not None])
+        return TileSwizzle(groups, permutation)
+
+
+def _int_list(attr: Attribute | None) -> list[int] | None:
+    if not isinstance(attr, ArrayAttr):
+        return None
+    values = [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
+    return values if len(values) == len(attr.data) else None
+
+
+@dataclass
+class MaterializeEncodingInfo:
+    """The packed layout a resolver chooses for one encoded tensor.
+
+    It is the `linalg.pack` that materializes the encoding (`inner_dims_pos`,
+    `inner_tile_sizes`, `outer_dims_perm`) plus an optional swizzle of the inner
+    tile. Resolvers store it in their `configuration` as `encoding_info = {...}`.
+    """
+
+    inner_dims_pos: list[int] = field(default_factory=list[int])
+    inner_tile_sizes: list[int] = field(default_factory=list[int])
+    outer_dims_perm: list[int] = field(default_factory=list[int])
+    swizzle: TileSwizzle | None = None
+    scalable_tiles: list[bool] | None = None
+
+    def is_identity(self) -> bool:
+        """A layout that leaves the tensor as it is (encodings get dropped)."""
+        return (
+            not self.inner_dims_pos
+            and not self.inner_tile_sizes
+            and not self.outer_dims_perm
+            and self.swizzle is None
+            and self.scalable_tiles is None
+        )
+
+    def to_attr(self) -> DictionaryAttr:
+        entries: dict[str, Attribute] = {
+            "innerDimsPos": ArrayAttr([IntegerAttr(v, i64) for v in self.inner_dims_pos]),
+            "innerTileSizes": ArrayAttr([IntegerAttr(v, i64) for v in self.inner_tile_sizes]),
+            "outerDimsPerm": ArrayAttr([IntegerAttr(v, i64) for v in self.outer_dims_perm]),
+        }
+        if self.swizzle is not None:
+            entries["swizzle"] = self.swizzle.to_attr()
+        if self.scalable_tiles is not None:
+            entries["scalableTiles"] = ArrayAttr([IntegerAttr.from_bool(v) for v in self.scalable_tiles])
+        return DictionaryAttr(entries)
+
+    @staticmethod
+    def from_attr(attr: Attribute) -> MaterializeEncodingInfo | None:
+        """Read `{innerDimsPos = [...], ...}`; None if it is malformed."""
+        if not isinstance(attr, DictionaryAttr):
+            return None
+        lists = [_int_list(attr.data.get(key)) for key in ("innerDimsPos", "innerTileSizes", "outerDimsPerm")]
+        inner_dims_pos, inner_tile_sizes, outer_dims_perm = lists
+        if inner_dims_pos is None or inner_tile_sizes is None or outer_dims_perm is None:
+            return None
+        info = MaterializeEncodingInfo(inner_dims_pos, inner_tile_sizes, outer_dims_perm)
+        if "swizzle" in attr.data:
+            info.swizzle = TileSwizzle.from_attr(attr.data["swizzle"])
+            if info.swizzle is None:
+                return None
+        if "scalableTiles" in attr.data:
+            flags = _int_list(attr.data["scalableTiles"])
+            if flags is None:
+                return None
+            info.scalable_tiles = [bool(f) for f in flags]
+        return info
+
+
+class EncodingResolverAttr(ParametrizedAttribute):
+    """Base of the backends' `*_encoding_resolver` attributes.
+
+    A resolver is placed in an executable target as
+    `iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>`; once it has
+    chosen a layout for a tensor it is stored inside `#iree_encoding.layout<[...]>`
+    with `configuration = {encoding_info = {...}}`. `configuration` is a builtin
+    dictionary, so while a layout is being chosen it can also carry whatever the
+    executable target says (`cpu_features`, `iree_codegen.target_info`, ...).
+
+    Subclasses only add their name; the syntax is `<` struct(params) `>`.
+    """
+
+    configuration: DictionaryAttr | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (attr_param("configuration", optional=True),)
+
+    def __init__(self, configuration: DictionaryAttr | None = None):
+        super().__init__(NoneAttr() if configuration is None else configuration)
+
+    @classmethod
+    def with_encoding_info(cls, info: MaterializeEncodingInfo) -> Self:
+        """The resolver holding a resolved layout, as encoding specialization stores it."""
+        return cls(DictionaryAttr({"encoding_info": info.to_attr()}))
+
+    @property
+    def configuration_dict(self) -> DictionaryAttr | None:
+        """The `configuration` dictionary, or None when it is absent."""
+        return self.configuration if isinstance(self.configuration, DictionaryAttr) else None
+
+    @property
+    def encoding_info(self) -> MaterializeEncodingInfo | None:
+        """The resolved layout in `configuration`, if the resolver carries one."""
+        config = self.configuration_dict
+        if config is None or "encoding_info" not in config.data:
+            return None
+        return MaterializeEncodingInfo.from_attr(config.data["encoding_info"])
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def verify(self) -> None:
+        _verify_encoding_resolver_config(self.configuration)
+
+
+def _verify_encoding_resolver_config(configuration: Attribute) -> None:
+    """Reject an `encoding_info` entry that does not describe a layout."""
+    if not isinstance(configuration, DictionaryAttr) or "encoding_info" not in configuration.data:
+        return
+    info = MaterializeEncodingInfo.from_attr(configuration.data["encoding_info"])
+    if info is None:
+        raise VerifyException(
+            "expected encoding_info to be a dictionary with integer arrays innerDimsPos, innerTileSizes and "
+            "outerDimsPerm, and an optional swizzle"
+        )
+    if info.swizzle is not None and (message := info.swizzle.verify()) is not None:
+        raise VerifyException(message)
+
+
+# ===----------------------------------------------------------------------=== #
+# Interfaces of the attributes iree_codegen.inner_tiled is parameterized by
+# ===----------------------------------------------------------------------=== #
+
+
+class InnerTileDescAttr(ABC):
+    """An attribute naming the intrinsic of an `inner_tiled` op (its `kind`).
+
+    Mirrors IREE's `InnerTileDescAttrInterface`: it fixes how many inputs and
+    outputs the op has and the vector type of each operand's inner tile.
+    """
+
+    @abstractmethod
+    def expected_num_inputs(self) -> int: ...
+
+    @abstractmethod
+    def expected_num_outputs(self) -> int: ...
+
+    def verify_indexing_maps(self, maps: Sequence[AffineMap]) -> bool:
+        """Whether the outer iteration described by `maps` suits this kind."""
+        return True
+
+    def undistributed_tile_types(self) -> list[VectorType] | None:
+        """Per-operand inner tiles seen by a whole subgroup; None if unknown."""
+        return None
+
+    def distributed_tile_types(self) -> list[VectorType] | None:
+        """Per-operand inner tiles held by one thread; None if unknown."""
+        return None
+
+
+class InnerTiledSemanticsAttr(ABC):
+    """An attribute fixing how strictly `inner_tiled` checks its inner tiles.
+
+    Mirrors IREE's `InnerTiledSemanticsAttrInterface`.
+    """
+
+    @abstractmethod
+    def is_distributed(self) -> bool: ...
+
+    @abstractmethod
+    def is_opaque(self) -> bool: ...
+
+    def tile_types(self, kind: InnerTileDescAttr) -> list[VectorType] | None:
+        if self.is_distributed():
+            return kind.distributed_tile_types()
+        return kind.undistributed_tile_types()
+
+
+class PipelineAttr(ABC):
+    """An attribute naming a codegen pass pipeline (`PipelineAttrInterface`)."""
+
+
+# ===----------------------------------------------------------------------=== #
+# Attributes
+# ===----------------------------------------------------------------------=== #
+
+
+class WorkgroupId(StrEnum):
+    X = "x"
+    Y = "y"
+    Z = "z"
+
+
+@irdl_attr_definition(init=False)
+class WorkgroupMappingAttr(ParametrizedAttribute):
+    """Maps an `scf.forall` dimension to a workgroup id.
+
+    `x`, `y` and `z` map to `hal.workgroup.id[0..2]`; `z:N` (N > 0) is the N-th
+    dimension delinearized out of the `z` id.
+
+    ```mlir
+    scf.forall (%i, %j) in (%a, %b) { ... } {mapping = [#iree_codegen.workgroup_mapping<y>,
+                                                       #iree_codegen.workgroup_mapping<x>]}
+    ```
+    """
+
+    name = "iree_codegen.workgroup_mapping"
+
+    id: StringAttr
+    delinearized_dim: IntAttr
+
+    def __init__(self, id: WorkgroupId | str, delinearized_dim: int = 0):
+        super().__init__(StringAttr(WorkgroupId(id).value), IntAttr(delinearized_dim))
+
+    @property
+    def workgroup_id(self) -> WorkgroupId:
+        return WorkgroupId(self.id.data)
+
+    @property
+    def mapping_id(self) -> int:
+        """The linear order of mappings: x, y, z:0, z:1, ..."""
+        return "xyz".index(self.id.data) + self.delinearized_dim.data
+
+    def verify(self) -> None:
+        if self.id.data not in ("x", "y", "z"):
+            raise VerifyException(f"expected workgroup id to be one of x, y, z, got {self.id.data}")
+        if self.delinearized_dim.data > 0 and self.id.data != "z":
+            raise VerifyException(f"illegal to use `delinearizationDim` for {self.id.data}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                id = parser.parse_str_enum(WorkgroupId)
+                dim = 0
+                if parser.parse_optional_punctuation(":") is not None:
+                    dim = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            return [StringAttr(id.value), IntAttr(dim)]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.id.data)
+            if self.delinearized_dim.data:
+                printer.print_string(f":{self.delinearized_dim.data}")
+
+
+def verify_workgroup_mapping_list(attrs: Sequence[Attribute]) -> None:
+    """IREE's WorkgroupMappingAttr::verifyAttrList, for an `scf.forall` mapping.
+
+    The mappings must be distinct and, sorted, form `x`, `y`, `z:0`, `z:1`, ...
+    without gaps.
+    """
+    if not attrs:
+        return
+    mappings: list[WorkgroupMappingAttr] = []
+    for attr in attrs:
+        if not isinstance(attr, WorkgroupMappingAttr):
+            raise VerifyException("expected all the mapping attribute to be of `WorkgroupMappingAttr` type")
+        if attr in mappings:
+            raise VerifyException("illegal to repeat mapping specification")
+        mappings.append(attr)
+    ids = sorted(m.mapping_id for m in mappings)
+    if ids[0] != 0:
+        raise VerifyException("missing `workgroup_mapping<x>`")
+    if len(ids) > 1 and ids[1] != 1:
+        raise VerifyException("missing `workgroup_mapping<y>`")
+    for index, mapping_id in enumerate(ids[2:]):
+        if mapping_id != index + 2:
+            raise VerifyException(f"missing `workgroup_mapping<z:{index}>`")
+
+
+@irdl_attr_definition(init=False)
+class TranslationInfoAttr(ParametrizedAttribute):
+    """Drives the lowering of a dispatch function: pipeline and launch shape.
+
+    ```mlir
+    func.func @dispatch() attributes {translation_info = #iree_codegen.translation_info<
+        pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [256, 1, 1] subgroup_size = 64,
+        {gpu_pipeline_options = #iree_gpu.pipeline_options<use_igemm_convolution = false>}>}
+    ```
+
+    Absent optional fields are `NoneAttr`; a subgroup size of 0 means unset.
+    """
+
+    name = "iree_codegen.translation_info"
+
+    pass_pipeline: Attribute
+    codegen_spec: SymbolRefAttr | NoneAttr
+    workgroup_size: DenseArrayBase | NoneAttr
+    subgroup_size: IntAttr
+    configuration: DictionaryAttr | NoneAttr
+
+    def __init__(
+        self,
+        pass_pipeline: Attribute,
+        workgroup_size: Sequence[int] | None = None,
+        subgroup_size: int = 0,
+        configuration: DictionaryAttr | None = None,
+        codegen_spec: SymbolRefAttr | None = None,
+    ):
+        super().__init__(
+            pass_pipeline,
+            NoneAttr() if codegen_spec is None else codegen_spec,
+            NoneAttr() if workgroup_size is None else DenseArrayBase.from_list(i64, workgroup_size),
+            IntAttr(subgroup_size),
+            NoneAttr() if configuration is None else configuration,
+        )
+
+    def asm_alias(self) -> str | None:
+        return "translation"
+
+    @property
+    def workgroup_size_values(self) -> tuple[int, ...]:
+        return optional_values(self.workgroup_size) or ()
+
+    def verify(self) -> None:
+        if not isinstance(self.pass_pipeline, PipelineAttr):
+            raise VerifyException("pass pipeline must implement PipelineAttrInterface")
+        if not isinstance(self.codegen_spec, NoneAttr):
+            raise VerifyException("transform dialect codegen spec requires transform dialect codegen pipeline")
+        sizes = self.workgroup_size_values
+        if len(sizes) > 3:
+            raise VerifyException("workgroup size cannot have more than 3 entries")
+        if any(size <= 0 for size in sizes):
+            raise VerifyException("workgroup size value has to be greater than zero")
+        if self.subgroup_size.data < 0:
+            raise VerifyException("subgroup size value cannot be negative")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                parser.parse_keyword("pipeline")
+                parser.parse_punctuation("=")
+                pipeline = parser.parse_attribute()
+                spec: Attribute = NoneAttr()
+                sizes: Attribute = NoneAttr()
+                subgroup = 0
+                if parser.parse_optional_keyword("codegen_spec") is not None:
+                    parser.parse_punctuation("=")
+                    spec = parser.parse_attribute()
+                if parser.parse_optional_keyword("workgroup_size") is not None:
+                    parser.parse_punctuation("=")
+                    sizes = DenseArrayBase.from_list(
+                        i64,
+                        parser.parse_comma_separated_list(
+                            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+                        ),
+                    )
+                if parser.parse_optional_keyword("subgroup_size") is not None:
+                    parser.parse_punctuation("=")
+                    subgroup = parser.parse_integer(allow_boolean=False)
+                config: Attribute = NoneAttr()
+                if parser.parse_optional_punctuation(",") is not None:
+                    config = parser.parse_attribute()
+                    if not isinstance(config, DictionaryAttr):
+                        parser.raise_error("expected a dictionary of pipeline configuration")
+            return [pipeline, spec, sizes, IntAttr(subgroup), config]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string("pipeline = ")
+            printer.print_attribute(self.pass_pipeline)
+            if not isinstance(self.codegen_spec, NoneAttr):
+                printer.print_string(" codegen_spec = ")
+                printer.print_attribute(self.codegen_spec)
+            if not isinstance(self.workgroup_size, NoneAttr):
+                printer.print_string(" workgroup_size = [")
+                printer.print_string(", ".join(str(v) for v in self.workgroup_size_values))
+                printer.print_string("]")
+            if self.subgroup_size.data:
+                printer.print_string(f" subgroup_size = {self.subgroup_size.data}")
+            if not isinstance(self.configuration, NoneAttr):
+                printer.print_string(", ")
+                printer.print_attribute(self.configuration)
+
+
+# ===----------------------------------------------------------------------=== #
+# Operations
+# ===----------------------------------------------------------------------=== #
+
+
+def _compatible_shapes(lhs: Sequence[int], rhs: Sequence[int]) -> bool:
+    """MLIR's verifyCompatibleShape: same rank, static extents agree."""
+    return len(lhs) == len(rhs) and all(a == b or DYNAMIC in (a, b) for a, b in zip(lhs, rhs))
+
+
+@irdl_op_definition
+class LoadFromBufferOp(IRDLOperation):
+    """Loads a whole tensor from a memref of compatible shape.
+
+    ```mlir
+    %t = iree_codegen.load_from_buffer %buf : memref<?x?xf32> -> tensor<?x?xf32>
+    ```
+    """
+
+    name = "iree_codegen.load_from_buffer"
+
+    buffer = operand_def(MemRefType)
+    tensor = result_def(TensorType)
+
+    traits = traits_def(MemoryReadEffect())
+
+    assembly_format = "$buffer attr-dict `:` type($buffer) `->` type($tensor)"
+
+    def __init__(self, buffer: SSAValue, result_type: TensorType):
+        super().__init__(operands=[buffer], result_types=[result_type])
+
+    def verify_(self) -> None:
+        buffer_type, tensor_type = self.buffer.type, self.tensor.type
+        assert isinstance(buffer_type, MemRefType) and isinstance(tensor_type, TensorType)
+        if (
+            not _compatible_shapes(tensor_type.get_shape(), buffer_type.get_shape())
+            or tensor_type.element_type != buffer_type.element_type
+        ):
+            raise VerifyException("buffer and tensor shapes must be compatible and element types must match")
+
+
+@irdl_op_definition
+class StoreToBufferOp(IRDLOperation):
+    """Stores a whole tensor into a memref of compatible shape.
+
+    ```mlir
+    iree_codegen.store_to_buffer %t, %buf : tensor<?x?xf32> into memref<?x?xf32>
+    ```
+    """
+
+    name = "iree_codegen.store_to_buffer"
+
+    tensor = operand_def(TensorType)
+    buffer = operand_def(MemRefType)
+
+    traits = traits_def(MemoryWriteEffect())
+
+    assembly_format = "$tensor `,` $buffer attr-dict `:` type($tensor) `into` type($buffer)"
+
+    def __init__(self, tensor: SSAValue, buffer: SSAValue):
+        super().__init__(operands=[tensor, buffer])
+
+    def verify_(self) -> None:
+        tensor_type, buffer_type = self.tensor.type, self.buffer.type
+        assert isinstance(buffer_type, MemRefType) and isinstance(tensor_type, TensorType)
+        if (
+            not _compatible_shapes(tensor_type.get_shape(), buffer_type.get_shape())
+            or tensor_type.element_type != buffer_type.element_type
+        ):
+            raise VerifyException("tensor and buffer shapes must be compatible and element types must match")
+
+
+_INNER_TILED_PROPS = ("indexing_maps", "iterator_types", "kind", "semantics", "permutations")
+
+
+@irdl_op_definition
+class InnerTiledOp(IRDLOperation):
+    """A contraction over operands tiled by an intrinsic (`kind`).
+
+    Each operand is `outer dims x inner tile`. The outer dims are indexed by
+    `indexing_maps` and iterated like `vector.contract`'s (`iterator_types`); at
+    every outer point the inner tiles of the outputs are updated from those of
+    the inputs by the intrinsic `kind`. `semantics` says whether the inner tiles
+    are a subgroup's (`distributed = false`) or one thread's share.
+
+    ```mlir
+    %r = iree_codegen.inner_tiled ins(%lhs, %rhs) outs(%acc) <indexing_maps = [#map, #map1, #map2],
+        iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>,
+                          #linalg.iterator_type<reduction>],
+        kind = #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, intrinsics_m = 4,
+            subgroups_m = 2, intrinsics_n = 4, subgroups_n = 2, intrinsics_k = 4,
+            operands_interleaving_intrinsics_k = [0, 1]>,
+        semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>>
+        : tensor<?x?x2x4x4x16x4xf32>, tensor<?x?x2x4x4x16x4xf32> into tensor<?x?x2x2x4x4x4x16x4xf32>
+    ```
+
+    The op's inherent attributes print as `<...>` (IREE 3.13); IR written before
+    `semantics` existed spells them in the attribute dictionary,
+    `outs(%acc) {indexing_maps = ..., kind = ...} : ...`, and is printed back
+    that way. Without `semantics` the inner tiles are not checked against `kind`,
+    as in that older IR.
+    """
+
+    name = "iree_codegen.inner_tiled"
+
+    inputs = var_operand_def(TensorType | VectorType)
+    outputs = var_operand_def(TensorType | VectorType)
+    res = var_result_def(TensorType | VectorType)
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+    iterator_types = prop_def(ArrayAttr[Attribute])
+    kind = prop_def(Attribute)
+    semantics = opt_prop_def(Attribute)
+    permutations = opt_prop_def(ArrayAttr[DenseArrayBase])
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        indexing_maps: Sequence[AffineMap | AffineMapAttr],
+        iterator_types: Sequence[Attribute],
+        kind: Attribute,
+        semantics: Attribute | None = None,
+        permutations: Sequence[Sequence[int]] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        properties: dict[str, Attribute | None] = {
+            "indexing_maps": ArrayAttr([AffineMapAttr(m) if isinstance(m, AffineMap) else m for m in indexing_maps]),
+            "iterator_types": ArrayAttr(iterator_types),
+            "kind": kind,
+            "semantics": semantics,
+            "permutations": None
+            if permutations is None
+            else ArrayAttr([DenseArrayBase.from_list(i64, p) for p in permutations]),
+        }
+        super().__init__(
+            operands=[inputs, outputs],
+            result_types=[[o.type for o in outputs]],
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def indexing_maps_list(self) -> list[AffineMap]:
+        return [m.data for m in self.indexing_maps.data]
+
+    def operand_inner_shape(self, index: int) -> tuple[int, ...]:
+        """The trailing dims of operand `index` that its indexing map skips."""
+        ty = self.operands[index].type
+        assert isinstance(ty, TensorType | VectorType)
+        return ty.get_shape()[len(self.indexing_maps_list()[index].results) :]
+
+    def iteration_bounds(self) -> list[int | None]:
+        """Each loop's extent, from the first operand dim it indexes (None if unused)."""
+        bounds: list[int | None] = [None] * len(self.iterator_types.data)
+        for operand, map in zip(self.operands, self.indexing_maps_list()):
+            ty = operand.type
+            assert isinstance(ty, TensorType | VectorType)
+            for expr, size in zip(map.results, ty.get_shape()):
+                if isinstance(expr, AffineDimExpr) and expr.position < len(bounds) and bounds[expr.position] is None:
+                    bounds[expr.position] = size
+        return bounds
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InnerTiledOp:
+        parser.parse_keyword("ins")
+        inputs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_keyword("outs")
+        outputs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation("<") is not None:
+            properties = _parse_key_value_list(parser)
+        attributes = parser.parse_optional_attr_dict()
+        # IR printed before the op had properties keeps them in the attribute
+        # dictionary; they are inherent either way.
+        for name in _INNER_TILED_PROPS:
+            if name in attributes and name not in properties:
+                properties[name] = attributes.pop(name)
+        parser.parse_punctuation(":")
+        types_pos = parser.pos
+        input_types: list[Attribute] = []
+        if parser.parse_optional_keyword("into") is None:
+            input_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_keyword("into")
+        output_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        input_values = parser.resolve_operands(inputs, input_types, types_pos)
+        output_values = parser.resolve_operands(outputs, output_types, types_pos)
+        op = cls.create(
+            operands=[*input_values, *output_values],
+            result_types=output_types,
+            properties=properties,
+            attributes=attributes,
+        )
+        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(inputs), len(outputs)])
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ins(")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(") outs(")
+        printer.print_list(self.outputs, printer.print_operand)
+        printer.print_string(")")
+        inherent = {name: self.properties[name] for name in _INNER_TILED_PROPS if name in self.properties}
+        if self.semantics is None:
+            # A dictionary attribute, sorted by name as MLIR stores it.
+            merged = {**inherent, **self.attributes}
+            printer.print_op_attributes({name: merged[name] for name in sorted(merged)})
+        else:
+            printer.print_string(" <")
+            printer.print_list(inherent.items(), lambda item: _print_key_value(printer, item))
+            printer.print_string(">")
+            printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list(self.inputs.types, printer.print_attribute)
+        if self.inputs:
+            printer.print_string(" ")
+        printer.print_string("into ")
+        printer.print_list(self.outputs.types, printer.print_attribute)
+
+    def verify_(self) -> None:
+        kind = self.kind
+        if not isinstance(kind, InnerTileDescAttr):
+            raise VerifyException(f"expected kind to implement InnerTileDescAttrInterface, but got {kind}")
+        num_inputs, num_outputs = kind.expected_num_inputs(), kind.expected_num_outputs()
+        if len(self.inputs) != num_inputs:
+            raise VerifyException(
+                f"number of inputs ({len(self.inputs)}) doesn't match expected number from kind ({num_inputs})"
+            )
+        if len(self.outputs) != num_outputs:
+            raise VerifyException(
+                f"number of outputs ({len(self.outputs)}) doesn't match expected number from kind ({num_outputs})"
+            )
+        semantics = self.semantics
+        if semantics is not None:
+            if not isinstance(semantics, InnerTiledSemanticsAttr):
+                raise VerifyException(
+                    f"expected semantics to implement InnerTiledSemanticsAttrInterface, but got {semantics}"
+                )
+            kind_ns, sem_ns = kind.name.split(".")[0], semantics.name.split(".")[0]
+            if kind_ns != sem_ns:
+                raise VerifyException(
+                    f"kind attribute (dialect '{kind_ns}') and semantics attribute (dialect '{sem_ns}') "
+                    "must use the same dialect namespace"
+                )
+        if len(self.res) != len(self.outputs) or self.res.types != self.outputs.types:
+            raise VerifyException("expected result types to match the output types")
+        for iterator in self.iterator_types.data:
+            if not _is_iterator_type(iterator):
+                raise VerifyException(
+                    f"expected iterator_types to be #linalg.iterator_type attributes, but got {iterator}"
+                )
+
+        maps = self.indexing_maps_list()
+        if len(maps) != num_inputs + num_outputs:
+            raise VerifyException("expected an indexing map for each operand")
+        num_iterators = len(self.iterator_types.data)
+        for index, (map, operand) in enumerate(zip(maps, self.operands)):
+            rank = len(_shape(operand))
+            if map.num_symbols != 0:
+                raise VerifyException(f"expected indexing map {index} to have no symbols")
+            if map.num_dims != num_iterators:
+                raise VerifyException(f"expected indexing map {index} to have {num_iterators} input dims")
+            if len(map.results) >= rank:
+                raise VerifyException(f"expected indexing map {index} to have fewer than {rank} results")
+            if not map.is_projected_permutation():
+                raise VerifyException(f"expected indexing map {index} to be a projected permutation")
+        if not kind.verify_indexing_maps(maps):
+            raise VerifyException("failed to verify indexing maps")
+
+        bounds = self.iteration_bounds()
+        for map, operand in zip(maps, self.operands):
+            for expr, size in zip(map.results, _shape(operand)):
+                assert isinstance(expr, AffineDimExpr)
+                if size != bounds[expr.position]:
+                    raise VerifyException("shape does not match iteration bounds")
+
+        self._verify_permutations(maps)
+        if isinstance(semantics, InnerTiledSemanticsAttr):
+            self._verify_inner_tiles(kind, semantics)
+
+    def _verify_permutations(self, maps: Sequence[AffineMap]) -> None:
+        if self.permutations is None:
+            return
+        perms = self.permutations.data
+        if len(perms) != len(self.operands):
+            raise VerifyException(
+                f"mismatch between the number of permutations ({len(perms)}) and "
+                f"the number of operands ({len(self.operands)})"
+            )
+        for index, perm_attr in enumerate(perms):
+            perm = [int(v) for v in perm_attr.get_values()]
+            operand_type = self.operands[index].type
+            inner_rank = len(_shape(self.operands[index])) - len(maps[index].results)
+            if len(perm) != inner_rank:
+                raise VerifyException(
+                    f"permutation #{index} length {len(perm)} does not match the inner rank {inner_rank} "
+                    f"of the corresponding operand of type {operand_type}"
+                )
+            if sorted(perm) != list(range(len(perm))):
+                raise VerifyException(f"permutation #{index} is not a permutation vector")
+
+    def _verify_inner_tiles(self, kind: InnerTileDescAttr, semantics: InnerTiledSemanticsAttr) -> None:
+        """Each operand's inner tile must match the intrinsic's tile type.
+
+        Opaque semantics only compare element counts; otherwise the shapes must
+        agree once unit dims are dropped. Kinds that cannot describe their tiles
+        are not checked.
+        """
+        expected = semantics.tile_types(kind)
+        if expected is None or len(expected) != len(self.operands):
+            return
+        opaque = semantics.is_opaque()
+        permutations = [None] * len(self.operands) if self.permutations is None else self.permutations.data
+        for index, (operand, vector, perm) in enumerate(zip(self.operands, expected, permutations)):
+            shape = list(vector.get_shape())
+            if perm is not None and not opaque:
+                shape = [shape[int(p)] for p in perm.get_values()]
+            vector = VectorType(vector.element_type, shape)
+            element_type = operand.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+            inner = self.operand_inner_shape(index)
+            if not _tiles_match(inner, element_type, vector, opaque):
+                raise VerifyException(
+                    f"operand #{index} inner tile {TensorType(element_type, inner)} is incompatible with "
+                    f"expected MMA tile type {vector}"
+                )
+
+
+def _tiles_match(inner: Sequence[int], element_type: Attribute, vector: VectorType, opaque: bool) -> bool:
+    if element_type != vector.element_type:
+        return False
+    if opaque:
+        return DYNAMIC not in inner and _product(inner) == _product(vector.get_shape())
+    return [d for d in inner if d != 1] == [d for d in vector.get_shape() if d != 1]
+
+
+def _product(values: Iterable[int]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    ty = value.type
+    assert isinstance(ty, TensorType | VectorType)
+    return ty.get_shape()
+
+
+def _is_iterator_type(attr: Attribute) -> bool:
+    # `#linalg.iterator_type<...>` belongs to the linalg dialect; compare by name
+    # so any registration of it is accepted.
+    return attr.name == "linalg.iterator_type"
+
+
+def _parse_key_value_list(parser: Parser) -> dict[str, Attribute]:
+    """The body of `<key = value, ...>` after the `<`, through the `>`."""
+    entries: dict[str, Attribute] = {}
+
+    def parse_entry() -> None:
+        key = parser.parse_identifier(" in property list")
+        if key in entries:
+            parser.raise_error(f"duplicate key '{key}' in property list")
+        parser.parse_punctuation("=")
+        entries[key] = parser.parse_attribute()
+
+    parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
+    parser.parse_punctuation(">")
+    return entries
+
+
+def _print_key_value(printer: Printer, item: tuple[str, Attribute]) -> None:
+    printer.print_string(f"{item[0]} = ")
+    printer.print_attribute(item[1])
+
+
+IREECodegen = Dialect(
+    "iree_codegen",
+    [LoadFromBufferOp, StoreToBufferOp, InnerTiledOp],
+    [WorkgroupMappingAttr, TranslationInfoAttr],
+)

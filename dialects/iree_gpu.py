@@ -1,0 +1,1363 @@
+"""The `iree_gpu` dialect: GPU targets, MMA intrinsics and GPU lowering configs.
+
+For data tiling it provides:
+
+- `#iree_gpu.target<arch = "gfx942", features = "", wgp = <...>>`, the GPU a
+  dispatch is compiled for; the GPU encoding resolver reads its MMA intrinsics
+  and register/memory limits (`TargetAttr.mma_intrinsics`, `vgpr_space_bits`, ...);
+- `#iree_gpu.gpu_encoding_resolver<...>` and `#iree_gpu.gpu_padding_resolver<...>`,
+  the GPU layout resolvers;
+- `#iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, ...>`, the
+  intrinsic unrolled over a data tile, which is the `kind` of the
+  `iree_codegen.inner_tiled` ops GPU materialization creates, and the swizzle of
+  each operand's tile (`DataTiledMMAAttr.swizzle`);
+- the lowering configuration attributes and the `iree_gpu.barrier_region` op
+  that appear once a dispatch is tiled for the GPU.
+
+Upstream: compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/ in
+https://github.com/iree-org/iree
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    DenseArrayBase,
+    DictionaryAttr,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    IntAttr,
+    IntegerAttr,
+    NoneAttr,
+    StringAttr,
+    VectorType,
+    f16,
+    f32,
+    f64,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.dialects.utils import BitEnumAttribute, EnumAttribute
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTerminator
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from mini_iree.dialects.iree_codegen import (
+    EncodingResolverAttr,
+    InnerTileDescAttr,
+    InnerTiledSemanticsAttr,
+    PipelineAttr,
+    StructParam,
+    SwizzleDim,
+    SwizzleDimKind,
+    TileSwizzle,
+    attr_param,
+    bool_param,
+    i32_array_param,
+    i64_array_param,
+    int_param,
+    optional_int,
+    optional_values,
+    parse_struct_attr,
+    parse_verified,
+    print_struct_params,
+    string_param,
+)
+
+# ===----------------------------------------------------------------------=== #
+# Enums
+# ===----------------------------------------------------------------------=== #
+
+
+class ComputeBitwidths(StrEnum):
+    FP64 = "fp64"
+    FP32 = "fp32"
+    FP16 = "fp16"
+    INT64 = "int64"
+    INT32 = "int32"
+    INT16 = "int16"
+    INT8 = "int8"
+    FP8 = "fp8"
+    FP6 = "fp6"
+    FP4 = "fp4"
+
+
+class StorageBitwidths(StrEnum):
+    B64 = "b64"
+    B32 = "b32"
+    B16 = "b16"
+    B8 = "b8"
+
+
+class SubgroupOps(StrEnum):
+    SHUFFLE = "shuffle"
+    ARITHMETIC = "arithmetic"
+
+
+class DotProductOps(StrEnum):
+    DP4XI8TOI32 = "dp4xi8toi32"
+
+
+class MMAIntrinsic(StrEnum):
+    """The matrix-multiply intrinsics IREE can target.
+
+    Names follow `<kind>_<C type>_<M>x<N>x<K>[x<blocks>B]_<A type>[_<B type>]`;
+    `shape` and `element_types` decode them.
+    """
+
+    # CDNA1
+    MFMA_F32_16x16x4_F32 = "MFMA_F32_16x16x4_F32"
+    MFMA_F32_16x16x16_F16 = "MFMA_F32_16x16x16_F16"
+    MFMA_F32_32x32x8_F16 = "MFMA_F32_32x32x8_F16"
+    MFMA_I32_16x16x16_I8 = "MFMA_I32_16x16x16_I8"
+    MFMA_I32_32x32x8_I8 = "MFMA_I32_32x32x8_I8"
+    # CDNA2
+    MFMA_F32_16x16x8_BF16 = "MFMA_F32_16x16x8_BF16"
+    MFMA_F32_32x32x4_BF16 = "MFMA_F32_32x32x4_BF16"
+    MFMA_F64_16x16x4_F64 = "MFMA_F64_16x16x4_F64"
+    # CDNA3
+    MFMA_F32_16x16x16_BF16 = "MFMA_F32_16x16x16_BF16"
+    MFMA_F32_32x32x8_BF16 = "MFMA_F32_32x32x8_BF16"
+    MFMA_F32_16x16x32_F8E5M2FNUZ = "MFMA_F32_16x16x32_F8E5M2FNUZ"
+    MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ = "MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ"
+    MFMA_F32_16x16x32_F8E4M3FNUZ = "MFMA_F32_16x16x32_F8E4M3FNUZ"
+    MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ = "MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ"
+    MFMA_F32_32x32x16_F8E5M2FNUZ = "MFMA_F32_32x32x16_F8E5M2FNUZ"
+    MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ = "MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ"
+    MFMA_F32_32x32x16_F8E4M3FNUZ = "MFMA_F32_32x32x16_F8E4M3FNUZ"
+    MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ = "MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ"
+    MFMA_I32_16x16x32_I8 = "MFMA_I32_16x16x32_I8"
+    MFMA_I32_32x32x16_I8 = "MFMA_I32_32x32x16_I8"
+    # CDNA3 block intrinsics
+    MFMA_F32_4x4x4x16B_F16 = "MFMA_F32_4x4x4x16B_F16"
+    MFMA_F32_16x16x4x4B_F16 = "MFMA_F32_16x16x4x4B_F16"
+    MFMA_F32_32x32x4x2B_F16 = "MFMA_F32_32x32x4x2B_F16"
+    MFMA_F32_4x4x4x16B_BF16 = "MFMA_F32_4x4x4x16B_BF16"
+    MFMA_F32_16x16x4x4B_BF16 = "MFMA_F32_16x16x4x4B_BF16"
+    MFMA_F32_32x32x4x2B_BF16 = "MFMA_F32_32x32x4x2B_BF16"
+    MFMA_F32_4x4x1x16B_F32 = "MFMA_F32_4x4x1x16B_F32"
+    MFMA_F32_16x16x1x4B_F32 = "MFMA_F32_16x16x1x4B_F32"
+    MFMA_F32_32x32x1x2B_F32 = "MFMA_F32_32x32x1x2B_F32"
+    MFMA_F64_4x4x4x4B_F64 = "MFMA_F64_4x4x4x4B_F64"
+    MFMA_I32_4x4x4x16B_I8 = "MFMA_I32_4x4x4x16B_I8"
+    MFMA_I32_16x16x4x4B_I8 = "MFMA_I32_16x16x4x4B_I8"
+    MFMA_I32_32x32x4x2B_I8 = "MFMA_I32_32x32x4x2B_I8"
+    # CDNA4
+    MFMA_F32_16x16x32_F16 = "MFMA_F32_16x16x32_F16"
+    MFMA_F32_32x32x16_F16 = "MFMA_F32_32x32x16_F16"
+    MFMA_F32_16x16x32_BF16 = "MFMA_F32_16x16x32_BF16"
+    MFMA_F32_32x32x16_BF16 = "MFMA_F32_32x32x16_BF16"
+    MFMA_F32_16x16x32_F8E5M2 = "MFMA_F32_16x16x32_F8E5M2"
+    MFMA_F32_16x16x32_F8E5M2_F8E4M3FN = "MFMA_F32_16x16x32_F8E5M2_F8E4M3FN"
+    MFMA_F32_16x16x32_F8E4M3FN = "MFMA_F32_16x16x32_F8E4M3FN"
+    MFMA_F32_16x16x32_F8E4M3FN_F8E5M2 = "MFMA_F32_16x16x32_F8E4M3FN_F8E5M2"
+    MFMA_F32_32x32x16_F8E5M2 = "MFMA_F32_32x32x16_F8E5M2"
+    MFMA_F32_32x32x16_F8E5M2_F8E4M3FN = "MFMA_F32_32x32x16_F8E5M2_F8E4M3FN"
+    MFMA_F32_32x32x16_F8E4M3FN = "MFMA_F32_32x32x16_F8E4M3FN"
+    MFMA_F32_32x32x16_F8E4M3FN_F8E5M2 = "MFMA_F32_32x32x16_F8E4M3FN_F8E5M2"
+    MFMA_F32_16x16x128_F8E5M2 = "MFMA_F32_16x16x128_F8E5M2"
+    MFMA_F32_16x16x128_F8E5M2_F8E4M3FN = "MFMA_F32_16x16x128_F8E5M2_F8E4M3FN"
+    MFMA_F32_16x16x128_F8E4M3FN = "MFMA_F32_16x16x128_F8E4M3FN"
+    MFMA_F32_16x16x128_F8E4M3FN_F8E5M2 = "MFMA_F32_16x16x128_F8E4M3FN_F8E5M2"
+    MFMA_F32_32x32x64_F8E5M2 = "MFMA_F32_32x32x64_F8E5M2"
+    MFMA_F32_32x32x64_F8E5M2_F8E4M3FN = "MFMA_F32_32x32x64_F8E5M2_F8E4M3FN"
+    MFMA_F32_32x32x64_F8E4M3FN = "MFMA_F32_32x32x64_F8E4M3FN"
+    MFMA_F32_32x32x64_F8E4M3FN_F8E5M2 = "MFMA_F32_32x32x64_F8E4M3FN_F8E5M2"
+    MFMA_I32_16x16x64_I8 = "MFMA_I32_16x16x64_I8"
+    MFMA_I32_32x32x32_I8 = "MFMA_I32_32x32x32_I8"
+    # RDNA3
+    WMMAR3_F32_16x16x16_F16 = "WMMAR3_F32_16x16x16_F16"
+    WMMAR3_F16_16x16x16_F16 = "WMMAR3_F16_16x16x16_F16"
+    WMMAR3_F32_16x16x16_BF16 = "WMMAR3_F32_16x16x16_BF16"
+    WMMAR3_BF16_16x16x16_BF16 = "WMMAR3_BF16_16x16x16_BF16"
+    WMMAR3_I32_16x16x16_I8 = "WMMAR3_I32_16x16x16_I8"
+    # RDNA4
+    WMMAR4_F32_16x16x16_F16 = "WMMAR4_F32_16x16x16_F16"
+    WMMAR4_F16_16x16x16_F16 = "WMMAR4_F16_16x16x16_F16"
+    WMMAR4_F32_16x16x16_BF16 = "WMMAR4_F32_16x16x16_BF16"
+    WMMAR4_BF16_16x16x16_BF16 = "WMMAR4_BF16_16x16x16_BF16"
+    WMMAR4_F32_16x16x16_F8E5M2 = "WMMAR4_F32_16x16x16_F8E5M2"
+    WMMAR4_F32_16x16x16_F8E5M2_F8E4M3FN = "WMMAR4_F32_16x16x16_F8E5M2_F8E4M3FN"
+    WMMAR4_F32_16x16x16_F8E4M3FN = "WMMAR4_F32_16x16x16_F8E4M3FN"
+    WMMAR4_F32_16x16x16_F8E4M3FN_F8E5M2 = "WMMAR4_F32_16x16x16_F8E4M3FN_F8E5M2"
+    WMMAR4_I32_16x16x16_I8 = "WMMAR4_I32_16x16x16_I8"
+    # gfx1250
+    WMMA_F32_16x16x4_F32 = "WMMA_F32_16x16x4_F32"
+    WMMA_F32_16x16x32_F16 = "WMMA_F32_16x16x32_F16"
+    WMMA_F32_16x16x32_BF16 = "WMMA_F32_16x16x32_BF16"
+    WMMA_F16_16x16x32_F16 = "WMMA_F16_16x16x32_F16"
+    WMMA_BF16_16x16x32_BF16 = "WMMA_BF16_16x16x32_BF16"
+    WMMA_F32_16x16x64_F8E4M3FN = "WMMA_F32_16x16x64_F8E4M3FN"
+    WMMA_F32_16x16x64_F8E4M3FN_F8E5M2 = "WMMA_F32_16x16x64_F8E4M3FN_F8E5M2"
+    WMMA_F32_16x16x64_F8E5M2 = "WMMA_F32_16x16x64_F8E5M2"
+    WMMA_F32_16x16x64_F8E5M2_F8E4M3FN = "WMMA_F32_16x16x64_F8E5M2_F8E4M3FN"
+    WMMA_F16_16x16x64_F8E4M3FN = "WMMA_F16_16x16x64_F8E4M3FN"
+    WMMA_F16_16x16x64_F8E4M3FN_F8E5M2 = "WMMA_F16_16x16x64_F8E4M3FN_F8E5M2"
+    WMMA_F16_16x16x64_F8E5M2 = "WMMA_F16_16x16x64_F8E5M2"
+    WMMA_F16_16x16x64_F8E5M2_F8E4M3FN = "WMMA_F16_16x16x64_F8E5M2_F8E4M3FN"
+    WMMA_I32_16x16x64_I8 = "WMMA_I32_16x16x64_I8"
+    WMMA_F32_16x16x128_F8E5M2 = "WMMA_F32_16x16x128_F8E5M2"
+    WMMA_F32_16x16x128_F8E5M2_F8E4M3FN = "WMMA_F32_16x16x128_F8E5M2_F8E4M3FN"
+    WMMA_F32_16x16x128_F8E4M3FN = "WMMA_F32_16x16x128_F8E4M3FN"
+    WMMA_F32_16x16x128_F8E4M3FN_F8E5M2 = "WMMA_F32_16x16x128_F8E4M3FN_F8E5M2"
+    WMMA_F16_16x16x128_F8E5M2 = "WMMA_F16_16x16x128_F8E5M2"
+    WMMA_F16_16x16x128_F8E5M2_F8E4M3FN = "WMMA_F16_16x16x128_F8E5M2_F8E4M3FN"
+    WMMA_F16_16x16x128_F8E4M3FN = "WMMA_F16_16x16x128_F8E4M3FN"
+    WMMA_F16_16x16x128_F8E4M3FN_F8E5M2 = "WMMA_F16_16x16x128_F8E4M3FN_F8E5M2"
+    # NVIDIA
+    NV_MMA_SYNC_F32_16x8x16_F16 = "NV_MMA_SYNC_F32_16x8x16_F16"
+    NV_MMA_SYNC_F16_16x8x16_F16 = "NV_MMA_SYNC_F16_16x8x16_F16"
+    NV_MMA_SYNC_F32_16x8x16_BF16 = "NV_MMA_SYNC_F32_16x8x16_BF16"
+    NV_MMA_SYNC_F32_16x8x32_F8E4M3FN = "NV_MMA_SYNC_F32_16x8x32_F8E4M3FN"
+    NV_MMA_SYNC_F32_16x8x32_F8E5M2 = "NV_MMA_SYNC_F32_16x8x32_F8E5M2"
+    NV_WMMA_F32_16x16x16_F16 = "NV_WMMA_F32_16x16x16_F16"
+    NV_WMMA_F16_16x16x16_F16 = "NV_WMMA_F16_16x16x16_F16"
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """The (M, N, K) of one intrinsic (per block for block intrinsics)."""
+        m, n, k = _decode_intrinsic(self)[1]
+        return m, n, k
+
+    @property
+    def block_size(self) -> int:
+        """How many independent blocks a block intrinsic computes (1 otherwise)."""
+        return _decode_intrinsic(self)[2]
+
+    @property
+    def element_types(self) -> tuple[Attribute, Attribute, Attribute]:
+        """The element types of the (A, B, C) operands."""
+        return _decode_intrinsic(self)[3]
+
+    @property
+    def is_amd_mfma(self) -> bool:
+        return self.value.startswith("MFMA_")
+
+    @property
+    def subgroup_size(self) -> int:
+        """Threads cooperating on one intrinsic: 64 for CDNA MFMA, else 32."""
+        return 64 if self.is_amd_mfma else 32
+
+
+class ScaledMMAIntrinsic(StrEnum):
+    MFMA_SCALE_F32_16x16x128_B32 = "MFMA_SCALE_F32_16x16x128_B32"
+    MFMA_SCALE_F32_32x32x64_B32 = "MFMA_SCALE_F32_32x32x64_B32"
+
+
+class LoweringPipeline(StrEnum):
+    DEFAULT = "Default"
+    BASE_LOWERING = "BaseLowering"
+    DISTRIBUTE = "Distribute"
+    VECTORIZE = "Vectorize"
+    VECTOR_DISTRIBUTE = "VectorDistribute"
+    WINOGRAD_VECTORIZE = "WinogradVectorize"
+    TILE_AND_FUSE = "TileAndFuse"
+
+
+class ReorderWorkgroupsStrategy(StrEnum):
+    NONE = "None"
+    TRANSPOSE = "Transpose"
+
+
+_TYPE_TOKENS: dict[str, Attribute] = {
+    "F64": f64,
+    "F32": f32,
+    "F16": f16,
+    "BF16": BFloat16Type(),
+    "I32": i32,
+    "I8": i8,
+    "F8E4M3FNUZ": Float8E4M3FNUZType(),
+    "F8E5M2FNUZ": Float8E5M2FNUZType(),
+    "F8E4M3FN": Float8E4M3FNType(),
+    "F8E5M2": Float8E5M2Type(),
+}
+
+_INTRINSIC_NAME = re.compile(
+    r"(?P<kind>.+?)_(?P<c>[A-Z0-9]+)"
+    r"_(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)(?:x(?P<blocks>\d+)B)?"
+    r"_(?P<a>[A-Z0-9]+)(?:_(?P<b>[A-Z0-9]+))?"
+)
+
+
+@cache
+def _decode_intrinsic(
+    intrinsic: MMAIntrinsic,
+) -> tuple[str, tuple[int, int, int], int, tuple[Attribute, Attribute, Attribute]]:
+    match = _INTRINSIC_NAME.fullmatch(intrinsic.value)
+    assert match is not None, f"unexpected intrinsic name {intrinsic.value}"
+    a = _TYPE_TOKENS[match["a"]]
+    b = _TYPE_TOKENS[match["b"]] if match["b"] else a
+    shape = (int(match["m"]), int(match["n"]), int(match["k"]))
+    return match["kind"], shape, int(match["blocks"] or 1), (a, b, _TYPE_TOKENS[match["c"]])
+
+
+# ===----------------------------------------------------------------------=== #
+# Register layouts of the intrinsics and the swizzles built from them
+# ===----------------------------------------------------------------------=== #
+
+LHS, RHS, ACC = 0, 1, 2
+"""Operand indices of an MMA: `ACC += LHS x RHS`."""
+
+
+@dataclass(frozen=True)
+class SubgroupLayout:
+    """How one operand of an intrinsic is spread over a subgroup's registers.
+
+    For each dim (M, K for LHS; K, N for RHS; M, N for ACC) the extent is
+    `outer * thread * element`: `thread` threads (lane strides `tstrides`) each
+    hold `outer` runs of `element` contiguous values.
+    """
+
+    outer: tuple[int, int]
+    thread: tuple[int, int]
+    tstrides: tuple[int, int]
+    element: tuple[int, int]
+
+
+def single_subgroup_layout(intrinsic: MMAIntrinsic, operand: int) -> SubgroupLayout | None:
+    """The register layout of one operand of `intrinsic`, as IREE defines it.
+
+    Block intrinsics and the opaque NVIDIA WMMA ones have no such 2-D layout
+    here; they return None.
+    """
+    kind, (m, _, k), blocks, _ = _decode_intrinsic(intrinsic)
+    if blocks != 1 or kind == "NV_WMMA":
+        return None
+    if kind == "MFMA":
+        if m == 16:
+            if operand == ACC and intrinsic is MMAIntrinsic.MFMA_F64_16x16x4_F64:
+                return SubgroupLayout((4, 1), (4, 16), (16, 1), (1, 1))
+            return (
+                SubgroupLayout((1, 1), (16, 4), (1, 16), (1, k // 4)),
+                SubgroupLayout((1, 1), (4, 16), (16, 1), (k // 4, 1)),
+                SubgroupLayout((1, 1), (4, 16), (16, 1), (4, 1)),
+            )[operand]
+        return (
+            SubgroupLayout((1, 1), (32, 2), (1, 32), (1, k // 2)),
+            SubgroupLayout((1, 1), (2, 32), (32, 1), (k // 2, 1)),
+            SubgroupLayout((4, 1), (2, 32), (32, 1), (4, 1)),
+        )[operand]
+    if kind == "WMMAR3":
+        return (
+            SubgroupLayout((1, 1), (16, 1), (1, 0), (1, 16)),
+            SubgroupLayout((1, 1), (1, 16), (0, 1), (16, 1)),
+            SubgroupLayout((8, 1), (2, 16), (16, 1), (1, 1)),
+        )[operand]
+    if kind in ("WMMAR4", "WMMA"):
+        return (
+            SubgroupLayout((1, 1), (16, 2), (1, 16), (1, k // 2)),
+            SubgroupLayout((1, 1), (2, 16), (16, 1), (k // 2, 1)),
+            SubgroupLayout((1, 1), (2, 16), (16, 1), (8, 1)),
+        )[operand]
+    assert kind == "NV_MMA_SYNC"
+    per_reg = k // 8
+    return (
+        SubgroupLayout((2, 2), (8, 4), (4, 1), (1, per_reg)),
+        SubgroupLayout((2, 1), (4, 8), (1, 4), (per_reg, 1)),
+        SubgroupLayout((2, 1), (8, 4), (4, 1), (1, 2)),
+    )[operand]
+
+
+def intrinsic_swizzle(intrinsic: MMAIntrinsic, operand: int) -> TileSwizzle | None:
+    """The swizzle of one intrinsic's operand tile: its register order.
+
+    RHS tiles are stored transposed (N x K), so its layout is rotated first.
+    Element dims become Internal, thread dims CrossThread (lanes that replicate
+    a dim get a distribution factor), outer dims Internal again.
+    """
+    layout = single_subgroup_layout(intrinsic, operand)
+    if layout is None:
+        return None
+    outer, thread, tstrides, element = layout.outer, layout.thread, layout.tstrides, layout.element
+    if operand == RHS:
+        outer, thread, tstrides, element = outer[::-1], thread[::-1], tstrides[::-1], element[::-1]
+    swizzle = TileSwizzle([[], []], [])
+    for i in (1, 0):
+        if element[i] != 1:
+            swizzle.expand(i, SwizzleDim.internal(element[i]))
+    distribution_factor = intrinsic.subgroup_size // (thread[0] * thread[1])
+    for i in (0, 1):
+        if thread[i] != 1 or tstrides[i] == 0:
+            factor = distribution_factor if tstrides[i] == 0 else 1
+            swizzle.expand(i, SwizzleDim.cross_thread(thread[i], factor))
+    if thread[0] != 1 and thread[1] != 1 and tstrides[0] > tstrides[1]:
+        swizzle.permutation[0], swizzle.permutation[1] = swizzle.permutation[1], swizzle.permutation[0]
+    for i in (0, 1):
+        if outer[i] != 1:
+            swizzle.expand(i, SwizzleDim.internal(outer[i]))
+    return swizzle
+
+
+def _interleave(swizzle: TileSwizzle, dst_index: int) -> None:
+    """Move the outermost dim of the permutation to position `dst_index`."""
+    perm = swizzle.permutation
+    swizzle.permutation = [*perm[1 : dst_index + 1], perm[0], *perm[dst_index + 1 :]]
+
+
+def _expand_if_non_unit(swizzle: TileSwizzle, src_index: int, dim: SwizzleDim, interleave: bool = False) -> None:
+    if dim.size <= 1:
+        return
+    swizzle.expand(src_index, dim)
+    if interleave:
+        flat = swizzle.flat_dims()
+        ordered = [flat[p] for p in swizzle.permutation]
+        innermost = max(i for i, d in enumerate(ordered) if d.kind is SwizzleDimKind.CROSS_THREAD)
+        _interleave(swizzle, innermost)
+
+
+# ===----------------------------------------------------------------------=== #
+# MMA attributes
+# ===----------------------------------------------------------------------=== #
+
+
+class MMAIntrinsicAttr(EnumAttribute[MMAIntrinsic]):
+    """`#iree_gpu.mma_intrinsic<MFMA_F32_16x16x4_F32>`."""
+
+    name = "iree_gpu.mma_intrinsic"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> MMAIntrinsic:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(MMAIntrinsic)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+def _parse_intrinsic(parser: AttrParser) -> Attribute:
+    return MMAIntrinsicAttr(parser.parse_str_enum(MMAIntrinsic))
+
+
+def _print_enum(printer: Printer, value: Attribute) -> None:
+    assert isinstance(value, EnumAttribute)
+    printer.print_string(value.data.value)
+
+
+def _contraction_maps_ok(maps: Sequence[AffineMap]) -> bool:
+    # linalg::inferContractionDims: three maps, the result one a projected
+    # permutation from which the iterator kinds are inferred.
+    return len(maps) == 3 and maps[2].is_projected_permutation()
+
+
+@irdl_attr_definition(init=False)
+class MMAAttr(ParametrizedAttribute, InnerTileDescAttr):
+    """One MMA intrinsic, `C += A x B` on a single subgroup.
+
+    ```mlir
+    #iree_gpu.mma_layout<MFMA_F32_16x16x4_F32>
+    ```
+
+    Inside a target's `mma = [...]` list it is written without its prefix,
+    `<MFMA_F32_16x16x4_F32>`.
+    """
+
+    name = "iree_gpu.mma_layout"
+
+    intrinsic: MMAIntrinsicAttr
+    col_major: IntegerAttr
+
+    def __init__(self, intrinsic: MMAIntrinsic, col_major: bool = False):
+        super().__init__(MMAIntrinsicAttr(intrinsic), IntegerAttr.from_bool(col_major))
+
+    @property
+    def is_col_major(self) -> bool:
+        return bool(self.col_major.value.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            intrinsic = _parse_intrinsic(parser)
+            col_major = False
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("col_major")
+                parser.parse_punctuation("=")
+                col_major = parser.parse_boolean()
+        return [intrinsic, IntegerAttr.from_bool(col_major)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.intrinsic.data.value)
+            if self.is_col_major:
+                printer.print_string(", col_major = true")
+
+    def expected_num_inputs(self) -> int:
+        return 2
+
+    def expected_num_outputs(self) -> int:
+        return 1
+
+    def verify_indexing_maps(self, maps: Sequence[AffineMap]) -> bool:
+        return _contraction_maps_ok(maps)
+
+    def undistributed_tile_types(self) -> list[VectorType] | None:
+        m, n, k = self.intrinsic.data.shape
+        a, b, c = self.intrinsic.data.element_types
+        if self.intrinsic.data.block_size != 1:
+            return None
+        return [VectorType(a, [m, k]), VectorType(b, [k, n]), VectorType(c, [m, n])]
+
+    def distributed_tile_types(self) -> list[VectorType] | None:
+        if self.is_col_major:
+            return None
+        types: list[VectorType] = []
+        for operand, element_type in enumerate(self.intrinsic.data.element_types):
+            layout = single_subgroup_layout(self.intrinsic.data, operand)
+            if layout is None:
+                return None
+            outer, element = layout.outer[0] * layout.outer[1], layout.element[0] * layout.element[1]
+            # NVIDIA mma.sync operands are register arrays of small vectors.
+            shape = [outer, element] if self.intrinsic.data.value.startswith("NV_MMA_SYNC") else [outer * element]
+            types.append(VectorType(element_type, shape))
+        return types
+
+
+@irdl_attr_definition(init=False)
+class DataTiledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
+    """An MMA intrinsic unrolled and distributed over a data tile.
+
+    `intrinsics_{m,n,k}` unroll the intrinsic along M, N, K within one
+    subgroup; `subgroups_{m,n,k}` spread the tile over subgroups;
+    `operands_interleaving_intrinsics_{m,n,k}` list the operands whose unrolled
+    intrinsic tiles are interleaved innermost. Counts equal to 1 and absent
+    lists are not printed.
+
+    ```mlir
+    #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, intrinsics_m = 8,
+                                    intrinsics_n = 2, subgroups_n = 4, intrinsics_k = 4>
+    ```
+    """
+
+    name = "iree_gpu.data_tiled_mma_layout"
+
+    intrinsic: MMAIntrinsicAttr
+    intrinsics_m: IntAttr
+    subgroups_m: IntAttr
+    intrinsics_n: IntAttr
+    subgroups_n: IntAttr
+    intrinsics_k: IntAttr
+    subgroups_k: IntAttr
+    operands_interleaving_intrinsics_m: DenseArrayBase | NoneAttr
+    operands_interleaving_intrinsics_n: DenseArrayBase | NoneAttr
+    operands_interleaving_intrinsics_k: DenseArrayBase | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        StructParam("intrinsic", _parse_intrinsic, _print_enum),
+        int_param("intrinsics_m", default=1),
+        int_param("subgroups_m", default=1),
+        int_param("intrinsics_n", default=1),
+        int_param("subgroups_n", default=1),
+        int_param("intrinsics_k", default=1),
+        int_param("subgroups_k", default=1),
+        i64_array_param("operands_interleaving_intrinsics_m", optional=True),
+        i64_array_param("operands_interleaving_intrinsics_n", optional=True),
+        i64_array_param("operands_interleaving_intrinsics_k", optional=True),
+    )
+
+    def __init__(
+        self,
+        intrinsic: MMAIntrinsic,
+        intrinsics_m: int = 1,
+        subgroups_m: int = 1,
+        intrinsics_n: int = 1,
+        subgroups_n: int = 1,
+        intrinsics_k: int = 1,
+        subgroups_k: int = 1,
+        operands_interleaving_intrinsics_m: Sequence[int] | None = None,
+        operands_interleaving_intrinsics_n: Sequence[int] | None = None,
+        operands_interleaving_intrinsics_k: Sequence[int] | None = None,
+    ):
+        def operands(values: Sequence[int] | None) -> DenseArrayBase | NoneAttr:
+            return NoneAttr() if values is None else DenseArrayBase.from_list(i64, values)
+
+        super().__init__(
+            MMAIntrinsicAttr(intrinsic),
+            *(IntAttr(v) for v in (intrinsics_m, subgroups_m, intrinsics_n, subgroups_n, intrinsics_k, subgroups_k)),
+            operands(operands_interleaving_intrinsics_m),
+            operands(operands_interleaving_intrinsics_n),
+            operands(operands_interleaving_intrinsics_k),
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def tile_mnk(self) -> tuple[int, int, int]:
+        """The (M, N, K) extent of the whole data tile."""
+        m, n, k = self.intrinsic.data.shape
+        return (
+            m * self.intrinsics_m.data * self.subgroups_m.data,
+            n * self.intrinsics_n.data * self.subgroups_n.data,
+            k * self.intrinsics_k.data * self.subgroups_k.data,
+        )
+
+    def element_types(self) -> tuple[Attribute, Attribute, Attribute]:
+        return self.intrinsic.data.element_types
+
+    def subgroup_count(self) -> int:
+        return self.subgroups_m.data * self.subgroups_n.data * self.subgroups_k.data
+
+    def swizzle(self, operand: int) -> TileSwizzle | None:
+        """The layout of operand `operand`'s tile (0 = LHS, 1 = RHS, 2 = ACC).
+
+        Starts from the intrinsic's register order and expands the tile by the
+        unrolled intrinsics (CrossIntrinsic) and the subgroups (CrossThread).
+        None when the intrinsic has no known register layout.
+        """
+        swizzle = intrinsic_swizzle(self.intrinsic.data, operand)
+        if swizzle is None:
+            return None
+
+        def interleaved(values: DenseArrayBase | NoneAttr) -> bool:
+            return operand in (optional_values(values) or ())
+
+        sm, sn, sk = self.subgroups_m.data, self.subgroups_n.data, self.subgroups_k.data
+        im = SwizzleDim.cross_intrinsic(self.intrinsics_m.data)
+        in_ = SwizzleDim.cross_intrinsic(self.intrinsics_n.data)
+        ik = SwizzleDim.cross_intrinsic(self.intrinsics_k.data)
+        interleave_m = interleaved(self.operands_interleaving_intrinsics_m)
+        interleave_n = interleaved(self.operands_interleaving_intrinsics_n)
+        interleave_k = interleaved(self.operands_interleaving_intrinsics_k)
+        if operand == LHS:
+            # The LHS tile is shared by the subgroups along N.
+            _expand_if_non_unit(swizzle, 1, ik, interleave_k)
+            _expand_if_non_unit(swizzle, 0, im, interleave_m)
+            _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
+            _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sm, sn))
+        elif operand == RHS:
+            _expand_if_non_unit(swizzle, 1, ik, interleave_k)
+            _expand_if_non_unit(swizzle, 0, in_, interleave_n)
+            _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
+            _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sn))
+        else:
+            # The ACC tile is shared by the subgroups along K.
+            subgroups_m, subgroups_n = SwizzleDim.cross_thread(sm), SwizzleDim.cross_thread(sn)
+            if sn > 1:
+                subgroups_n = SwizzleDim.cross_thread(sn, sk)
+            elif sm > 1:
+                subgroups_m = SwizzleDim.cross_thread(sm, sk)
+            _expand_if_non_unit(swizzle, 1, in_, interleave_n)
+            _expand_if_non_unit(swizzle, 0, im, interleave_m)
+            _expand_if_non_unit(swizzle, 1, subgroups_n)
+            _expand_if_non_unit(swizzle, 0, subgroups_m)
+        return swizzle
+
+    def expected_num_inputs(self) -> int:
+        return 2
+
+    def expected_num_outputs(self) -> int:
+        return 1
+
+    def verify_indexing_maps(self, maps: Sequence[AffineMap]) -> bool:
+        return _contraction_maps_ok(maps)
+
+    def _tile_types(self, distributed: bool) -> list[VectorType] | None:
+        types: list[VectorType] = []
+        for operand, element_type in enumerate(self.element_types()):
+            swizzle = self.swizzle(operand)
+            if swizzle is None:
+                return None
+            keep = (lambda d: d.kind is not SwizzleDimKind.CROSS_THREAD) if distributed else (lambda d: True)
+            types.append(VectorType(element_type, swizzle.swizzled_shape(keep)))
+        return types
+
+    def undistributed_tile_types(self) -> list[VectorType] | None:
+        return self._tile_types(distributed=False)
+
+    def distributed_tile_types(self) -> list[VectorType] | None:
+        return self._tile_types(distributed=True)
+
+
+@irdl_attr_definition(init=False)
+class MMASemanticsAttr(ParametrizedAttribute, InnerTiledSemanticsAttr):
+    """How an `inner_tiled` op with a GPU kind reads its inner tiles.
+
+    `distributed`: the tiles are one thread's share rather than a subgroup's;
+    `opaque`: only element type and count are checked, not the shape.
+
+    ```mlir
+    #iree_gpu.mma_semantics<distributed = false, opaque = false>
+    ```
+    """
+
+    name = "iree_gpu.mma_semantics"
+
+    distributed: IntegerAttr
+    opaque: IntegerAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (bool_param("distributed"), bool_param("opaque"))
+
+    def __init__(self, distributed: bool = False, opaque: bool = False):
+        super().__init__(IntegerAttr.from_bool(distributed), IntegerAttr.from_bool(opaque))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def is_distributed(self) -> bool:
+        return bool(self.distributed.value.data)
+
+    def is_opaque(self) -> bool:
+        return bool(self.opaque.value.data)
+
+
+class ScaledMMAIntrinsicAttr(EnumAttribute[ScaledMMAIntrinsic]):
+    """`#iree_gpu.scaled_mma_intrinsic<MFMA_SCALE_F32_16x16x128_B32>`."""
+
+    name = "iree_gpu.scaled_mma_intrinsic"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ScaledMMAIntrinsic:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(ScaledMMAIntrinsic)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+def _parse_scaled_intrinsic(parser: AttrParser) -> Attribute:
+    return ScaledMMAIntrinsicAttr(parser.parse_str_enum(ScaledMMAIntrinsic))
+
+
+def _parse_type(parser: AttrParser) -> Attribute:
+    return parser.parse_type()
+
+
+def _print_type(printer: Printer, value: Attribute) -> None:
+    printer.print_attribute(value)
+
+
+@irdl_attr_definition(init=False)
+class ScaledMMAAttr(ParametrizedAttribute):
+    """A block-scaled MMA intrinsic with its operand element types.
+
+    ```mlir
+    #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32,
+        lhs_elem_type = f8E4M3FN, rhs_elem_type = f8E4M3FN, acc_elem_type = f32>
+    ```
+    """
+
+    name = "iree_gpu.scaled_mma_layout"
+
+    intrinsic: ScaledMMAIntrinsicAttr
+    lhs_elem_type: Attribute
+    rhs_elem_type: Attribute
+    acc_elem_type: Attribute
+    col_major: IntegerAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        StructParam("intrinsic", _parse_scaled_intrinsic, _print_enum),
+        StructParam("lhs_elem_type", _parse_type, _print_type),
+        StructParam("rhs_elem_type", _parse_type, _print_type),
+        StructParam("acc_elem_type", _parse_type, _print_type),
+        bool_param("col_major", default=False),
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+
+# ===----------------------------------------------------------------------=== #
+# Target description
+# ===----------------------------------------------------------------------=== #
+
+
+class ComputeBitwidthsAttr(BitEnumAttribute[ComputeBitwidths]):
+    name = "iree_gpu.compute_bitwidths"
+    separator_value = "|"
+
+
+class StorageBitwidthsAttr(BitEnumAttribute[StorageBitwidths]):
+    name = "iree_gpu.storage_bitwidths"
+    separator_value = "|"
+
+
+class SubgroupOpsAttr(BitEnumAttribute[SubgroupOps]):
+    name = "iree_gpu.subgroup_ops"
+    separator_value = "|"
+    none_value = "none"
+
+
+class DotProductOpsAttr(BitEnumAttribute[DotProductOps]):
+    name = "iree_gpu.dotproduct_ops"
+    separator_value = "|"
+    none_value = "none"
+
+
+def _flags_param(
+    name: str,
+    cls: type[BitEnumAttribute[ComputeBitwidths | StorageBitwidths | SubgroupOps | DotProductOps]],
+    *,
+    default_none: bool = False,
+) -> StructParam:
+    """A bit-enum parameter, written bare inside the struct: `fp32|fp16`.
+
+    With `default_none` an empty set is the default and is not printed.
+    """
+
+    def parse(parser: AttrParser) -> Attribute:
+        def parse_flag() -> set[StrEnum]:
+            if cls.none_value is not None and parser.parse_optional_keyword(cls.none_value) is not None:
+                return set()
+            return {parser.parse_str_enum(cls.enum_type)}
+
+        flags = parser.parse_list(parser.Delimiter.NONE, parse_flag, "|")
+        return cls(frozenset().union(*flags))  # pyright: ignore[reportArgumentType]
+
+    def print_(printer: Printer, value: Attribute) -> None:
+        assert isinstance(value, BitEnumAttribute)
+        flags = [flag.value for flag in cls.enum_type if flag in value.data]
+        printer.print_string("|".join(flags) if flags else (cls.none_value or ""))
+
+    return StructParam(name, parse, print_, cls(None) if default_none else None)
+
+
+def _nested_param(name: str, cls: type[ParametrizedAttribute], *, optional: bool = False) -> StructParam:
+    """A parameter holding another attribute of this dialect, written `<...>`."""
+
+    def parse(parser: AttrParser) -> Attribute:
+        return cls.new(parse_verified(parser, cls, lambda: list(cls.parse_parameters(parser))))
+
+    def print_(printer: Printer, value: Attribute) -> None:
+        assert isinstance(value, cls)
+        value.print_parameters(printer)
+
+    return StructParam(name, parse, print_, optional=optional)
+
+
+def _nested_list_param(name: str, cls: type[ParametrizedAttribute]) -> StructParam:
+    """A list of attributes of this dialect written without prefix: `[<...>, <...>]`."""
+    element = _nested_param(name, cls)
+
+    def parse(parser: AttrParser) -> Attribute:
+        return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: element.parse(parser)))
+
+    def print_(printer: Printer, value: Attribute) -> None:
+        assert isinstance(value, ArrayAttr)
+        with printer.in_square_brackets():
+            printer.print_list(value.data, lambda item: element.print(printer, item))
+
+    return StructParam(name, parse, print_, default=ArrayAttr([]))
+
+
+@irdl_attr_definition(init=False)
+class TargetWgpAttr(ParametrizedAttribute):
+    """Features and limits of one workgroup processor (AMD CU, NVIDIA SM).
+
+    Written as the `wgp = <...>` field of `#iree_gpu.target`. Its `mma` list, in
+    preference order, is what the GPU encoding resolver picks intrinsics from.
+    """
+
+    name = "iree_gpu.target_wgp"
+
+    compute: ComputeBitwidthsAttr
+    storage: StorageBitwidthsAttr
+    subgroup: SubgroupOpsAttr
+    dot: DotProductOpsAttr
+    mma: ArrayAttr[MMAAttr]
+    scaled_mma: ArrayAttr[ScaledMMAAttr]
+    subgroup_size_choices: DenseArrayBase
+    max_workgroup_sizes: DenseArrayBase
+    max_thread_count_per_workgroup: IntAttr
+    max_workgroup_memory_bytes: IntAttr
+    max_workgroup_counts: DenseArrayBase
+    max_load_instruction_bits: IntAttr | NoneAttr
+    simds_per_wgp: IntAttr | NoneAttr
+    vgpr_space_bits: IntAttr | NoneAttr
+    dma_sizes: DenseArrayBase | NoneAttr
+    workgroup_memory_bank_count: IntAttr | NoneAttr
+    extra: DictionaryAttr | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        _flags_param("compute", ComputeBitwidthsAttr),
+        _flags_param("storage", StorageBitwidthsAttr),
+        _flags_param("subgroup", SubgroupOpsAttr),
+        _flags_param("dot", DotProductOpsAttr, default_none=True),
+        _nested_list_param("mma", MMAAttr),
+        _nested_list_param("scaled_mma", ScaledMMAAttr),
+        i32_array_param("subgroup_size_choices"),
+        i32_array_param("max_workgroup_sizes"),
+        int_param("max_thread_count_per_workgroup"),
+        int_param("max_workgroup_memory_bytes"),
+        i32_array_param("max_workgroup_counts"),
+        int_param("max_load_instruction_bits", optional=True),
+        int_param("simds_per_wgp", optional=True),
+        int_param("vgpr_space_bits", optional=True),
+        i64_array_param("dma_sizes", optional=True),
+        int_param("workgroup_memory_bank_count", optional=True),
+        attr_param("extra", optional=True),
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def verify(self) -> None:
+        if not isinstance(self.extra, NoneAttr | DictionaryAttr):
+            raise VerifyException("expected extra to be a dictionary attribute")
+
+
+@irdl_attr_definition(init=False)
+class TargetChipAttr(ParametrizedAttribute):
+    """Chip-level features of a GPU product (e.g. its WGP count).
+
+    Written as the optional `chip = <wgp_count = 304>` field of `#iree_gpu.target`.
+    """
+
+    name = "iree_gpu.target_chip"
+
+    wgp_count: IntAttr
+    sku: StringAttr | NoneAttr
+    memory_bandwidth_tbps: Attribute
+    perf_tflops: DictionaryAttr | NoneAttr
+    extra: DictionaryAttr | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        int_param("wgp_count"),
+        string_param("sku", optional=True),
+        attr_param("memory_bandwidth_tbps", optional=True),
+        attr_param("perf_tflops", optional=True),
+        attr_param("extra", optional=True),
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+
+@irdl_attr_definition(init=False)
+class TargetAttr(ParametrizedAttribute):
+    """A full GPU target: architecture, features, WGP and chip descriptions.
+
+    Lives in an executable target's configuration as
+    `iree_codegen.target_info = #iree_gpu.target<...>`.
+
+    ```mlir
+    #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp64|fp32, storage = b64|b32,
+        subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<MFMA_F32_16x16x4_F32>],
+        subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024],
+        max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536,
+        max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128,
+        simds_per_wgp = 4, vgpr_space_bits = 16384>>
+    ```
+    """
+
+    name = "iree_gpu.target"
+
+    arch: StringAttr
+    features: StringAttr
+    wgp: TargetWgpAttr
+    chip: TargetChipAttr | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        string_param("arch"),
+        string_param("features"),
+        _nested_param("wgp", TargetWgpAttr),
+        _nested_param("chip", TargetChipAttr, optional=True),
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    # Typed views of the fields data-tiling resolvers read.
+
+    @property
+    def arch_name(self) -> str:
+        return self.arch.data
+
+    @property
+    def mma_intrinsics(self) -> list[MMAIntrinsic]:
+        """The target's MMA intrinsics, in preference order."""
+        return [mma.intrinsic.data for mma in self.wgp.mma.data]
+
+    @property
+    def max_load_instruction_bits(self) -> int | None:
+        return optional_int(self.wgp.max_load_instruction_bits)
+
+    @property
+    def vgpr_space_bits(self) -> int | None:
+        return optional_int(self.wgp.vgpr_space_bits)
+
+    @property
+    def simds_per_wgp(self) -> int | None:
+        return optional_int(self.wgp.simds_per_wgp)
+
+    @property
+    def max_workgroup_memory_bytes(self) -> int:
+        return self.wgp.max_workgroup_memory_bytes.data
+
+    @property
+    def subgroup_size_choices(self) -> list[int]:
+        return [int(v) for v in self.wgp.subgroup_size_choices.get_values()]
+
+    @property
+    def preferred_subgroup_size(self) -> int:
+        """The smallest supported subgroup size, as IREE prefers."""
+        return min(self.subgroup_size_choices)
+
+    @property
+    def wgp_count(self) -> int | None:
+        return None if isinstance(self.chip, NoneAttr) else self.chip.wgp_count.data
+
+    def is_amd(self) -> bool:
+        return self.arch.data.startswith(("gfx", "rdna"))
+
+
+# ===----------------------------------------------------------------------=== #
+# Encoding resolvers
+# ===----------------------------------------------------------------------=== #
+
+
+@irdl_attr_definition(init=False)
+class GPUEncodingResolverAttr(EncodingResolverAttr):
+    """The GPU data-tiling layout resolver.
+
+    With no configuration it names the resolver in an executable target; with
+    `configuration = {encoding_info = {...}}` it is a resolved layout (inner
+    tiles plus the swizzle that matches the chosen intrinsic).
+
+    ```mlir
+    #iree_gpu.gpu_encoding_resolver<>
+    #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1],
+        innerTileSizes = [128, 16], outerDimsPerm = [0, 1], swizzle = {...}}}>
+    ```
+    """
+
+    name = "iree_gpu.gpu_encoding_resolver"
+
+
+@irdl_attr_definition(init=False)
+class GPUPaddingResolverAttr(ParametrizedAttribute):
+    """The GPU resolver that pads rows to avoid cache-set conflicts.
+
+    ```mlir
+    #iree_gpu.gpu_padding_resolver<cache_line_bytes = 128, cache_sets = 4>
+    ```
+    """
+
+    name = "iree_gpu.gpu_padding_resolver"
+
+    cache_line_bytes: IntAttr | NoneAttr
+    cache_sets: IntAttr | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        int_param("cache_line_bytes", optional=True),
+        int_param("cache_sets", optional=True),
+    )
+
+    def __init__(self, cache_line_bytes: int | None = None, cache_sets: int | None = None):
+        super().__init__(*(NoneAttr() if v is None else IntAttr(v) for v in (cache_line_bytes, cache_sets)))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def verify(self) -> None:
+        for name, value in (("cache_line_bytes", self.cache_line_bytes), ("cache_sets", self.cache_sets)):
+            if isinstance(value, IntAttr) and not 0 <= value.data < 2**32:
+                raise VerifyException(f"expected {name} to be a 32-bit unsigned integer")
+
+
+# ===----------------------------------------------------------------------=== #
+# Lowering configuration
+# ===----------------------------------------------------------------------=== #
+
+
+class LoweringPipelineAttr(EnumAttribute[LoweringPipeline], PipelineAttr):
+    """The LLVMGPU lowering pipeline of a dispatch: `#iree_gpu.pipeline<TileAndFuse>`."""
+
+    name = "iree_gpu.pipeline"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> LoweringPipeline:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(LoweringPipeline)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+class ReorderWorkgroupsStrategyAttr(EnumAttribute[ReorderWorkgroupsStrategy]):
+    """`#iree_gpu.reorder_workgroups_strategy<Transpose>`; `<Transpose>` when nested."""
+
+    name = "iree_gpu.reorder_workgroups_strategy"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ReorderWorkgroupsStrategy:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(ReorderWorkgroupsStrategy)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+def _parse_reorder_strategy(parser: AttrParser) -> Attribute:
+    return ReorderWorkgroupsStrategyAttr(ReorderWorkgroupsStrategyAttr.parse_parameter(parser))
+
+
+def _print_reorder_strategy(printer: Printer, value: Attribute) -> None:
+    assert isinstance(value, ReorderWorkgroupsStrategyAttr)
+    value.print_parameter(printer)
+
+
+@irdl_attr_definition(init=False)
+class GPUPipelineOptionsAttr(ParametrizedAttribute):
+    """Options of the GPU lowering pipelines, kept in a translation_info.
+
+    ```mlir
+    #iree_gpu.pipeline_options<no_reduce_shared_memory_bank_conflicts = true, use_igemm_convolution = false>
+    ```
+    """
+
+    name = "iree_gpu.pipeline_options"
+
+    prefetch_num_stages: IntAttr | NoneAttr
+    no_reduce_shared_memory_bank_conflicts: IntegerAttr | NoneAttr
+    use_igemm_convolution: IntegerAttr | NoneAttr
+    reorder_workgroups_strategy: ReorderWorkgroupsStrategyAttr | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        int_param("prefetch_num_stages", optional=True),
+        bool_param("no_reduce_shared_memory_bank_conflicts", optional=True),
+        bool_param("use_igemm_convolution", optional=True),
+        StructParam("reorder_workgroups_strategy", _parse_reorder_strategy, _print_reorder_strategy, optional=True),
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    @staticmethod
+    def dict_key() -> str:
+        """The key it is stored under in a translation_info configuration."""
+        return "gpu_pipeline_options"
+
+
+_TILING_LEVELS = ("workgroup", "reduction", "partial_reduction", "serial", "thread", "subgroup", "lane")
+
+
+@irdl_attr_definition(init=False)
+class LoweringConfigAttr(ParametrizedAttribute):
+    """How one operation is tiled for the GPU: a dictionary of tiling levels.
+
+    ```mlir
+    #iree_gpu.lowering_config<{promote_operands = [0, 1], reduction = [0, 0, 1], workgroup = [1, 1, 0]}>
+    ```
+    """
+
+    name = "iree_gpu.lowering_config"
+
+    attributes: DictionaryAttr
+
+    def __init__(self, attributes: DictionaryAttr | dict[str, Attribute]):
+        super().__init__(attributes if isinstance(attributes, DictionaryAttr) else DictionaryAttr(attributes))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                pos = parser.pos
+                attributes = parser.parse_attribute()
+                if not isinstance(attributes, DictionaryAttr):
+                    parser.raise_error("expected a dictionary attribute", pos, parser.pos)
+            return [attributes]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.attributes)
+
+    def tile_sizes(self, level: str) -> list[int] | None:
+        """The tile sizes of a tiling level (`workgroup`, `reduction`, ...), if set."""
+        assert level in _TILING_LEVELS, level
+        return _int_array(self.attributes.data.get(level))
+
+    @property
+    def promoted_operands(self) -> list[int] | None:
+        return _int_array(self.attributes.data.get("promote_operands"))
+
+    def verify(self) -> None:
+        promotion_types = self.attributes.data.get("promotion_types")
+        if promotion_types is None:
+            return
+        if not isinstance(promotion_types, ArrayAttr):
+            raise VerifyException("promotion_types must be an array")
+        promoted = self.attributes.data.get("promote_operands")
+        if not isinstance(promoted, ArrayAttr):
+            raise VerifyException("promotion_types requires promote_operands to be specified")
+        if _int_array(promoted) is None:
+            raise VerifyException("promote_operands must be an array of integers")
+        if len(promotion_types.data) != len(promoted.data):
+            raise VerifyException("promote_operands and promotion_types must have the same length")
+
+
+def _int_array(attr: Attribute | None) -> list[int] | None:
+    if not isinstance(attr, ArrayAttr):
+        return None
+    values = [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
+    return values if len(values) == len(attr.data) else None
+
+
+@irdl_attr_definition
+class DerivedThreadConfigAttr(ParametrizedAttribute):
+    """Lowering config whose thread tiling is derived after earlier tiling.
+
+    ```mlir
+    %0 = linalg.copy {lowering_config = #iree_gpu.derived_thread_config} ins(...) outs(...) -> ...
+    ```
+    """
+
+    name = "iree_gpu.derived_thread_config"
+
+
+# ===----------------------------------------------------------------------=== #
+# Operations
+# ===----------------------------------------------------------------------=== #
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Yields values out of an `iree_gpu` region.
+
+    ```mlir
+    iree_gpu.yield %v : tensor<4x16xf32>
+    ```
+    """
+
+    name = "iree_gpu.yield"
+
+    values = var_operand_def()
+
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(BarrierRegionOp), Pure()))
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class BarrierRegionOp(IRDLOperation):
+    """Synchronizes the workers on the operands and results of a region.
+
+    Arises when producer and consumer `scf.forall` loops over the same workers
+    are fused: the region reads shared inputs once all workers wrote them, and
+    its results are visible to all workers after it.
+
+    ```mlir
+    %r = iree_gpu.barrier_region ins(%alloc : tensor<4x128xf32>) {
+    ^bb0(%shared: tensor<4x128xf32>):
+      ...
+      iree_gpu.yield %slice : tensor<4x16xf32>
+    } : tensor<4x16xf32>
+    ```
+    """
+
+    name = "iree_gpu.barrier_region"
+
+    inputs = var_operand_def()
+    res = var_result_def()
+    region = region_def("single_block")
+
+    traits = traits_def(SingleBlockImplicitTerminator(YieldOp), Pure())
+
+    assembly_format = "(`ins` `(` $inputs^ `:` type($inputs) `)`)? $region attr-dict `:` type($res)"
+
+    def __init__(self, inputs: Sequence[SSAValue], result_types: Sequence[Attribute], region: Region):
+        super().__init__(operands=[inputs], result_types=[result_types], regions=[region])
+
+    def verify_(self) -> None:
+        block = self.region.block
+        if len(block.args) != len(self.inputs):
+            raise VerifyException("expected the block argument count to match operand count")
+        if any(arg.type != operand.type for arg, operand in zip(block.args, self.inputs)):
+            raise VerifyException("expected block argument types to match operand types")
+        yield_op = block.last_op
+        if not isinstance(yield_op, YieldOp):
+            return
+        if len(yield_op.values) != len(self.res):
+            raise VerifyException("expected body to yield same number of values as results")
+        if any(value.type != result.type for value, result in zip(yield_op.values, self.res)):
+            raise VerifyException("expected yielded value types to match result types")
+
+
+IREEGPU = Dialect(
+    "iree_gpu",
+    [BarrierRegionOp, YieldOp],
+    [
+        ComputeBitwidthsAttr,
+        DataTiledMMAAttr,
+        DerivedThreadConfigAttr,
+        DotProductOpsAttr,
+        GPUEncodingResolverAttr,
+        GPUPaddingResolverAttr,
+        GPUPipelineOptionsAttr,
+        LoweringConfigAttr,
+        LoweringPipelineAttr,
+        MMAAttr,
+        MMAIntrinsicAttr,
+        MMASemanticsAttr,
+        ReorderWorkgroupsStrategyAttr,
+        ScaledMMAAttr,
+        ScaledMMAIntrinsicAttr,
+        StorageBitwidthsAttr,
+        SubgroupOpsAttr,
+        TargetAttr,
+        TargetChipAttr,
+        TargetWgpAttr,
+    ],
+)

@@ -1,0 +1,238 @@
+"""IREE's `iree_linalg_ext` dialect: the ops that combine layout transformations.
+
+Only what the data-tiling pipeline prints is defined: `map_store` (named
+`map_scatter` before 2026; both spellings are registered, with the same
+definition) and the `yield` terminator of its index-transformation region.
+Syntax and verifier messages follow IREE's
+`compiler/src/iree/compiler/Dialect/LinalgExt/IR/LinalgExtOps.{td,cpp}`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, ShapedType, TensorType
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_result_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsTerminator, Pure
+from xdsl.utils.exceptions import VerifyException
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminator of the regions of `iree_linalg_ext` ops.
+
+    ```mlir
+    iree_linalg_ext.yield %i, %j, %mask : index, index, i1
+    ```
+    """
+
+    name = "iree_linalg_ext.yield"
+
+    values = var_operand_def()
+
+    traits = traits_def(IsTerminator(), Pure())
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        # IREE checks the yielded values in map_store's region verifier and
+        # reports the error on this op; checking here keeps that location.
+        parent = self.parent_op()
+        if isinstance(parent, _MapStoreOpBase):
+            parent.verify_yield(self)
+
+
+class _MapStoreOpBase(IRDLOperation):
+    """Definition shared by `map_store` and its former name `map_scatter`."""
+
+    input = operand_def(ShapedType)
+    output = operand_def(TensorType | MemRefType)
+    result = opt_result_def(TensorType)
+    transformation_region = region_def("single_block")
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        output: SSAValue | Operation,
+        transformation_region: Region | Block,
+    ):
+        output_type = SSAValue.get(output).type
+        region = transformation_region
+        super().__init__(
+            operands=[input, output],
+            result_types=[[output_type] if isinstance(output_type, TensorType) else []],
+            regions=[region if isinstance(region, Region) else Region(region)],
+        )
+
+    @property
+    def input_rank(self) -> int:
+        input_type = self.input.type
+        assert isinstance(input_type, ShapedType)
+        return input_type.get_num_dims()
+
+    @property
+    def output_rank(self) -> int:
+        output_type = self.output.type
+        assert isinstance(output_type, ShapedType)
+        return output_type.get_num_dims()
+
+    def verify_(self) -> None:
+        input_type = self.input.type
+        output_type = self.output.type
+        assert isinstance(input_type, ShapedType) and isinstance(output_type, ShapedType)
+        if input_type.get_element_type() != output_type.get_element_type():
+            raise VerifyException("expected input and output element types to match")
+        if input_type.get_num_dims() == 0:
+            raise VerifyException("expected input type to have non-zero rank")
+        body = self.transformation_region.block
+        if len(body.args) != self.input_rank:
+            raise VerifyException("expected number of block arguments to be equal to the input rank")
+        if not all(isinstance(arg.type, IndexType) for arg in body.args):
+            raise VerifyException("expected block arguments to be index types")
+        # DestinationStyleOpInterface: a tensor output is returned, a memref is not.
+        num_tensor_outputs = 1 if isinstance(output_type, TensorType) else 0
+        num_tensor_results = 0 if self.result is None else 1
+        if num_tensor_results != num_tensor_outputs:
+            raise VerifyException(
+                f"expected the number of tensor results ({num_tensor_results}) to be equal "
+                f"to the number of output tensors ({num_tensor_outputs})"
+            )
+        if self.result is not None and self.result.type != output_type:
+            raise VerifyException(
+                f"expected type of operand #1 ('{output_type}') to match type of "
+                f"corresponding result ('{self.result.type}')"
+            )
+        # SingleBlockImplicitTerminator<YieldOp>, with MLIR's message.
+        last = body.last_op
+        if last is None:
+            raise VerifyException("expects a non-empty block")
+        if not isinstance(last, YieldOp):
+            raise VerifyException(f"expects regions to end with '{YieldOp.name}', found '{last.name}'")
+
+    def verify_yield(self, yield_op: YieldOp) -> None:
+        """The region verifier: one index per output dimension, then an `i1` mask."""
+        output_type = self.output.type
+        if not isinstance(output_type, ShapedType):
+            return  # the operand constraint reports it
+        types = [v.type for v in yield_op.values]
+        if len(types) != output_type.get_num_dims() + 1:
+            raise VerifyException(
+                "expected transformation_region to yield a value for each output dimension and a mask"
+            )
+        if not all(isinstance(t, IndexType) for t in types[:-1]):
+            raise VerifyException("expected yielded indices to be index types")
+        mask_type = types[-1]
+        if not (isinstance(mask_type, IntegerType) and mask_type.width.data == 1):
+            raise VerifyException("expected yielded mask to be i1 type")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        # attr-dict $input `into` $output $transformation_region
+        #   `:` type($input) `into` type($output) (`->` type($results)^)?
+        attrs = parser.parse_optional_attr_dict()
+        input = parser.parse_unresolved_operand()
+        parser.parse_keyword("into")
+        output = parser.parse_unresolved_operand()
+        region = parser.parse_region()
+        parser.parse_punctuation(":")
+        input_type = parser.parse_type()
+        parser.parse_keyword("into")
+        output_type = parser.parse_type()
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = [parser.parse_type()]
+        # SingleBlockImplicitTerminator: a missing terminator is an empty yield.
+        if not region.blocks:
+            region.add_block(Block())
+        if len(region.blocks) == 1:
+            block = region.block
+            last = block.last_op
+            if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
+                block.add_op(YieldOp())
+        op = cls.build(
+            operands=[parser.resolve_operand(input, input_type), parser.resolve_operand(output, output_type)],
+            result_types=[result_types],
+            attributes=attrs,
+            regions=[region],
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" ")
+        printer.print_operand(self.input)
+        printer.print_string(" into ")
+        printer.print_operand(self.output)
+        printer.print_string(" ")
+        # Like MLIR's declarative format for SingleBlockImplicitTerminator regions:
+        # the terminator is left out only if it is an empty, attribute-free yield.
+        block = self.transformation_region.blocks.first
+        terminator = None if block is None else block.last_op
+        print_terminator = not (
+            isinstance(terminator, YieldOp) and not terminator.values and not terminator.attributes
+        )
+        printer.print_region(self.transformation_region, print_block_terminators=print_terminator)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" into ")
+        printer.print_attribute(self.output.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class MapStoreOp(_MapStoreOpBase):
+    """Store every element of `input` at an index of `output` computed by a region.
+
+    ```mlir
+    %r = iree_linalg_ext.map_store %in into %out {
+    ^bb0(%i: index, %j: index):
+      %o:2 = affine.delinearize_index %i into (%d0, 128) : index, index
+      %mask = arith.cmpi ult, %o#1, %n : index
+      iree_linalg_ext.yield %o#0, %o#1, %j, %mask : index, index, index, i1
+    } : tensor<?x?xf32> into tensor<?x128x?xf32> -> tensor<?x128x?xf32>
+    ```
+
+    The region takes one index per `input` dimension and yields one index per
+    `output` dimension plus an `i1` mask; where the mask is true,
+    `output[yielded] = input[args]`. Every input element goes to a unique place.
+    With a tensor `output` the op returns the updated tensor; with a memref it
+    writes in place and has no result.
+    """
+
+    name = "iree_linalg_ext.map_store"
+
+
+@irdl_op_definition
+class MapScatterOp(_MapStoreOpBase):
+    """`iree_linalg_ext.map_store` under its name before 2026 (IREE #23481).
+
+    ```mlir
+    %r = iree_linalg_ext.map_scatter %in into %out {
+    ^bb0(%i: index):
+      iree_linalg_ext.yield %i, %true : index, i1
+    } : tensor<?xf32> into tensor<?xf32> -> tensor<?xf32>
+    ```
+    """
+
+    name = "iree_linalg_ext.map_scatter"
+
+
+IREELinalgExt = Dialect(
+    "iree_linalg_ext",
+    [MapStoreOp, MapScatterOp, YieldOp],
+    [],
+)

@@ -1,0 +1,194 @@
+// RUN: mini-iree-opt %s --split-input-file | mini-iree-opt --split-input-file | filecheck %s
+// RUN: mini-iree-opt %s --split-input-file --mlir-print-op-generic | mini-iree-opt --split-input-file | filecheck %s
+
+// The walkthrough's dispatch region: dynamic result extents after the type.
+
+func.func @dispatch_region(%arg0: tensor<?x?xf32>, %arg1: tensor<?x?xf32>, %d0: index, %d1: index) -> tensor<?x?xf32> {
+  %0 = flow.dispatch.region -> (tensor<?x?xf32>{%d0, %d1}) {
+    %1 = "test.op"(%arg0, %arg1) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+    flow.return %1 : tensor<?x?xf32>
+  }
+  return %0 : tensor<?x?xf32>
+}
+// CHECK-LABEL: func.func @dispatch_region(
+// CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<?x?xf32>{%d0, %d1}) {
+// CHECK:           %[[V:.+]] = "test.op"(%arg0, %arg1)
+// CHECK:           flow.return %[[V]] : tensor<?x?xf32>
+// CHECK:         }
+// CHECK:         return %[[R]]
+
+// -----
+
+func.func @dispatch_region_static(%arg0: tensor<255x1023xf32>) -> tensor<255x1023xf32> {
+  %0 = flow.dispatch.region -> (tensor<255x1023xf32>) {
+    flow.return %arg0 : tensor<255x1023xf32>
+  }
+  return %0 : tensor<255x1023xf32>
+}
+// CHECK-LABEL: func.func @dispatch_region_static(
+// CHECK:         flow.dispatch.region -> (tensor<255x1023xf32>) {
+// CHECK-NEXT:      flow.return %arg0 : tensor<255x1023xf32>
+
+// -----
+
+// An operand-less flow.return is implied and not printed.
+
+func.func @dispatch_region_no_results() {
+  flow.dispatch.region -> () {
+    "test.op"() : () -> ()
+    flow.return
+  }
+  return
+}
+// CHECK-LABEL: func.func @dispatch_region_no_results(
+// CHECK:         flow.dispatch.region -> () {
+// CHECK-NEXT:      "test.op"() : () -> ()
+// CHECK-NEXT:    }
+
+// -----
+
+func.func @dispatch_region_multiple_results(%arg0: tensor<?xf32>, %arg1: tensor<4xf32>, %d: index) -> (tensor<?xf32>, tensor<4xf32>) {
+  %0:2 = flow.dispatch.region -> (tensor<?xf32>{%d}, tensor<4xf32>) {
+    flow.return %arg0, %arg1 : tensor<?xf32>, tensor<4xf32>
+  }
+  return %0#0, %0#1 : tensor<?xf32>, tensor<4xf32>
+}
+// CHECK-LABEL: func.func @dispatch_region_multiple_results(
+// CHECK:         %{{.+}}:2 = flow.dispatch.region -> (tensor<?xf32>{%d}, tensor<4xf32>) {
+// CHECK-NEXT:      flow.return %arg0, %arg1 : tensor<?xf32>, tensor<4xf32>
+
+// -----
+
+// A workload and the region computing the workgroup count from it.
+
+func.func @dispatch_region_workload(%arg0: tensor<?x16xf32>, %d: index, %c16: index) -> tensor<?x16xf32> {
+  %0 = flow.dispatch.region[%d, %c16] -> (tensor<?x16xf32>{%d}) attributes {tag} {
+    flow.return %arg0 : tensor<?x16xf32>
+  } count(%arg1: index, %arg2: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
+    flow.return %x, %y, %z : index, index, index
+  }
+  return %0 : tensor<?x16xf32>
+}
+// CHECK-LABEL: func.func @dispatch_region_workload(
+// CHECK:         flow.dispatch.region[%d, %c16] -> (tensor<?x16xf32>{%d}) attributes {tag} {
+// CHECK-NEXT:      flow.return %arg0 : tensor<?x16xf32>
+// CHECK-NEXT:    } count(%arg1: index, %arg2: index) -> (index, index, index) {
+// CHECK-NEXT:      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
+// CHECK-NEXT:      flow.return %x, %y, %z : index, index, index
+// CHECK-NEXT:    }
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+func.func @tensor_encode(%arg0: tensor<?x?xf32>, %d0: index, %d1: index) -> tensor<?x?xf32, #encoding> {
+  %0 = flow.tensor.encode %arg0 : tensor<?x?xf32>{%d0, %d1} -> tensor<?x?xf32, #encoding>{%d0, %d1}
+  return %0 : tensor<?x?xf32, #encoding>
+}
+// CHECK-LABEL: func.func @tensor_encode(
+// CHECK:         flow.tensor.encode %arg0 : tensor<?x?xf32>{%d0, %d1} -> tensor<?x?xf32, #encoding>{%d0, %d1}
+
+// -----
+
+func.func @tensor_encode_static(%arg0: tensor<513x1023xf32>) -> tensor<513x1023xf32, "encoded"> {
+  %0 = flow.tensor.encode %arg0 : tensor<513x1023xf32> -> tensor<513x1023xf32, "encoded"> attributes {tag}
+  return %0 : tensor<513x1023xf32, "encoded">
+}
+// CHECK-LABEL: func.func @tensor_encode_static(
+// CHECK:         flow.tensor.encode %arg0 : tensor<513x1023xf32> -> tensor<513x1023xf32, "encoded"> attributes {tag}
+
+// -----
+
+// The walkthrough's outlined dispatch, before conversion to stream.
+
+flow.executable private @matmul_dispatch_0 {
+  flow.executable.export public @matmul_dispatch_0_entry workgroups(%arg0: index, %arg1: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg0, %arg1)
+    flow.return %x, %y, %z : index, index, index
+  }
+  builtin.module {
+    func.func @matmul_dispatch_0_entry(%arg0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32>>, %arg1: index, %arg2: index, %arg3: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>) {
+      %0 = iree_tensor_ext.dispatch.workload.ordinal %arg1, 0 : index
+      %1 = iree_tensor_ext.dispatch.workload.ordinal %arg2, 1 : index
+      %2 = flow.dispatch.tie_shape %arg0 : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32>>{%0, %1}
+      %3 = flow.dispatch.tie_shape %arg3 : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%0, %1}
+      %4 = iree_tensor_ext.dispatch.tensor.load %2, offsets = [0, 0], sizes = [%0, %1], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32>>{%0, %1} -> tensor<?x?xf32>
+      iree_tensor_ext.dispatch.tensor.store %4, %3, offsets = [0, 0], sizes = [%0, %1], strides = [1, 1] : tensor<?x?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%0, %1}
+      return
+    }
+  }
+}
+func.func @dispatch(%arg0: tensor<?x?xf32>, %d0: index, %d1: index) -> tensor<?x?xf32> {
+  %0 = flow.dispatch @matmul_dispatch_0::@matmul_dispatch_0_entry[%d0, %d1](%arg0, %d0, %d1) : (tensor<?x?xf32>{%d0, %d1}, index, index) -> tensor<?x?xf32>{%d0, %d1}
+  return %0 : tensor<?x?xf32>
+}
+// CHECK-LABEL: flow.executable private @matmul_dispatch_0 {
+// CHECK-NEXT:    flow.executable.export public @matmul_dispatch_0_entry workgroups(%arg0: index, %arg1: index) -> (index, index, index) {
+// CHECK-NEXT:      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg0, %arg1)
+// CHECK-NEXT:      flow.return %x, %y, %z : index, index, index
+// CHECK-NEXT:    }
+// CHECK-NEXT:    builtin.module {
+// CHECK-NEXT:      func.func @matmul_dispatch_0_entry(
+// CHECK:             %[[D0:.+]] = iree_tensor_ext.dispatch.workload.ordinal %arg1, 0 : index
+// CHECK:             %[[D1:.+]] = iree_tensor_ext.dispatch.workload.ordinal %arg2, 1 : index
+// CHECK:             flow.dispatch.tie_shape %arg0 : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32>>{%[[D0]], %[[D1]]}
+// CHECK:             flow.dispatch.tie_shape %arg3 : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%[[D0]], %[[D1]]}
+// CHECK-LABEL: func.func @dispatch(
+// CHECK:         flow.dispatch @matmul_dispatch_0::@matmul_dispatch_0_entry[%d0, %d1](%arg0, %d0, %d1) : (tensor<?x?xf32>{%d0, %d1}, index, index) -> tensor<?x?xf32>{%d0, %d1}
+
+// -----
+
+// Exports without a workgroup count region, one aliased; the visibility is
+// always printed.
+
+flow.executable @ex {
+  flow.executable.export @fn_a
+  flow.executable.export private @fn_b as("other_name")
+  builtin.module {
+  }
+}
+// CHECK-LABEL: flow.executable public @ex {
+// CHECK-NEXT:    flow.executable.export public @fn_a
+// CHECK-NEXT:    flow.executable.export private @fn_b as("other_name")
+
+// -----
+
+// Several entry points, no workload, results tied to arguments (in-place).
+
+func.func @dispatch_tied(%arg0: tensor<4x?xf32>, %arg1: tensor<8x?xf32>, %d0: index, %d1: index) -> (tensor<4x?xf32>, tensor<?x4xf32>, tensor<2xi32>) {
+  %0:3 = flow.dispatch {@ex::@a, @ex::@b}(%arg0, %arg1) {tag} : (tensor<4x?xf32>{%d0}, tensor<8x?xf32>{%d1}) -> (%arg0{%d0}, %arg1 as tensor<?x4xf32>{%d1}, tensor<2xi32>)
+  return %0#0, %0#1, %0#2 : tensor<4x?xf32>, tensor<?x4xf32>, tensor<2xi32>
+}
+// CHECK-LABEL: func.func @dispatch_tied(
+// CHECK:         flow.dispatch {@ex::@a, @ex::@b}(%arg0, %arg1) {tag} : (tensor<4x?xf32>{%d0}, tensor<8x?xf32>{%d1}) -> (%arg0{%d0}, %arg1 as tensor<?x4xf32>{%d1}, tensor<2xi32>)
+
+// -----
+
+func.func @dispatch_no_results(%arg0: tensor<4xf32>) {
+  flow.dispatch @ex::@fn(%arg0) : (tensor<4xf32>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @dispatch_no_results(
+// CHECK:         flow.dispatch @ex::@fn(%arg0) : (tensor<4xf32>) -> ()
+
+// -----
+
+// Seed-era spellings, before the dispatch tensor moved to iree_tensor_ext.
+
+func.func @seed_era_dispatch_tensor(%arg0: !flow.dispatch.tensor<readonly:tensor<?x?xf32>>, %arg1: index, %arg2: index, %arg3: !flow.dispatch.tensor<writeonly:tensor<1x256xf32>>) {
+  %0 = flow.dispatch.workload.ordinal %arg1, 0 : index
+  %1 = flow.dispatch.workload.ordinal %arg2, 1 : index
+  %2 = flow.dispatch.tensor.load %arg0, offsets = [0, 0], sizes = [%0, %1], strides = [1, 1] : !flow.dispatch.tensor<readonly:tensor<?x?xf32>>{%0, %1} -> tensor<?x?xf32>
+  %3 = "test.op"(%2) : (tensor<?x?xf32>) -> tensor<1x256xf32>
+  flow.dispatch.tensor.store %3, %arg3, offsets = [0, 0], sizes = [1, 256], strides = [1, 1] : tensor<1x256xf32> -> !flow.dispatch.tensor<writeonly:tensor<1x256xf32>>
+  return
+}
+// CHECK-LABEL: func.func @seed_era_dispatch_tensor(
+// CHECK-SAME:    %arg0: !flow.dispatch.tensor<readonly:tensor<?x?xf32>>
+// CHECK:         %[[D0:.+]] = flow.dispatch.workload.ordinal %arg1, 0 : index
+// CHECK:         %[[D1:.+]] = flow.dispatch.workload.ordinal %arg2, 1 : index
+// CHECK:         flow.dispatch.tensor.load %arg0, offsets = [0, 0], sizes = [%[[D0]], %[[D1]]], strides = [1, 1] : !flow.dispatch.tensor<readonly:tensor<?x?xf32>>{%[[D0]], %[[D1]]} -> tensor<?x?xf32>
+// CHECK:         flow.dispatch.tensor.store %{{.+}}, %arg3, offsets = [0, 0], sizes = [1, 256], strides = [1, 1] : tensor<1x256xf32> -> !flow.dispatch.tensor<writeonly:tensor<1x256xf32>>

@@ -1,0 +1,143 @@
+// RUN: mini-iree-opt %s --split-input-file --verify-diagnostics
+
+func.func @barrier_region_arg_count(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected the block argument count to match operand count}}
+  %0 = iree_gpu.barrier_region ins(%arg0 : tensor<4xf32>) {
+    %1 = "test.op"() : () -> tensor<4xf32>
+    iree_gpu.yield %1 : tensor<4xf32>
+  } : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @barrier_region_arg_type(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected block argument types to match operand types}}
+  %0 = iree_gpu.barrier_region ins(%arg0 : tensor<4xf32>) {
+  ^bb0(%arg1: tensor<4xf16>):
+    %1 = "test.op"() : () -> tensor<4xf32>
+    iree_gpu.yield %1 : tensor<4xf32>
+  } : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @barrier_region_yield_count(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected body to yield same number of values as results}}
+  %0 = iree_gpu.barrier_region ins(%arg0 : tensor<4xf32>) {
+  ^bb0(%arg1: tensor<4xf32>):
+    iree_gpu.yield %arg1, %arg1 : tensor<4xf32>, tensor<4xf32>
+  } : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @barrier_region_yield_type(%arg0: tensor<4xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{expected yielded value types to match result types}}
+  %0 = iree_gpu.barrier_region ins(%arg0 : tensor<4xf32>) {
+  ^bb0(%arg1: tensor<4xf32>):
+    iree_gpu.yield %arg1 : tensor<4xf32>
+  } : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{promotion_types must be an array}}
+func.func @lowering_config_promotion_types_not_array() attributes {c = #iree_gpu.lowering_config<{promote_operands = [0], promotion_types = 1}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{promotion_types requires promote_operands to be specified}}
+func.func @lowering_config_promotion_types_alone() attributes {c = #iree_gpu.lowering_config<{promotion_types = [#iree_gpu.derived_thread_config]}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{promote_operands must be an array of integers}}
+func.func @lowering_config_promote_operands_not_integers() attributes {c = #iree_gpu.lowering_config<{promote_operands = ["lhs"], promotion_types = [#iree_gpu.derived_thread_config]}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{promote_operands and promotion_types must have the same length}}
+func.func @lowering_config_promotion_length() attributes {c = #iree_gpu.lowering_config<{promote_operands = [0, 1], promotion_types = [#iree_gpu.derived_thread_config]}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a dictionary attribute}}
+func.func @lowering_config_not_a_dictionary() attributes {c = #iree_gpu.lowering_config<[1, 64]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected encoding_info to be a dictionary with integer arrays innerDimsPos, innerTileSizes and outerDimsPerm, and an optional swizzle}}
+func.func @gpu_encoding_resolver_bad_encoding_info() attributes {r = #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [128, 16]}}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{swizzle permutation size (4) does not match total expanded dimensions (3)}}
+func.func @gpu_encoding_resolver_swizzle_permutation_size() attributes {r = #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]], [["CrossIntrinsic", 4 : i16], ["CrossThread", 4 : i16]]], permutation = [0, 1, 2, 3]}}}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{swizzle permutation is not a valid permutation}}
+func.func @gpu_encoding_resolver_swizzle_not_permutation() attributes {r = #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]], [["CrossIntrinsic", 4 : i16], ["CrossThread", 4 : i16]]], permutation = [0, 2, 2]}}}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected cache_line_bytes to be a 32-bit unsigned integer}}
+func.func @gpu_padding_resolver_negative() attributes {r = #iree_gpu.gpu_padding_resolver<cache_line_bytes = -128>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{struct is missing required parameter: intrinsic}}
+func.func @data_tiled_mma_layout_missing_intrinsic() attributes {k = #iree_gpu.data_tiled_mma_layout<intrinsics_m = 8>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{duplicate or unknown struct parameter name: intrinsics_m}}
+func.func @data_tiled_mma_layout_duplicate() attributes {k = #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, intrinsics_m = 8, intrinsics_m = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{duplicate or unknown struct parameter name: subgroups}}
+func.func @data_tiled_mma_layout_unknown() attributes {k = #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, subgroups = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a parameter name in struct}}
+func.func @mma_semantics_no_name() attributes {s = #iree_gpu.mma_semantics<1, 0>} {
+  return
+}
+
+// -----
+
+// `subgroup` has no default, unlike `dot`.
+// expected-error @+1 {{struct is missing required parameter: subgroup}}
+func.func @target_wgp_missing_subgroup() attributes {t = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>} {
+  return
+}

@@ -1,0 +1,156 @@
+"""Malformed input of every kind gives one ``FILE:LINE:COL: error:`` line and exit 1."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import REFERENCE, run_opt
+
+DIAG = re.compile(r"^(?P<file>[^\n]+):(?P<line>\d+):(?P<col>\d+): error: \S.*$")
+
+
+def assert_one_diagnostic(result, file: str) -> re.Match:
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    m = DIAG.match(lines[0])
+    assert m is not None, lines[0]
+    assert m.group("file") == file
+    return m
+
+
+def write(tmp_path, name: str, data: bytes | str) -> str:
+    path = tmp_path / name
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    return str(path)
+
+
+MALFORMED = {
+    "garbage": "%0 = ??? $$$\n",
+    "truncated_func": "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tens",
+    "truncated_type": "%0 = \"test.op\"() : () -> tensor<4x",
+    "huge_int": "%0 = arith.constant 123456789012345678901234567890 : i32\n",
+    "huge_dim": "%0 = \"test.op\"() : () -> tensor<99999999999999999999999999999xf32>\n",
+    "unknown_op": "%0 = nosuch.op : i32\n",
+    "undefined_value": "func.func @f() {\n  return %x : i32\n}\n",
+    "unbalanced": "func.func @f() {\n",
+    "bad_attr_alias": "#map = affine_map<(d0) -> (d1)>\n",
+    "nul_bytes": "\x00\x00\x00",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_input(tmp_path, name):
+    path = write(tmp_path, f"{name}.mlir", MALFORMED[name])
+    assert_one_diagnostic(run_opt([path]), path)
+
+
+def test_invalid_utf8_points_at_the_byte(tmp_path):
+    path = write(tmp_path, "utf8.mlir", b"// fine\n// also \xff fine\n")
+    m = assert_one_diagnostic(run_opt([path]), path)
+    assert (m.group("line"), m.group("col")) == ("2", "9")
+
+
+def test_verifier_error_points_at_the_op(tmp_path):
+    text = 'func.func @f() -> i32 {\n  %0 = "test.op"() : () -> i64\n  return %0 : i64\n}\n'
+    path = write(tmp_path, "verify.mlir", text)
+    m = assert_one_diagnostic(run_opt([path]), path)
+    assert (m.group("line"), m.group("col")) == ("3", "3")
+    assert "'func.return' op" in m.group(0)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "// only a comment\n", "  \t\n// a\n// b"])
+def test_empty_input_is_an_empty_module(tmp_path, text):
+    path = write(tmp_path, "empty.mlir", text)
+    result = run_opt([path])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "module {\n}\n"
+
+
+def test_missing_file():
+    result = run_opt(["/nonexistent/x.mlir"])
+    assert_one_diagnostic(result, "<cmdline>")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-p", "no-such-pass"], "'no-such-pass' does not refer to a registered pass or pass pipeline"),
+        (["-p", "cse{bogus=1}"], "no such option 'bogus' for pass 'cse'"),
+        (["--pass-pipeline", "cse"], "expected pass pipeline to be wrapped with the anchor operation type"),
+        (["--pass-pipeline", "builtin.module(cse"], "expected ')' to close 'builtin.module('"),
+        (["--pass-pipeline", "builtin.module(func.func(nope))"], "'nope' does not refer to a registered pass"),
+        (["-p", "cse", "--pass-pipeline", "builtin.module(cse)"], "cannot be used together"),
+    ],
+)
+def test_bad_pipeline(tmp_path, args, message):
+    path = write(tmp_path, "ok.mlir", "")
+    result = run_opt([path, *args])
+    m = assert_one_diagnostic(result, "<cmdline>")
+    assert message in m.group(0)
+
+
+def test_unknown_pass_column(tmp_path):
+    path = write(tmp_path, "ok.mlir", "")
+    result = run_opt([path, "--pass-pipeline", "builtin.module(cse, func.func(nope))"])
+    m = assert_one_diagnostic(result, "<cmdline>")
+    assert m.group("col") == str(len("builtin.module(cse, func.func(") + 1)
+
+
+def test_output_file_not_written_on_error(tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous contents\n")
+    path = write(tmp_path, "bad.mlir", "%0 = ???\n")
+    result = run_opt([path, "-o", str(out)])
+    assert result.returncode == 1
+    assert out.read_text() == "previous contents\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".mini-iree-opt")] == []
+
+
+def test_output_file_written_on_success(tmp_path):
+    out = tmp_path / "out.mlir"
+    path = write(tmp_path, "good.mlir", "")
+    assert run_opt([path, "-o", str(out)]).returncode == 0
+    assert out.read_text() == "module {\n}\n"
+
+
+def test_split_input_file_error_in_one_chunk(tmp_path):
+    text = "\n// -----\n%0 = ???\n// -----\n// comment only\n"
+    path = write(tmp_path, "split.mlir", text)
+    result = run_opt([path, "--split-input-file"])
+    m = assert_one_diagnostic(result, path)
+    assert m.group("line") == "3"
+    # The two good chunks are still printed, separated as MLIR separates them.
+    assert result.stdout == "module {\n}\n// -----\nmodule {\n}\n"
+
+
+def _reference_texts() -> list[bytes]:
+    if not REFERENCE.is_dir():
+        return []
+    return [p.read_bytes() for p in sorted(REFERENCE.glob("**/*.mlir"))]
+
+
+REFERENCE_TEXTS = _reference_texts()
+
+
+@pytest.mark.skipif(not REFERENCE_TEXTS, reason="reference dumps not found beside the checkout")
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_truncated_or_corrupted_reference_never_crashes(tmp_path, data):
+    """Cut a real dump anywhere, or flip a byte: a clean diagnostic or success."""
+    text = data.draw(st.sampled_from(REFERENCE_TEXTS))
+    cut = data.draw(st.integers(0, len(text)))
+    mutated = text[:cut]
+    if data.draw(st.booleans()) and mutated:
+        pos = data.draw(st.integers(0, len(mutated) - 1))
+        mutated = mutated[:pos] + bytes([data.draw(st.integers(0, 255))]) + mutated[pos + 1 :]
+    path = write(tmp_path, "fuzz.mlir", mutated)
+    result = run_opt([path])
+    assert "Traceback" not in result.stderr
+    if result.returncode != 0:
+        assert_one_diagnostic(result, path)
