@@ -7,6 +7,8 @@ xDSL's printer is close to MLIR's but differs where readers notice:
 * affine expressions: MLIR prints ``d0 * 16 + s0`` and ``d0 - 1``; xDSL prints
   ``((d0 * 16) + s0)`` and ``(d0 + -1)``;
 * SSA names: MLIR numbers the values of a region before those of nested regions,
+  (a name written in the input is kept, as xDSL does, so hand-written tests stay
+  readable; values without one get MLIR's name or number),
   names constants ``%c0``/``%cst``, uniques clashing names with one shared counter
   (``%c1``, ``%dim``, ``%c1_0``, ``%dim_1``) and prints ``%0:2`` for a result group;
 * op names: MLIR drops the ``func.`` of ops nested in a ``func.func`` and the
@@ -26,8 +28,6 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
-    ArrayAttr,
-    DictionaryAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -139,87 +139,57 @@ def alias_prefix(attr: Attribute) -> str | None:
     return hook()
 
 
-def _sub_attributes(attr: Attribute) -> Iterator[Attribute]:
-    if isinstance(attr, ArrayAttr):
-        yield from attr.data
-    elif isinstance(attr, DictionaryAttr):
-        yield from attr.data.values()
-    elif isinstance(attr, ParametrizedAttribute):
-        for param in attr.parameters:
-            if isinstance(param, Attribute):
-                yield param
-
-
 @dataclass
 class AliasTable:
     """MLIR's ``AliasInitializer``: which attributes print as ``#name``.
 
     Aliases are ordered by nesting depth (an alias used inside another comes
     first), then types before attributes, then by name; equal names are numbered
-    in the order they were met (``#map``, ``#map1``...).
+    in the order they were met (``#map``, ``#map1``...). As in MLIR, "met" means
+    in printing order: the table is built by a dry run of the printer.
     """
 
     names: dict[Attribute, str] = field(default_factory=dict)
     order: list[Attribute] = field(default_factory=list)
 
-    @staticmethod
-    def build(op: Operation) -> AliasTable:
-        depth: dict[Attribute, int] = {}
-        prefix: dict[Attribute, str] = {}
-        seen_order: list[Attribute] = []
-        memo: dict[Attribute, int] = {}
 
-        def visit(attr: Attribute) -> int:
-            """Returns how deep an alias nests inside ``attr`` (0: none)."""
-            if attr in memo:
-                return memo[attr]
-            inner = 0
-            for sub in _sub_attributes(attr):
-                inner = max(inner, visit(sub))
-            name = alias_prefix(attr)
-            result = inner
-            if name:
-                if attr not in depth:
-                    depth[attr] = inner
-                    prefix[attr] = _sanitize_alias(name)
-                    seen_order.append(attr)
-                result = inner + 1
-            memo[attr] = result
-            return result
+@dataclass
+class _AliasCollector:
+    """State of the dry-run print that discovers aliases."""
 
-        def walk(o: Operation) -> None:
-            for attr in o.properties.values():
-                visit(attr)
-            for attr in o.attributes.values():
-                visit(attr)
-            for operand in o.operands:
-                visit(operand.type)
-            for region in o.regions:
-                for block in region.blocks:
-                    for arg in block.args:
-                        visit(arg.type)
-                    for inner in block.ops:
-                        walk(inner)
-            for result in o.results:
-                visit(result.type)
+    seen: list[Attribute] = field(default_factory=list)
+    prefix: dict[Attribute, str] = field(default_factory=dict)
+    depth: dict[Attribute, int] = field(default_factory=dict)
+    # How deep an alias nests inside each attribute already visited (0: none).
+    nesting: dict[Attribute, int] = field(default_factory=dict)
+    stack: list[int] = field(default_factory=lambda: [0])
 
-        walk(op)
-        index = {a: i for i, a in enumerate(seen_order)}
+    def table(self) -> AliasTable:
+        index = {a: i for i, a in enumerate(self.seen)}
         ordered = sorted(
-            seen_order,
-            key=lambda a: (depth[a], not isinstance(a, TypeAttribute), prefix[a], index[a]),
+            self.seen,
+            key=lambda a: (self.depth[a], not isinstance(a, TypeAttribute), self.prefix[a], index[a]),
         )
         counts: dict[str, int] = {}
         table = AliasTable()
         for attr in ordered:
-            n = counts.get(prefix[attr], 0)
-            counts[prefix[attr]] = n + 1
+            name = self.prefix[attr]
+            n = counts.get(name, 0)
+            counts[name] = n + 1
             # A name ending in a digit keeps it; an `_` separates the counter
             # (`#executable_target_x86_64`, `#executable_target_x86_64_1`).
-            sep = "_" if prefix[attr][-1:].isdigit() else ""
-            table.names[attr] = prefix[attr] + (f"{sep}{n}" if n else "")
+            sep = "_" if name[-1:].isdigit() else ""
+            table.names[attr] = name + (f"{sep}{n}" if n else "")
             table.order.append(attr)
         return table
+
+
+class _NullStream:
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
 
 
 # ---------------------------------------------------------------------------
@@ -403,6 +373,7 @@ class MLIRPrinter(Printer):
     """Print every attribute inline (``--mlir-print-local-scope``)."""
 
     _aliases: AliasTable = field(default_factory=AliasTable, init=False)
+    _collector: _AliasCollector | None = field(default=None, init=False)
     _alias_definition: Attribute | None = field(default=None, init=False)
     _name_state: _NameState | None = field(default=None, init=False)
     _dialect_stack: list[str] = field(default_factory=lambda: ["builtin"], init=False)
@@ -412,7 +383,7 @@ class MLIRPrinter(Printer):
     def print_module(self, module: Operation) -> None:
         """Print alias definitions, then the op, then a final newline."""
         if not self.local_scope:
-            self._aliases = AliasTable.build(module)
+            self._aliases = self._collect_aliases(module)
             for attr in self._aliases.order:
                 self._alias_definition = attr
                 self.print_string(("!" if isinstance(attr, TypeAttribute) else "#") + self._aliases.names[attr] + " = ")
@@ -422,7 +393,32 @@ class MLIRPrinter(Printer):
         self.print_op(module)
         self.print_string("\n")
 
+    def _collect_aliases(self, module: Operation) -> AliasTable:
+        dry = MLIRPrinter(stream=_NullStream(), print_generic_format=self.print_generic_format)  # type: ignore[arg-type]
+        dry._collector = _AliasCollector()
+        dry.print_op(module)
+        return dry._collector.table()
+
     # -- attributes --------------------------------------------------------
+
+    def _collect(self, attribute: Attribute) -> None:
+        """Dry run: visit ``attribute`` (pre-order) and the attributes it prints."""
+        c = self._collector
+        assert c is not None
+        if attribute in c.nesting:
+            c.stack[-1] = max(c.stack[-1], c.nesting[attribute])
+            return
+        name = alias_prefix(attribute)
+        if name:
+            c.seen.append(attribute)
+            c.prefix[attribute] = _sanitize_alias(name)
+        c.stack.append(0)
+        self._print_attribute_inline(attribute)
+        inner = c.stack.pop()
+        if name:
+            c.depth[attribute] = inner
+        c.nesting[attribute] = inner + 1 if name else inner
+        c.stack[-1] = max(c.stack[-1], c.nesting[attribute])
 
     def alias_of(self, attr: Attribute) -> str | None:
         if attr is self._alias_definition:
@@ -433,9 +429,15 @@ class MLIRPrinter(Printer):
         return ("!" if isinstance(attr, TypeAttribute) else "#") + name
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if self._collector is not None:
+            self._collect(attribute)
+            return
         if (alias := self.alias_of(attribute)) is not None:
             self.print_string(alias)
             return
+        self._print_attribute_inline(attribute)
+
+    def _print_attribute_inline(self, attribute: Attribute) -> None:
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_to_str(attribute.data)}>")
             return
@@ -447,6 +449,9 @@ class MLIRPrinter(Printer):
     def print_stripped_attribute(self, attribute: ParametrizedAttribute) -> None:
         """MLIR's ``printStrippedAttrOrType``: ``<params>`` without the dialect
         prefix, unless the attribute has an alias (then ``#alias``)."""
+        if self._collector is not None:
+            self._collect(attribute)
+            return
         if (alias := self.alias_of(attribute)) is not None:
             self.print_string(alias)
             return

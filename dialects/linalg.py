@@ -975,7 +975,9 @@ class _RelayoutOp(IRDLOperation, ABC):
         return dict(zip(self.get_inner_dims_pos(), self.get_mixed_tiles()))
 
     def _verify_common(self) -> None:
-        """MLIR's `commonVerifierPackAndUnPackOp`."""
+        """MLIR's `commonVerifierPackAndUnPackOp`, after the result/dest type tie."""
+        if self.results[0].type != self._dest.type:
+            raise VerifyException("failed to verify that result type matches type of dest")
         num_dynamic = sum(1 for t in self.get_static_tiles() if t == DYNAMIC_INDEX)
         if num_dynamic != len(self._dynamic_tiles()):
             raise VerifyException(
@@ -1180,7 +1182,6 @@ class PackOp(_RelayoutOp):
                 "invalid tile factor or output size provided. Only full tiles are "
                 "supported when padding_value is not set"
             )
-        verify_destination_style([self.dest], [self.result], 1)
 
     @classmethod
     def parse(cls, parser: Parser) -> PackOp:
@@ -1281,7 +1282,6 @@ class UnPackOp(_RelayoutOp):
 
     def verify_(self) -> None:
         self._verify_common()
-        verify_destination_style([self.dest], [self.result], 1)
 
     @classmethod
     def parse(cls, parser: Parser) -> UnPackOp:
