@@ -25,10 +25,28 @@ def _message(op: Operation, err: Exception) -> str:
     return f"'{op.name}' op {text}"
 
 
+def _verify_encodings(op: Operation) -> None:
+    """Check tensor encodings against the tensors carrying them.
+
+    MLIR verifies a tensor type's encoding when the type is built
+    (``VerifiableTensorEncoding``); xDSL has no such hook, so encodings that
+    define ``verify_encoding(shape, element_type)`` are checked here, for every
+    type an op defines.
+    """
+    types = [r.type for r in op.results]
+    types += [a.type for region in op.regions for block in region.blocks for a in block.args]
+    for ty in types:
+        encoding = getattr(ty, "encoding", None)
+        check = getattr(encoding, "verify_encoding", None)
+        if check is not None:
+            check(ty.get_shape(), ty.get_element_type())  # type: ignore[attr-defined]
+
+
 def verify_op_tree(op: Operation, fallback: SourceLoc) -> None:
     """Raise ``DiagnosticError`` at the first op of ``op``'s tree that does not verify."""
     try:
         op.verify(verify_nested_ops=False)
+        _verify_encodings(op)
     except (DiagnosticException, ValueError, TypeError, IndexError, KeyError, AttributeError) as err:
         # Verifiers must only raise VerifyException, but a malformed op must not
         # surface as a traceback either.

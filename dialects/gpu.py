@@ -9,7 +9,8 @@ https://mlir.llvm.org/docs/Dialects/GPU/
 from enum import auto
 
 from xdsl.dialects.gpu import GPU as _XDSLGPU
-from xdsl.ir import Dialect, EnumAttribute
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Dialect
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer

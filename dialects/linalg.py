@@ -70,16 +70,15 @@ from xdsl.irdl import (
     opt_operand_def,
     opt_prop_def,
     prop_def,
-    region_def,
     result_def,
     traits_def,
     var_operand_def,
-    var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Position
 
 # Re-exported so that `from mini_iree.dialects.linalg import GenericOp` works for
 # every op of the dialect, ours or xDSL's.
@@ -1715,11 +1714,18 @@ class ReduceOp(_DstStyleOp):
 
     @classmethod
     def _parse_short_form_body(
-        cls, parser: Parser, name: str, payload_attrs: dict[str, Attribute], operands: Sequence[SSAValue], pos
+        cls,
+        parser: Parser,
+        name: str,
+        payload_attrs: dict[str, Attribute],
+        operands: Sequence[SSAValue],
+        pos: Position,
     ) -> Region:
         op_type = parser.ctx.get_optional_op(name)
         if op_type is None:
             parser.raise_error(f"unregistered operation {name}", pos)
+        if not operands:
+            parser.raise_error("the short form needs the payload's operands: expected `ins` and `outs`", pos)
         block = _named_block(
             [element_type_or_self(v.type) for v in operands],
             ["in"] * (len(operands) - 1) + ["init"],

@@ -277,3 +277,20 @@ func.func @unset_encoding_with_too_few_encoding_dims(%arg0 : tensor<?x?xf32, #en
   %0 = iree_encoding.unset_encoding %arg0 encoding_dims{%m}: tensor<?x?xf32, #encoding> -> tensor<?x?xf32>{%d0, %d1}
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// The encoding of a tensor type is checked against the tensor it is attached to.
+func.func @packed_storage_not_sub_byte() {
+  // expected-error @+1 {{bit-width of the element type is 32 but packed_storage is currently only supported for sub-byte types}}
+  %0 = "test.op"() : () -> tensor<4xf32, #iree_encoding.packed_storage>
+  return
+}
+
+// -----
+
+func.func @packed_storage_in_layout_not_power_of_two() {
+  // expected-error @+1 {{bit-width of the element type is 3 but packed_storage currently only supports types with power-of-two bitwidth}}
+  %0 = "test.op"() : () -> tensor<4xi3, #iree_encoding.layout<[#iree_encoding.packed_storage]>>
+  return
+}
