@@ -28,10 +28,13 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
+    ArrayAttr,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.ir.affine import (
@@ -438,6 +441,10 @@ class MLIRPrinter(Printer):
         self._print_attribute_inline(attribute)
 
     def _print_attribute_inline(self, attribute: Attribute) -> None:
+        if isinstance(attribute, ArrayAttr):
+            with self.in_square_brackets():
+                self.print_list(attribute.data, self._print_array_element)
+            return
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_to_str(attribute.data)}>")
             return
@@ -445,6 +452,16 @@ class MLIRPrinter(Printer):
             self.print_string(f"affine_set<{attribute.data}>")
             return
         super().print_attribute(attribute)
+
+    def _print_array_element(self, attribute: Attribute) -> None:
+        # Inside arrays MLIR leaves out the default types: `[4]` is `[4 : i64]`,
+        # `[1.5]` is `[1.5 : f64]`. Elsewhere (dictionaries, properties) it keeps them.
+        if isinstance(attribute, IntegerAttr) and attribute.type == i64:
+            self.print_int(attribute.value.data, attribute.type)
+        elif isinstance(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
+            self.print_float(attribute.value.data, attribute.type)
+        else:
+            self.print_attribute(attribute)
 
     def print_stripped_attribute(self, attribute: ParametrizedAttribute) -> None:
         """MLIR's ``printStrippedAttrOrType``: ``<params>`` without the dialect

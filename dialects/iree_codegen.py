@@ -463,6 +463,8 @@ class MaterializeEncodingInfo:
         return info
 
 
+# A dataclass, so the parameters declared here take part in equality and hashing.
+@dataclass(frozen=True, init=False)
 class EncodingResolverAttr(ParametrizedAttribute):
     """Base of the backends' `*_encoding_resolver` attributes.
 

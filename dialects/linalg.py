@@ -27,7 +27,7 @@ re-parses and `linalg-generalize-named-ops` can turn any of them into a
 `linalg.generic`.
 
 Verifier messages are MLIR's, word for word (types quoted the way MLIR's
-diagnostics quote them), without the `'linalg.xxx' op` prefix MLIR adds.
+diagnostics quote them); the driver adds MLIR's `'linalg.xxx' op` prefix.
 """
 
 from __future__ import annotations
@@ -571,14 +571,13 @@ class ContractionOp(NamedOperation, ABC):
         properties: dict[str, Attribute] = {}
         if indexing_maps is not None:
             properties["indexing_maps"] = indexing_maps
-        op = cls.build(
+        return cls.build(
             operands=[inputs, outputs],
             result_types=[result_types],
             properties=properties,
             attributes=attributes,
             regions=[region],
         )
-        return op
 
     def print(self, printer: Printer) -> None:
         self._print_indexing_maps(printer)
@@ -671,6 +670,10 @@ class MatmulOp(_UserMapsContractionOp):
     `C[m, n] += cast(A[m, k]) * cast(B[k, n])`; inputs are sign-extended (or
     float-extended) to the accumulator's element type, so `i8 x i8 -> i32` and
     `f16 x f16 -> f32` are plain matmuls.
+
+    Redefined rather than reused: xDSL's builds its hidden region with one
+    element type for all operands, so mixed precision fails to verify, and it
+    raises an `IndexError` on the `indexing_maps = [...]` form.
 
     ```mlir
     %0 = linalg.matmul ins(%a, %b : tensor<?x?xi8>, tensor<?x?xi8>)
@@ -1163,7 +1166,8 @@ class PackOp(_RelayoutOp):
                 continue
             constant = _constant_int(tile)
             if constant is None:
-                if outer_sizes[pos] != DYNAMIC_INDEX and size % outer_sizes[pos] != 0:
+                outer = outer_sizes[pos]
+                if outer not in (DYNAMIC_INDEX, 0) and size % outer != 0:
                     return True
             elif size % constant != 0:
                 return True
@@ -1196,7 +1200,7 @@ class PackOp(_RelayoutOp):
         attributes = parser.parse_optional_attr_dict()
         source_type, dest_type = cls._parse_types(parser)
         dynamic_tiles = [parser.resolve_operand(t, IndexType()) for t in dynamic_names]
-        op = cls.build(
+        return cls.build(
             operands=[
                 parser.resolve_operand(source, source_type),
                 parser.resolve_operand(dest, dest_type),
@@ -1211,7 +1215,6 @@ class PackOp(_RelayoutOp):
             },
             attributes=attributes,
         )
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -20,7 +20,7 @@ Import tensor ops from this module, whichever of the two origins they have,
 so passes match the classes the parser builds.
 
 Verifier messages are MLIR's, word for word (types quoted the way MLIR's
-diagnostics quote them), without the `'tensor.xxx' op` prefix MLIR adds.
+diagnostics quote them); the driver adds MLIR's `'tensor.xxx' op` prefix.
 """
 
 from __future__ import annotations
