@@ -17,7 +17,7 @@ def test_lit_suite():
     env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])
     workers = str(max(1, min(4, os.cpu_count() or 1)))
     proc = subprocess.run(
-        [sys.executable, "-m", "lit", "-q", "-j", workers, str(TEST_DIR)],
+        [sys.executable, "-c", "from lit.main import main; main()", "-q", "-j", workers, str(TEST_DIR)],
         capture_output=True,
         text=True,
         env=env,
