@@ -53,6 +53,7 @@ class LocatedParser(Parser):
         # Start offsets of the ops being parsed; when something fails inside an
         # op, the innermost one is where the error belongs.
         self.op_starts: list[int] = []
+        self.last_op_name = ""
 
     def loc_of(self, offset: int) -> SourceLoc:
         line, col = self._lines.at(offset)
@@ -66,6 +67,10 @@ class LocatedParser(Parser):
         if isinstance(op.location, UnknownLoc):
             op.location = self.loc_of(start).to_attr()
         return op
+
+    def _get_op_by_name(self, name: str):
+        self.last_op_name = name
+        return super()._get_op_by_name(name)
 
     def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
         start = self._current_token.span.start
@@ -109,7 +114,23 @@ def parse_mlir(ctx: Context, source: str | bytes, name: str, line_offset: int = 
     except ParseError as err:
         loc = parser.loc_of(err.span.start) if err.span.input.content is text else SourceLoc(name, 1, 1)
         message = err.msg.strip()
-        if err.msg.startswith(" "):
+        if message == "Operation builtin.unregistered does not have a custom format.":
+            # MLIR too can only parse unregistered ops in the generic form.
+            message = (
+                f"custom op '{parser.last_op_name}' is unknown; an unregistered op must be written in the "
+                f'generic form ("{parser.last_op_name}"(...) : ...)'
+            )
+        elif (m := re.fullmatch(r"Operation (\S+) is not registered", message)) is not None:
+            name = m.group(1)
+            loc = parser.error_loc()
+            if ctx.get_optional_dialect(name.split(".")[0]) is None:
+                message = (
+                    f"operation '{name}' belongs to an unregistered dialect; if this is intended, "
+                    "use --allow-unregistered-dialect"
+                )
+            else:
+                message = f"operation '{name}' is not registered in dialect '{name.split('.')[0]}'"
+        elif err.msg.startswith(" "):
             # xDSL phrases some errors as a suffix to a token kind it leaves out.
             message = f"expected a block label or '}}' {message}"
         raise DiagnosticError(Diagnostic(loc, message or "parse error")) from None
