@@ -163,7 +163,8 @@ class _AliasCollector:
     seen: list[Attribute] = field(default_factory=list)
     prefix: dict[Attribute, str] = field(default_factory=dict)
     depth: dict[Attribute, int] = field(default_factory=dict)
-    # How deep an alias nests inside each attribute already visited (0: none).
+    # For each attribute already visited: 0 if no alias is printed inside it or
+    # as it, else one more than the depth of the deepest alias level below it.
     nesting: dict[Attribute, int] = field(default_factory=dict)
     stack: list[int] = field(default_factory=lambda: [0])
 
@@ -420,7 +421,9 @@ class MLIRPrinter(Printer):
         inner = c.stack.pop()
         if name:
             c.depth[attribute] = inner
-        c.nesting[attribute] = inner + 1 if name else inner
+        # Every attribute level between two aliases counts, so an alias nested in
+        # a list inside a list sorts after one nested in a single list.
+        c.nesting[attribute] = inner + 1 if (name or inner) else 0
         c.stack[-1] = max(c.stack[-1], c.nesting[attribute])
 
     def alias_of(self, attr: Attribute) -> str | None:
