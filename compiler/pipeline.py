@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_spec
+from xdsl.utils.exceptions import ArgSpecParseError
 
 from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, SourceLoc
 
@@ -137,8 +138,9 @@ def _instantiate(ref: PassRef, cls: type[ModulePass]) -> ModulePass:
     spec_text = ref.name if ref.options is None else f"{ref.name}{{{ref.options}}}"
     try:
         spec: ArgSpec = parse_spec(spec_text)
-    except Exception as err:  # noqa: BLE001 - xDSL's option lexer raises plain exceptions
-        raise _error(ref.col, f"invalid options for pass '{ref.name}': {err}") from None
+    except (Exception, ArgSpecParseError) as err:  # noqa: BLE001 - xDSL's is a BaseException
+        reason = str(err).strip().splitlines()[-1].strip()
+        raise _error(ref.col, f"invalid options for pass '{ref.name}': {reason}") from None
     known = {f.replace("_", "-") for f in cls.__dataclass_fields__ if f != "name"}
     for option in spec.parameters:
         if option.replace("_", "-") not in known:
