@@ -202,6 +202,7 @@ class _NullStream:
 
 
 def _constant_name(op: Operation) -> list[str | None]:
+    """``%c0`` (index), ``%c32_i64``, ``%true``/``%false``, else ``%cst``."""
     value = op.properties.get("value", op.attributes.get("value"))
     if isinstance(value, IntegerAttr):
         v = value.value.data
@@ -211,8 +212,6 @@ def _constant_name(op: Operation) -> list[str | None]:
             if value.type.width.data == 1:
                 return ["true" if v else "false"]
             return [f"c{v}_i{value.type.width.data}"]
-    if isinstance(value, FloatAttr):
-        return ["cst"]
     return ["cst"]
 
 
@@ -510,7 +509,11 @@ class MLIRPrinter(Printer):
     def print_op(self, op: Operation) -> None:
         self._names_for(op)
         if self.print_generic_format or Operation.print is type(op).print:
-            super().print_op(op)
+            self._dialect_stack.append("")
+            try:
+                super().print_op(op)
+            finally:
+                self._dialect_stack.pop()
             return
         self._print_results(op)
         name = op.name
