@@ -3,11 +3,14 @@
     mini-iree-opt input.mlir -p 'iree-dispatch-creation-set-encoding' -o out.mlir
     mini-iree-opt input.mlir --pass-pipeline='builtin.module(util.func(cse))'
     mini-iree-opt invalid.mlir --split-input-file --verify-diagnostics
+    mini-iree-opt input.mlir -p '...' --verify-each-with-interpreter --interpreter-dynamic-size=37
 
 Dialects and passes are registered lazily (see ``mini_iree.dialects`` and
 ``mini_iree.passes``), so ``--help`` starts about as fast as ``xdsl-opt``; numpy is
-never imported here. Every problem with the input or the command line prints
-``FILE:LINE:COL: error: MESSAGE`` on stderr and exits with status 1.
+never imported here, except by ``--verify-each-with-interpreter``, which runs the
+public functions on seeded random inputs after every pass and stops at the first
+pass that changes their results. Every problem with the input or the command
+line prints ``FILE:LINE:COL: error: MESSAGE`` on stderr and exits with status 1.
 """
 
 from __future__ import annotations
@@ -113,6 +116,26 @@ class MiniIREEOptMain(xDSLOptMain):
             help="print the IR after every pass to stderr",
         )
         arg_parser.add_argument(
+            "--verify-each-with-interpreter",
+            action="store_true",
+            help="run the public functions on seeded random inputs before the pipeline and after every pass, "
+            "and fail on the first pass that changes their results",
+        )
+        arg_parser.add_argument(
+            "--interpreter-dynamic-size",
+            type=int,
+            default=None,
+            metavar="N",
+            help="with --verify-each-with-interpreter: the size of every dynamic dimension (default: random, 1-16)",
+        )
+        arg_parser.add_argument(
+            "--interpreter-seed",
+            type=int,
+            default=0,
+            metavar="S",
+            help="with --verify-each-with-interpreter: the seed of the random inputs (default 0)",
+        )
+        arg_parser.add_argument(
             "--mlir-print-ir-tree-dir",
             default=None,
             metavar="DIR",
@@ -186,6 +209,7 @@ class MiniIREEOptMain(xDSLOptMain):
         verify = not self.args.disable_verify
         if verify:
             verify_op_tree(module, start)
+        checker = self.make_result_checker(module, start)
         for index, pass_ in enumerate(self.passes):
             try:
                 pass_.apply(self.ctx, module)
@@ -198,7 +222,34 @@ class MiniIREEOptMain(xDSLOptMain):
                 verify_op_tree(module, start)
             if self.args.mlir_print_ir_after_all or self.args.mlir_print_ir_tree_dir:
                 self.dump_after(index, pass_, module)
+            if checker is not None:
+                self.check_results(checker, module, pass_, start)
         return self.print_module(module)
+
+    # -- --verify-each-with-interpreter -------------------------------------
+
+    def make_result_checker(self, module: ModuleOp, start: SourceLoc):
+        """The reference results of the public functions, when checking is asked for.
+
+        The interpreter (and numpy) is imported only here, so that mini-iree-opt
+        starts fast without the flag.
+        """
+        if not self.args.verify_each_with_interpreter:
+            return None
+        from mini_iree.compiler.interpreter.verify_each import ResultChecker, ResultsChanged
+
+        try:
+            return ResultChecker(module, self.args.interpreter_seed, self.args.interpreter_dynamic_size)
+        except ResultsChanged as err:
+            raise DiagnosticError(Diagnostic(op_location(err.op, start), err.message)) from None
+
+    def check_results(self, checker, module: ModuleOp, pass_: ModulePass, start: SourceLoc) -> None:
+        from mini_iree.compiler.interpreter.verify_each import ResultsChanged
+
+        try:
+            checker.check(module, pass_.name)
+        except ResultsChanged as err:
+            raise DiagnosticError(Diagnostic(op_location(err.op, start), err.message)) from None
 
     def run_chunk(self, chunk: Chunk) -> ChunkResult:
         from mini_iree.compiler.verify_diagnostics import check, parse_expectations

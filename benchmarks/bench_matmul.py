@@ -1,0 +1,152 @@
+"""Interpreter speed on matmul programs, against numpy's own ``A @ B``.
+
+    python benchmarks/bench_matmul.py            # the default table (about a minute)
+    python benchmarks/bench_matmul.py --repeat 5
+
+For each problem it runs, through the numpy interpreter:
+
+* ``plain``: the walkthrough's program (fill + ``linalg.matmul``);
+* ``mmt4d MxNxK``: the materialized program data tiling produces on CPU,
+  ``linalg.pack`` (with padding) -> ``linalg.mmt4d`` -> ``linalg.unpack``,
+  written by hand with M0xN0xK0 tiles;
+
+and prints GFLOP/s (2*M*N*K per run, best of ``--repeat``) and the ratio to
+numpy's ``A @ B`` on the same inputs (for i8 x i8 -> i32, numpy's exact
+``int32`` matmul). Times exclude parsing; they are measured, never asserted.
+numpy and the interpreter runs alternate, so that load from other processes
+affects both sides of a ratio alike. BLAS runs single-threaded unless
+``--threads`` says otherwise (the numbers in notes/ are single-threaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+if __name__ == "__main__":
+    # The thread count must be fixed before numpy (and its BLAS) is imported.
+    _threads = "1"
+    for _i, _arg in enumerate(sys.argv):
+        if _arg.startswith("--threads="):
+            _threads = _arg.split("=", 1)[1]
+        elif _arg == "--threads" and _i + 1 < len(sys.argv):
+            _threads = sys.argv[_i + 1]
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[_var] = _threads
+
+import numpy as np  # noqa: E402
+
+from mini_iree.compiler.interpreter import find_function, make_interpreter, parse_module_text  # noqa: E402
+
+PLAIN = """
+func.func @main(%a: tensor<{M}x{K}x{lt}>, %b: tensor<{K}x{N}x{lt}>) -> tensor<{M}x{N}x{ot}> {{
+  %zero = arith.constant {zero} : {ot}
+  %e = tensor.empty() : tensor<{M}x{N}x{ot}>
+  %f = linalg.fill ins(%zero : {ot}) outs(%e : tensor<{M}x{N}x{ot}>) -> tensor<{M}x{N}x{ot}>
+  %r = linalg.matmul ins(%a, %b : tensor<{M}x{K}x{lt}>, tensor<{K}x{N}x{lt}>) outs(%f : tensor<{M}x{N}x{ot}>) -> tensor<{M}x{N}x{ot}>
+  return %r : tensor<{M}x{N}x{ot}>
+}}"""
+
+# pack -> mmt4d -> unpack, as iree-codegen-materialize-device-encoding emits it for CPU.
+MATERIALIZED = """
+func.func @main(%a: tensor<{M}x{K}xf32>, %b: tensor<{K}x{N}xf32>) -> tensor<{M}x{N}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<{M1}x{K1}x{M0}x{K0}xf32>
+  %pa = linalg.pack %a padding_value(%zero : f32) outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [{M0}, {K0}] into %ea : tensor<{M}x{K}xf32> -> tensor<{M1}x{K1}x{M0}x{K0}xf32>
+  %eb = tensor.empty() : tensor<{N1}x{K1}x{N0}x{K0}xf32>
+  %pb = linalg.pack %b padding_value(%zero : f32) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [{N0}, {K0}] into %eb : tensor<{K}x{N}xf32> -> tensor<{N1}x{K1}x{N0}x{K0}xf32>
+  %ec = tensor.empty() : tensor<{M1}x{N1}x{M0}x{N0}xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<{M1}x{N1}x{M0}x{N0}xf32>) -> tensor<{M1}x{N1}x{M0}x{N0}xf32>
+  %mm = linalg.mmt4d ins(%pa, %pb : tensor<{M1}x{K1}x{M0}x{K0}xf32>, tensor<{N1}x{K1}x{N0}x{K0}xf32>) outs(%fc : tensor<{M1}x{N1}x{M0}x{N0}xf32>) -> tensor<{M1}x{N1}x{M0}x{N0}xf32>
+  %e = tensor.empty() : tensor<{M}x{N}xf32>
+  %u = linalg.unpack %mm outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [{M0}, {N0}] into %e : tensor<{M1}x{N1}x{M0}x{N0}xf32> -> tensor<{M}x{N}xf32>
+  return %u : tensor<{M}x{N}xf32>
+}}"""
+
+
+def plain_program(m: int, n: int, k: int, lt: str = "f32", ot: str = "f32") -> str:
+    zero = "0.0" if ot.startswith("f") else "0"
+    return PLAIN.format(M=m, N=n, K=k, lt=lt, ot=ot, zero=zero)
+
+
+def materialized_program(m: int, n: int, k: int, tiles: tuple[int, int, int]) -> str:
+    m0, n0, k0 = tiles
+    return MATERIALIZED.format(
+        M=m, N=n, K=k, M0=m0, N0=n0, K0=k0, M1=-(-m // m0), N1=-(-n // n0), K1=-(-k // k0)
+    )
+
+
+def best_times(reference, candidate, repeat: int) -> tuple[float, float]:
+    """Best-of-``repeat`` seconds of two functions, run alternately after one warm-up each."""
+    reference()
+    candidate()
+    best = [float("inf"), float("inf")]
+    for _ in range(repeat):
+        for side, fn in enumerate((reference, candidate)):
+            start = time.perf_counter()
+            fn()
+            best[side] = min(best[side], time.perf_counter() - start)
+    return best[0], best[1]
+
+
+def compile_program(text: str):
+    """A callable running ``@main`` of ``text`` on (a, b), and the list its result lands in."""
+    module = parse_module_text(text)
+    function = find_function(module, "main")
+    interpreter = make_interpreter(module)
+    result: list[np.ndarray] = []
+
+    def run(a: np.ndarray, b: np.ndarray) -> None:
+        result[:] = [np.asarray(interpreter.call_op(function, (a, b))[0])]
+
+    return run, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (best is kept)")
+    parser.add_argument("--threads", default="1", help="BLAS threads (default 1)")
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+
+    rows: list[tuple[str, str, float, float]] = []
+
+    def report(problem: str, program: str, m: int, n: int, k: int, seconds: float, numpy_seconds: float) -> None:
+        gflops = 2 * m * n * k / seconds / 1e9
+        rows.append((problem, program, gflops, numpy_seconds / seconds))
+        print(f"{problem:<16} {program:<14} {gflops:8.1f} GFLOP/s   {numpy_seconds / seconds:5.2f}x numpy", flush=True)
+
+    print(f"{'problem':<16} {'program':<14} {'speed':>16}   ratio")
+    for m, n, k in [(255, 513, 1023), (1024, 1024, 1024), (2048, 2048, 2048), (1, 4096, 4096)]:
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        expected = a @ b
+        problem = f"{m}x{n}x{k} f32"
+        programs = [("plain", plain_program(m, n, k))]
+        if m > 1:
+            programs += [
+                ("mmt4d 8x8x1", materialized_program(m, n, k, (8, 8, 1))),
+                ("mmt4d 16x16x1", materialized_program(m, n, k, (16, 16, 1))),
+            ]
+        else:
+            programs += [("mmt4d 1x8x1", materialized_program(m, n, k, (1, 8, 1)))]
+        for name, text in programs:
+            run, result = compile_program(text)
+            numpy_seconds, seconds = best_times(lambda: a @ b, lambda: run(a, b), args.repeat)
+            np.testing.assert_allclose(result[0], expected, rtol=1e-3, atol=1e-2 * np.sqrt(k))
+            report(problem, name, m, n, k, seconds, numpy_seconds)
+
+    m = n = k = 512
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    a32, b32 = a.astype(np.int32), b.astype(np.int32)
+    run, result = compile_program(plain_program(m, n, k, "i8", "i32"))
+    numpy_seconds, seconds = best_times(lambda: a32 @ b32, lambda: run(a, b), args.repeat)
+    assert (result[0] == a32 @ b32).all()
+    report("512^3 i8xi8->i32", "plain", m, n, k, seconds, numpy_seconds)
+
+
+if __name__ == "__main__":
+    main()

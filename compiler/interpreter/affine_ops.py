@@ -1,0 +1,111 @@
+"""``affine`` index arithmetic, evaluated on Python ints or elementwise on index arrays.
+
+:func:`eval_affine_expr` is also how linalg evaluates indexing maps over a whole
+iteration space: dimensions bound to broadcastable ``arange`` grids give the
+accessed indices of every point at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+
+from mini_iree.compiler.interpreter.core import mixed_ints
+from mini_iree.dialects import affine
+
+
+def eval_affine_expr(expr: AffineExpr, dims: Sequence[Any], symbols: Sequence[Any] = ()) -> Any:
+    """The value of ``expr``; ``floordiv``, ``ceildiv`` and ``mod`` round as MLIR does
+    (toward -inf, toward +inf, and a non-negative remainder for a positive divisor)."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return symbols[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs = eval_affine_expr(expr.lhs, dims, symbols)
+        rhs = eval_affine_expr(expr.rhs, dims, symbols)
+        kind = expr.kind
+        if kind == AffineBinaryOpKind.Add:
+            return lhs + rhs
+        if kind == AffineBinaryOpKind.Mul:
+            return lhs * rhs
+        if np.any(np.asarray(rhs) == 0):
+            raise ZeroDivisionError(f"division by zero in affine expression {expr}")
+        if kind == AffineBinaryOpKind.FloorDiv:
+            return lhs // rhs
+        if kind == AffineBinaryOpKind.CeilDiv:
+            return -((-lhs) // rhs)
+        if kind == AffineBinaryOpKind.Mod:
+            return lhs % rhs
+    raise TypeError(f"unsupported affine expression {expr}")
+
+
+def eval_affine_map(map_: AffineMap, operands: Sequence[Any]) -> list[Any]:
+    """All results of ``map_`` applied to (dims..., symbols...)."""
+    dims = operands[: map_.num_dims]
+    symbols = operands[map_.num_dims :]
+    return [eval_affine_expr(e, dims, symbols) for e in map_.results]
+
+
+def _index(value: Any) -> Any:
+    return int(value) if np.ndim(value) == 0 else np.asarray(value, dtype=np.int64)
+
+
+@register_impls
+class AffineFunctions(InterpreterFunctions):
+    @impl(affine.ApplyOp)
+    def run_apply(self, interpreter: Interpreter, op: affine.ApplyOp, args: tuple[Any, ...]):
+        return (_index(eval_affine_map(op.map.data, args)[0]),)
+
+    @impl(affine.MinOp)
+    def run_min(self, interpreter: Interpreter, op: affine.MinOp, args: tuple[Any, ...]):
+        values = eval_affine_map(op.map.data, args)
+        return (_index(np.minimum.reduce(np.broadcast_arrays(*values)) if len(values) > 1 else values[0]),)
+
+    @impl(affine.MaxOp)
+    def run_max(self, interpreter: Interpreter, op: affine.MaxOp, args: tuple[Any, ...]):
+        values = eval_affine_map(op.map.data, args)
+        return (_index(np.maximum.reduce(np.broadcast_arrays(*values)) if len(values) > 1 else values[0]),)
+
+    @impl(affine.LinearizeIndexOp)
+    def run_linearize_index(self, interpreter: Interpreter, op: affine.LinearizeIndexOp, args: tuple[Any, ...]):
+        indices = interpreter.get_values(op.multi_index)
+        basis = mixed_ints(interpreter, op.static_basis.get_values(), op.dynamic_basis)
+        # The basis may omit the outermost bound (MLIR allows n or n-1 entries).
+        strides = basis[len(basis) - len(indices) + 1 :] if len(basis) >= len(indices) else basis
+        linear: Any = 0
+        for position, index in enumerate(indices):
+            linear = linear * (strides[position - 1] if position > 0 else 1) + index
+        return (_index(linear),)
+
+    @impl(affine.DelinearizeIndexOp)
+    def run_delinearize_index(self, interpreter: Interpreter, op: affine.DelinearizeIndexOp, args: tuple[Any, ...]):
+        linear = args[0]
+        basis = mixed_ints(interpreter, op.static_basis.get_values(), op.dynamic_basis)
+        count = len(op.multi_index)
+        if count == len(basis) + 1:  # no outer bound given
+            basis = [0, *basis]
+        results = []
+        for bound in reversed(basis[1:]):
+            results.append(_index(linear % bound))
+            linear = linear // bound
+        # The outermost index is not reduced: MLIR assumes it is in bounds.
+        results.append(_index(linear))
+        return tuple(reversed(results))
+
+
+FUNCTIONS = (AffineFunctions,)

@@ -1,0 +1,220 @@
+"""Ops of materialized dispatch code: ``iree_codegen`` and ``iree_linalg_ext``.
+
+* ``load_from_buffer`` / ``store_to_buffer`` move a whole tensor between a
+  memref (an ndarray view of a binding) and a value.
+* ``inner_tiled`` with ``#iree_gpu.data_tiled_mma_layout`` is a matmul on
+  swizzled tiles. Each operand is ``outer dims x swizzled inner tile``; the
+  swizzle (``kind.swizzle(operand)``) says how a plain tile (M0xK0 for the LHS,
+  N0xK0 for the RHS, M0xN0 for the accumulator) was expanded and transposed.
+  The interpreter undoes the input swizzles, contracts outer and inner dims
+  in one BLAS call, and adds the product, swizzled back, to the accumulator.
+* ``map_scatter`` (``map_store`` in IREE 3.13) evaluates its index region once,
+  vectorized over every input index, then scatters the input elements whose
+  mask is true to the computed output indices.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from mini_iree.compiler.interpreter.core import InterpreterError, run_block
+from mini_iree.dialects import iree_codegen, iree_gpu, iree_linalg_ext
+from mini_iree.dialects.iree_codegen import TileSwizzle
+
+__all__ = ["CodegenFunctions", "LinalgExtFunctions", "swizzle_tile", "unswizzle_tile"]
+
+
+# ---------------------------------------------------------------------------
+# Swizzles
+# ---------------------------------------------------------------------------
+
+
+def unswizzle_tile(array: np.ndarray, swizzle: TileSwizzle, outer_rank: int) -> np.ndarray:
+    """The plain 2-D tiles of a swizzled operand: ``outer x swizzled`` -> ``outer x T0 x T1``.
+
+    The swizzled dim ``j`` is expanded dim ``permutation[j]``; transposing by
+    the inverse permutation restores the expanded order, and collapsing each
+    ``expandShape`` group restores the tile dims.
+    """
+    permutation = swizzle.permutation
+    inverse = [permutation.index(i) for i in range(len(permutation))]
+    outer = list(range(outer_rank))
+    expanded = array.transpose(outer + [outer_rank + p for p in inverse])
+    groups = [int(np.prod([d.size for d in group], dtype=np.int64)) for group in swizzle.expand_shape]
+    return expanded.reshape(array.shape[:outer_rank] + tuple(groups))
+
+
+def swizzle_tile(array: np.ndarray, swizzle: TileSwizzle, outer_rank: int) -> np.ndarray:
+    """The inverse of :func:`unswizzle_tile`: plain tiles -> ``outer x swizzled``."""
+    sizes = tuple(d.size for d in swizzle.flat_dims())
+    expanded = array.reshape(array.shape[:outer_rank] + sizes)
+    outer = list(range(outer_rank))
+    return expanded.transpose(outer + [outer_rank + p for p in swizzle.permutation])
+
+
+def _run_inner_tiled(op: iree_codegen.InnerTiledOp, lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray) -> np.ndarray:
+    kind = op.kind
+    if not isinstance(kind, iree_gpu.DataTiledMMAAttr):
+        raise InterpreterError(op, f"inner_tiled with kind {kind} is not supported by the interpreter")
+    if isinstance(op.semantics, iree_codegen.InnerTiledSemanticsAttr) and op.semantics.is_distributed():
+        raise InterpreterError(op, "distributed inner_tiled (one thread's share of a tile) cannot be interpreted")
+    maps = op.indexing_maps_list()
+    if len(maps) != 3:
+        raise InterpreterError(op, f"expected 2 inputs and 1 output, got {len(maps)} operands")
+    swizzles = [kind.swizzle(i) for i in range(3)]
+    if any(s is None for s in swizzles):
+        raise InterpreterError(op, f"no known register layout for {kind.intrinsic.data}")
+    permutations = [list(p.get_values()) for p in op.permutations.data] if op.permutations is not None else None
+
+    plain: list[np.ndarray] = []
+    for index, (array, map_, swizzle) in enumerate(zip((lhs, rhs, acc), maps, swizzles)):
+        assert swizzle is not None
+        outer_rank = len(map_.results)
+        inner_rank = len(swizzle.permutation)
+        if array.ndim != outer_rank + inner_rank or list(array.shape[outer_rank:]) != swizzle.swizzled_shape():
+            raise InterpreterError(
+                op,
+                f"operand {index} has shape {array.shape}; the kind expects inner tiles "
+                f"{tuple(swizzle.swizzled_shape())} after {outer_rank} outer dims",
+            )
+        if permutations is not None:
+            # The operand holds its tile permuted: undo that first.
+            perm = permutations[index]
+            inverse = [perm.index(i) for i in range(len(perm))]
+            array = array.transpose(list(range(outer_rank)) + [outer_rank + p for p in inverse])
+        if index < 2:  # the accumulator is updated in its swizzled layout
+            plain.append(unswizzle_tile(array, swizzle, outer_rank))
+
+    lhs_s, rhs_s, acc_s = (_outer_letters(op, m) for m in maps)
+    acc_dtype = acc.dtype
+    lhs_t, rhs_t = (p.astype(acc_dtype, copy=False) for p in plain[:2])
+    if (lhs_s, rhs_s, acc_s) == ("ac", "bc", "ab"):
+        product = _tiled_matmul(lhs_t, rhs_t)
+    else:
+        # Any other loop structure: one einsum over the outer loops (from the
+        # indexing maps) and the tile dims (LHS MxK, RHS NxK, ACC MxN).
+        product = np.einsum(f"{lhs_s}MK,{rhs_s}NK->{acc_s}MN", lhs_t, rhs_t, optimize=True)
+    # Accumulate into a copy of the swizzled accumulator: the product is
+    # swizzled as a view, so the whole update is one strided pass.
+    acc_view = swizzle_tile(product, swizzles[2], len(maps[2].results))  # type: ignore[arg-type]
+    if permutations is not None:
+        perm = permutations[2]
+        outer_rank = len(maps[2].results)
+        acc_view = acc_view.transpose(list(range(outer_rank)) + [outer_rank + p for p in perm])
+    result = np.array(acc, copy=True)
+    result += acc_view
+    return result
+
+
+def _outer_letters(op: iree_codegen.InnerTiledOp, map_: AffineMap) -> str:
+    """The einsum letters of a map's results: loop ``d<i>`` is letter ``i``."""
+    letters = ""
+    for expr in map_.results:
+        if not isinstance(expr, AffineDimExpr):
+            raise InterpreterError(op, f"indexing map result {expr} is not a loop dimension")
+        letters += string.ascii_lowercase[expr.position]
+    return letters
+
+
+def _tiled_matmul(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """``out[m1, n1, m0, n0] = sum lhs[m1, k1, m0, k0] * rhs[n1, k1, n0, k0]`` as one GEMM.
+
+    Reordering each operand to (rows, K) = (outer x tile rows, K1 x K0) turns
+    the tiled contraction into ``L @ R.T``.
+    """
+    m1, k1, m0, k0 = lhs.shape
+    n1, _, n0, _ = rhs.shape
+    left = lhs.transpose(0, 2, 1, 3).reshape(m1 * m0, k1 * k0)
+    right = rhs.transpose(0, 2, 1, 3).reshape(n1 * n0, k1 * k0)
+    return (left @ right.T).reshape(m1, m0, n1, n0).transpose(0, 2, 1, 3)
+
+
+@register_impls
+class CodegenFunctions(InterpreterFunctions):
+    """``iree_codegen``: buffer <-> tensor moves and ``inner_tiled``."""
+
+    @impl(iree_codegen.LoadFromBufferOp)
+    def run_load_from_buffer(self, interpreter: Interpreter, op: iree_codegen.LoadFromBufferOp, args: tuple):
+        buffer = args[0]
+        if not isinstance(buffer, np.ndarray):
+            raise InterpreterError(op, f"expected a memref, got {type(buffer).__name__}")
+        return (buffer.copy(),)
+
+    @impl(iree_codegen.StoreToBufferOp)
+    def run_store_to_buffer(self, interpreter: Interpreter, op: iree_codegen.StoreToBufferOp, args: tuple):
+        value, buffer = np.asarray(args[0]), args[1]
+        if not isinstance(buffer, np.ndarray) or buffer.shape != value.shape:
+            raise InterpreterError(op, f"stores a {value.shape} tensor into a memref of shape {np.shape(buffer)}")
+        buffer[...] = value
+        return ()
+
+    @impl(iree_codegen.InnerTiledOp)
+    def run_inner_tiled(self, interpreter: Interpreter, op: iree_codegen.InnerTiledOp, args: tuple):
+        if len(op.inputs) != 2 or len(op.outputs) != 1:
+            raise InterpreterError(op, "expected two inputs and one output")
+        lhs, rhs, acc = (np.asarray(a) for a in args)
+        return (_run_inner_tiled(op, lhs, rhs, acc),)
+
+
+# ---------------------------------------------------------------------------
+# map_scatter / map_store
+# ---------------------------------------------------------------------------
+
+
+def _run_map_store(interpreter: Interpreter, op: Any, source: np.ndarray, output: np.ndarray) -> None:
+    """Scatter ``source`` into ``output`` (in place) through the op's index region."""
+    block = op.transformation_region.block
+    # The region runs once on index grids (sparse: each broadcasts along its own
+    # dim), so every index and mask it computes is a whole array.
+    grids = np.indices(source.shape, dtype=np.int64, sparse=True) if source.ndim else ()
+    yielded = run_block(interpreter, block, list(grids))
+    if len(yielded) != output.ndim + 1:
+        raise InterpreterError(op, f"region yields {len(yielded)} values; expected {output.ndim} indices and a mask")
+    shape = source.shape
+    indices = [np.broadcast_to(np.asarray(i, dtype=np.int64), shape) for i in yielded[:-1]]
+    mask = np.broadcast_to(np.asarray(yielded[-1], dtype=bool), shape)
+    targets = tuple(i[mask] for i in indices)
+    for dim, (target, extent) in enumerate(zip(targets, output.shape)):
+        bad = (target < 0) | (target >= extent)
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            where = tuple(int(g[mask][first]) for g in (np.broadcast_to(g, shape) for g in grids))
+            raise InterpreterError(
+                op,
+                f"input element {list(where)} maps to index {int(target[first])} in dim {dim} of an output of "
+                f"shape {output.shape} (out of bounds)",
+            )
+    output[targets] = source[mask]
+
+
+@register_impls
+class LinalgExtFunctions(InterpreterFunctions):
+    """``iree_linalg_ext.map_scatter`` and its 3.13 name ``map_store``."""
+
+    def _map_store(self, interpreter: Interpreter, op: Any, args: tuple):
+        source = np.asarray(args[0])
+        output = args[1]
+        if isinstance(op.output.type, MemRefType):
+            # Buffer semantics: write into the memref, no result.
+            _run_map_store(interpreter, op, source, output)
+            return ()
+        result = np.array(output, copy=True)
+        _run_map_store(interpreter, op, source, result)
+        return (result,)
+
+    @impl(iree_linalg_ext.MapScatterOp)
+    def run_map_scatter(self, interpreter: Interpreter, op: iree_linalg_ext.MapScatterOp, args: tuple):
+        return self._map_store(interpreter, op, args)
+
+    @impl(iree_linalg_ext.MapStoreOp)
+    def run_map_store(self, interpreter: Interpreter, op: iree_linalg_ext.MapStoreOp, args: tuple):
+        return self._map_store(interpreter, op, args)
+
+
+FUNCTIONS = (CodegenFunctions, LinalgExtFunctions)

@@ -1,0 +1,323 @@
+"""The interpreter's core: value representation, errors, and how blocks run.
+
+The interpreter is built on xDSL's framework (``xdsl.interpreter``): each
+dialect's ops are implemented in an ``InterpreterFunctions`` class (one module
+per dialect, listed in ``registry.py``), and values are plain Python objects.
+What this module adds:
+
+* the value representation every implementation agrees on:
+
+  - a ranked tensor is a numpy ``ndarray`` with the tensor's shape and element
+    dtype (:func:`numpy_dtype`); a tensor with an encoding holds its *logical*
+    array until an op materializes it. Tensors are values: an op never writes
+    into a tensor's array (it may be a view of another tensor, or a read-only
+    broadcast, as ``tensor.empty`` and ``linalg.fill`` produce); an op that
+    needs a modified tensor copies it first;
+  - a memref is an ``ndarray`` view (``memref.store`` writes into it);
+  - an ``index`` is a Python ``int``; an integer or float scalar is a numpy
+    scalar of its element dtype. Inside vectorized bodies (``linalg.generic``,
+    ``map_scatter``) block arguments are bound to whole arrays or index grids,
+    so every scalar op must also work elementwise on arrays;
+
+* :class:`InterpreterError`, which names the op and its source location, and
+  an interpreter that turns any failure inside an op into one (never a bare
+  Python traceback, never xDSL's print-the-whole-module diagnostic);
+* :func:`run_block`, used by every op with a body (linalg, scf, dispatch
+  regions), and :func:`make_interpreter`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+)
+from xdsl.interpreter import Interpreter, OpImplResult, ReturnedValues, Successor
+from xdsl.ir import Attribute, Block, Operation
+
+from mini_iree.compiler.diagnostics import SourceLoc
+from mini_iree.compiler.interpreter.registry import IMPLEMENTATION_MODULES
+
+__all__ = [
+    "InterpreterError",
+    "NumpyInterpreter",
+    "make_interpreter",
+    "numpy_dtype",
+    "op_source_location",
+    "run_block",
+    "constant_value",
+    "element_type",
+    "scalar_of",
+]
+
+
+def numpy_dtype(type_: Attribute) -> np.dtype:
+    """The numpy dtype that holds values of the MLIR element type ``type_``.
+
+    Signless integers are held as signed numpy integers; the ops that read them
+    unsigned (``extui``, ``divui``, ``cmpi ult``...) reinterpret the bits.
+    """
+    if isinstance(type_, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(type_, IntegerType):
+        width = type_.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width not in (8, 16, 32, 64):
+            raise TypeError(f"no numpy dtype for integer type {type_}")
+        unsigned = type_.signedness.data == Signedness.UNSIGNED
+        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
+    if isinstance(type_, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(type_, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(type_, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(type_, BFloat16Type):
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    raise TypeError(f"no numpy dtype for element type {type_}")
+
+
+def op_source_location(op: Operation | None) -> SourceLoc | None:
+    """The source location of ``op``, or of its nearest located ancestor."""
+    while op is not None:
+        loc = SourceLoc.from_attr(getattr(op, "location", None))
+        if loc is not None:
+            return loc
+        op = op.parent_op()
+    return None
+
+
+class InterpreterError(Exception):
+    """A program could not be run: the message names the op and where it is.
+
+    ``str(error)`` reads ``FILE:LINE:COL: error: 'dialect.op' op message`` when
+    the op has a source location (as every parsed op has), like the compiler's
+    own diagnostics, so command-line tools can print it as it is.
+    """
+
+    def __init__(self, op: Operation | None, message: str):
+        self.op = op
+        self.message = message
+        self.loc = op_source_location(op)
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        text = f"'{self.op.name}' op {self.message}" if self.op is not None else self.message
+        return f"{self.loc}: error: {text}" if self.loc is not None else f"error: {text}"
+
+
+class NumpyInterpreter(Interpreter):
+    """xDSL's interpreter with op dispatch that reports errors as :class:`InterpreterError`.
+
+    xDSL's own dispatch answers a failure by printing the whole module around
+    the op; here a missing implementation or a failing one becomes a one-line
+    error at the op's source location.
+    """
+
+    def _run_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
+        entry = self._impls._impl_dict.get(type(op))  # pyright: ignore[reportPrivateUsage]
+        if entry is None:
+            raise InterpreterError(op, "has no interpreter implementation")
+        functions, implementation = entry
+        try:
+            return implementation(functions, self, op, inputs)
+        except InterpreterError:
+            raise
+        except (MemoryError, KeyboardInterrupt):
+            raise
+        except Exception as error:  # a numpy failure or an unsupported case
+            raise InterpreterError(op, f"failed: {type(error).__name__}: {error}") from error
+
+
+    def call_op(self, op: Operation | str, inputs: tuple[Any, ...] = ()) -> tuple[Any, ...]:  # type: ignore[override]
+        """Call a function op (``func.func``, ``util.func``...) on Python values."""
+        if not isinstance(op, Operation):
+            op = self.get_op_for_symbol(op)
+        if type(op) not in self._impls._callable_impl_dict:  # pyright: ignore[reportPrivateUsage]
+            raise InterpreterError(op, "cannot be called: no interpreter implementation for this kind of function")
+        return tuple(super().call_op(op, inputs))
+
+
+def run_block(
+    interpreter: Interpreter,
+    block: Block,
+    args: Sequence[Any],
+    at_terminator: Callable[[Operation], tuple[Any, ...]] | None = None,
+) -> tuple[Any, ...]:
+    """Run ``block`` with its arguments bound to ``args``; return the terminator's operands.
+
+    The block's values live in a fresh scope, so the same block can run many
+    times (loop bodies) and still see the values of enclosing regions. The
+    terminator itself is not interpreted: whatever op ends the block
+    (``linalg.yield``, ``scf.yield``, ``flow.return``...), its operand values
+    are the block's results. An op whose terminator has a body of its own
+    (``scf.forall``'s ``scf.in_parallel``) passes ``at_terminator``, called with
+    the terminator while the block's values are still in scope; its return
+    value is then the block's result.
+    """
+    if len(block.args) != len(args):
+        raise InterpreterError(
+            block.parent_op(), f"body expects {len(block.args)} arguments, got {len(args)}"
+        )
+    interpreter.push_scope("block")
+    try:
+        ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
+        for arg, value in zip(block.args, args):
+            ctx[arg] = value
+        op = block.first_op
+        while op is not None:
+            if op.next_op is None and _is_terminator(op):
+                if at_terminator is not None:
+                    return at_terminator(op)
+                return tuple(ctx[v] for v in op.operands)
+            result = interpreter._run_op(op, tuple(ctx[v] for v in op.operands))  # pyright: ignore[reportPrivateUsage]
+            if result.terminator_value is not None:
+                # A terminator with its own implementation (e.g. func.return).
+                if isinstance(result.terminator_value, ReturnedValues):
+                    return tuple(result.terminator_value.values)
+                if isinstance(result.terminator_value, Successor):
+                    raise InterpreterError(op, "branches between blocks are not supported")
+            for res, value in zip(op.results, result.values):
+                ctx[res] = value
+            op = op.next_op
+        return ()
+    finally:
+        interpreter.pop_scope()
+
+
+def _is_terminator(op: Operation) -> bool:
+    from xdsl.traits import IsTerminator
+
+    return op.has_trait(IsTerminator)
+
+
+def make_interpreter(module: ModuleOp) -> NumpyInterpreter:
+    """An interpreter for ``module`` with every implementation module registered.
+
+    Modules listed in ``registry.py`` that do not exist yet are skipped.
+    """
+    interpreter = NumpyInterpreter(module)
+    for module_name in IMPLEMENTATION_MODULES:
+        try:
+            implementation = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name == module_name:
+                continue
+            raise
+        for functions in getattr(implementation, "FUNCTIONS", ()):
+            interpreter.register_implementations(functions(), override=True)
+    return interpreter
+
+
+# -- values shared by several dialects ---------------------------------------
+
+
+def element_type(type_: Attribute) -> Attribute:
+    """The element type of a shaped type (tensor, memref, vector), or the type itself."""
+    from xdsl.dialects.builtin import ShapedType
+
+    if isinstance(type_, ShapedType) and hasattr(type_, "element_type"):
+        return type_.element_type  # type: ignore[attr-defined]
+    return type_
+
+
+def scalar_of(value: Any, type_: Attribute) -> Any:
+    """The canonical representation of a scalar of ``type_`` (or of an elementwise array).
+
+    ``index`` scalars are Python ints, other scalars numpy scalars of the element
+    dtype; arrays (vectorized bodies, tensors) keep their shape and take the dtype.
+    """
+    if isinstance(type_, IndexType):
+        if np.ndim(value) == 0:
+            return int(value)
+        return np.asarray(value, dtype=np.int64)
+    array = np.asarray(value)
+    dtype = numpy_dtype(type_)
+    if array.dtype != dtype:
+        array = array.astype(dtype)
+    return array[()] if array.ndim == 0 else array
+
+
+def constant_value(op: Operation, attr: Attribute, type_: Attribute) -> Any:
+    """The Python value of a constant attribute of type ``type_`` (arith.constant, util.global...).
+
+    Dense elements become an ``ndarray`` of the tensor's shape straight from
+    their bytes (splats are stored expanded); integers and floats become scalars.
+    """
+    from xdsl.dialects.builtin import (
+        DenseIntOrFPElementsAttr,
+        DenseResourceAttr,
+        FloatAttr,
+        IntegerAttr,
+        ShapedType,
+    )
+
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        shaped = attr.type
+        elem = shaped.get_element_type()
+        shape = tuple(shaped.get_shape())
+        raw = attr.data.data
+        if isinstance(elem, IntegerType) and elem.width.data == 1:
+            array = np.frombuffer(raw, dtype=np.int8) != 0
+        elif isinstance(elem, IndexType):
+            array = np.frombuffer(raw, dtype=np.int64)
+        else:
+            array = np.frombuffer(raw, dtype=numpy_dtype(elem))
+        count = int(np.prod(shape, dtype=np.int64))
+        if array.size == 1 and count != 1:
+            array = np.full(shape, array[0])
+        # A writable copy: tensors are values, and memrefs built from them are written.
+        return array.reshape(shape).copy()
+    if isinstance(attr, DenseResourceAttr):
+        raise InterpreterError(
+            op,
+            f"cannot run a constant with elided data (dense_resource<{attr.resource_handle.data}>); "
+            "re-generate the input with the data printed",
+        )
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        if isinstance(type_, ShapedType):
+            return np.full(tuple(type_.get_shape()), value, dtype=numpy_dtype(element_type(type_)))
+        if isinstance(type_, IntegerType) and type_.width.data == 1:
+            return np.bool_(value != 0)
+        if isinstance(type_, IntegerType):
+            # Attributes may spell an unsigned bit pattern (e.g. 255 : i8): wrap it.
+            mask = (1 << type_.width.data) - 1
+            return np.array(value & mask).astype(numpy_dtype(type_))[()]
+        return scalar_of(value, type_)
+    if isinstance(attr, FloatAttr):
+        value = attr.value.data
+        if isinstance(type_, ShapedType):
+            return np.full(tuple(type_.get_shape()), value, dtype=numpy_dtype(element_type(type_)))
+        return scalar_of(value, type_)
+    raise InterpreterError(op, f"cannot run a constant of attribute kind {attr.name}")
+
+
+def mixed_ints(interpreter: Interpreter, static: Sequence[int], dynamic: Sequence[Any]) -> list[int]:
+    """Static entries with each dynamic marker replaced by the next dynamic SSA value's int.
+
+    The ``static_offsets``/``offsets`` pattern of slices, pads, packs and shapes.
+    """
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    values = iter(interpreter.get_values(dynamic))
+    return [int(next(values)) if s == DYNAMIC_INDEX else int(s) for s in static]
+
+
+def result_shape(interpreter: Interpreter, type_: Attribute, dynamic_sizes: Sequence[Any]) -> tuple[int, ...]:
+    """The runtime shape of a shaped type whose ``?`` dims are given by ``dynamic_sizes`` (SSA values)."""
+    return tuple(mixed_ints(interpreter, type_.get_shape(), dynamic_sizes))  # type: ignore[attr-defined]

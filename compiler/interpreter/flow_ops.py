@@ -1,0 +1,406 @@
+"""Dispatch regions, executables and dispatch tensors (``flow``, ``iree_tensor_ext``).
+
+A dispatch boundary is where tensors (values) meet bindings (memory). The
+interpreter models a binding seen as a tensor with :class:`DispatchTensor`: a
+mutable holder of one ndarray, written by ``dispatch.tensor.store`` and read by
+``dispatch.tensor.load``. A holder made from a binding (``stream.binding.subspan``,
+``hal.interface.binding.subspan``) is a *view* of the binding's bytes, so a
+store is visible to whoever reads that memory afterwards.
+
+Dispatches call an exported function: ``flow.dispatch`` passes each tensor
+operand as a read-only holder of its array and one fresh holder per result,
+in the order IREE lowers them to (operands, then the untied results).
+
+A tensor whose type carries an encoding holds its *logical* array here, like
+everywhere before materialization; only ops that materialize a layout
+(``linalg.pack``, ...) change its physical shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    MemRefType,
+    ModuleOp,
+    StridedLayoutAttr,
+    SymbolRefAttr,
+    TensorType,
+)
+from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.traits import SymbolTable
+
+from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
+from mini_iree.dialects import flow, iree_tensor_ext
+
+__all__ = [
+    "DispatchTensor",
+    "FlowFunctions",
+    "TensorExtFunctions",
+    "call_exported_function",
+    "mixed_values",
+    "shape_with_dims",
+    "view_binding",
+]
+
+
+# ---------------------------------------------------------------------------
+# Helpers shared by the IREE dialects' implementations
+# ---------------------------------------------------------------------------
+
+
+def shape_with_dims(op: Operation, shape: Sequence[int], dims: Sequence[int]) -> tuple[int, ...]:
+    """``shape`` with each ``?`` replaced by the next of ``dims`` (the ``{%d0, %d1}`` operands)."""
+    dynamic = [i for i, extent in enumerate(shape) if extent == DYNAMIC_INDEX]
+    if len(dynamic) != len(dims):
+        raise InterpreterError(op, f"expected {len(dynamic)} dynamic dimension values, got {len(dims)}")
+    result = list(shape)
+    for position, value in zip(dynamic, dims):
+        extent = int(value)
+        if extent < 0:
+            raise InterpreterError(op, f"negative dynamic dimension {extent}")
+        result[position] = extent
+    return tuple(result)
+
+
+def mixed_values(op: Operation, args: Sequence[Any], mixed: Sequence[SSAValue | int]) -> list[int]:
+    """Resolve an offsets/sizes/strides list mixing constants and SSA values."""
+    values = dict(zip(op.operands, args))
+    return [int(values[m]) if isinstance(m, SSAValue) else int(m) for m in mixed]
+
+
+def lookup_nested_symbol(op: Operation, ref: SymbolRefAttr) -> Operation:
+    """Resolve ``@a::@b`` from the module that holds ``op`` (nested symbol tables)."""
+    module = op.get_toplevel_object()
+    if not isinstance(module, ModuleOp):
+        raise InterpreterError(op, "is not inside a module")
+    found = SymbolTable.lookup_symbol(module, ref.root_reference.data)
+    for nested in ref.nested_references.data:
+        if found is None:
+            break
+        found = SymbolTable.lookup_symbol(found, nested.data)
+    if found is None:
+        raise InterpreterError(op, f"cannot find symbol {ref}")
+    return found
+
+
+def exported_function(op: Operation, ref: SymbolRefAttr) -> func.FuncOp:
+    """The ``func.func`` an executable export ``@executable::@export`` names."""
+    export = lookup_nested_symbol(op, ref)
+    if not isinstance(export, flow.ExecutableExportOpBase):
+        raise InterpreterError(op, f"{ref} is not an executable export")
+    executable = export.parent_op()
+    for candidate in executable.walk() if executable is not None else ():
+        if isinstance(candidate, func.FuncOp) and candidate.sym_name.data == export.function_ref.root_reference.data:
+            return candidate
+    raise InterpreterError(op, f"executable export {ref} names no function @{export.function_ref.root_reference.data}")
+
+
+def call_exported_function(interpreter: Interpreter, op: Operation, ref: SymbolRefAttr, args: Sequence[Any]) -> None:
+    """Run the function behind ``ref`` with ``args``; dispatch functions return nothing."""
+    function = exported_function(op, ref)
+    block = function.body.block
+    if len(block.args) != len(args):
+        raise InterpreterError(
+            op, f"dispatch passes {len(args)} arguments but @{function.sym_name.data} takes {len(block.args)}"
+        )
+    run_block(interpreter, block, args)
+
+
+class DispatchTensor:
+    """A binding seen as a tensor: a mutable holder of one ndarray.
+
+    ``array`` has the declared shape of the dispatch tensor type (the logical
+    shape when the bound type has an encoding). ``access`` is the declared
+    access (``readonly``/``writeonly``/``readwrite``), checked by loads and stores.
+    """
+
+    def __init__(self, array: np.ndarray, access: str = "readwrite"):
+        self.array = array
+        self.access = access
+
+    def __repr__(self) -> str:
+        return f"DispatchTensor({self.access}, shape={self.array.shape}, dtype={self.array.dtype})"
+
+
+def view_binding(op: Operation, buffer: np.ndarray, byte_offset: int, type_: Attribute, dims: Sequence[int]) -> Any:
+    """A typed view of a binding's flat bytes, as a subspan op declares it.
+
+    A dispatch tensor type gives a :class:`DispatchTensor` over the view, a
+    memref type the ndarray view itself; writes through either land in the
+    binding.
+    """
+    if isinstance(type_, iree_tensor_ext.DispatchTensorTypeBase):
+        shape = shape_with_dims(op, type_.get_shape(), dims)
+        array = typed_view(op, buffer, byte_offset, shape, numpy_dtype(type_.get_element_type()))
+        return DispatchTensor(array, type_.access.data)
+    if isinstance(type_, MemRefType):
+        shape = shape_with_dims(op, type_.get_shape(), dims)
+        _check_row_major(op, type_, shape)
+        return typed_view(op, buffer, byte_offset, shape, numpy_dtype(type_.element_type))
+    raise InterpreterError(op, f"cannot view a binding as {type_}")
+
+
+def _check_row_major(op: Operation, type_: MemRefType, shape: Sequence[int]) -> None:
+    """Bindings are viewed row-major: a strided layout must say the same (``?`` matches anything)."""
+    layout = type_.layout
+    if not isinstance(layout, StridedLayoutAttr):
+        return
+    expected, stride = [], 1
+    for extent in reversed(shape):
+        expected.insert(0, stride)
+        stride *= extent
+    for dim, (declared, actual) in enumerate(zip(layout.get_strides(), expected)):
+        if declared is not None and declared != actual and shape[dim] != 1:
+            raise InterpreterError(
+                op, f"binding layout {layout} is not row-major for shape {tuple(shape)} (dim {dim})"
+            )
+
+
+def typed_view(
+    op: Operation, buffer: np.ndarray, byte_offset: int, shape: Sequence[int], dtype: np.dtype
+) -> np.ndarray:
+    """The row-major array of ``shape`` and ``dtype`` at ``byte_offset`` of a flat byte buffer."""
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if byte_offset < 0 or byte_offset + nbytes > buffer.size:
+        raise InterpreterError(
+            op,
+            f"binding of {buffer.size} bytes is too small for {'x'.join(map(str, shape)) or 'scalar'} "
+            f"{dtype} at byte offset {byte_offset} ({nbytes} bytes)",
+        )
+    if byte_offset % dtype.itemsize:
+        raise InterpreterError(op, f"byte offset {byte_offset} is not aligned to {dtype} elements")
+    return buffer[byte_offset : byte_offset + nbytes].view(dtype).reshape(shape)
+
+
+def _slices(op: Operation, shape: Sequence[int], offsets: list[int], sizes: list[int], strides: list[int]):
+    """The numpy index of a strided slice, checked against ``shape`` (out of bounds is an error)."""
+    if not (len(offsets) == len(sizes) == len(strides) == len(shape)):
+        raise InterpreterError(op, f"slice of rank {len(offsets)} on a dispatch tensor of rank {len(shape)}")
+    index = []
+    for dim, (extent, offset, size, stride) in enumerate(zip(shape, offsets, sizes, strides)):
+        last = offset + (size - 1) * stride
+        if size < 0 or stride < 1 or offset < 0 or (size > 0 and last >= extent):
+            raise InterpreterError(
+                op, f"slice [offset {offset}, size {size}, stride {stride}] is out of bounds of dim {dim} ({extent})"
+            )
+        index.append(slice(offset, offset + size * stride, stride))
+    return tuple(index)
+
+
+def _result_shape(op: Operation, type_: Attribute, sizes: list[int]) -> tuple[int, ...]:
+    """The shape of a loaded slice: ``sizes`` with the unit dims the result type drops removed."""
+    assert isinstance(type_, TensorType)
+    rank = type_.get_num_dims()
+    if rank == len(sizes):
+        return tuple(sizes)
+    kept = [s for s in sizes if s != 1]
+    if len(kept) != rank:
+        raise InterpreterError(op, f"cannot reduce slice sizes {sizes} to rank {rank}")
+    return tuple(kept)
+
+
+def load_dispatch_tensor(interpreter: Interpreter, op: iree_tensor_ext.DispatchTensorLoadOpBase, args: tuple):
+    source = args[0]
+    if not isinstance(source, DispatchTensor):
+        raise InterpreterError(op, f"expected a dispatch tensor, got {type(source).__name__}")
+    if source.access == "writeonly":
+        raise InterpreterError(op, "loads from a writeonly dispatch tensor")
+    index = _slices(
+        op,
+        source.array.shape,
+        mixed_values(op, args, op.get_mixed_offsets()),
+        sizes := mixed_values(op, args, op.get_mixed_sizes()),
+        mixed_values(op, args, op.get_mixed_strides()),
+    )
+    value = source.array[index].reshape(_result_shape(op, op.result.type, sizes))
+    if source.access == "readonly":
+        # Nothing writes a read-only binding while the dispatch runs: share its
+        # memory, marked read-only so no op can change the value in place.
+        value = value.view()
+        value.flags.writeable = False
+        return (value,)
+    return (value.copy(),)
+
+
+def store_dispatch_tensor(interpreter: Interpreter, op: iree_tensor_ext.DispatchTensorStoreOpBase, args: tuple):
+    value, target = args[0], args[1]
+    if not isinstance(target, DispatchTensor):
+        raise InterpreterError(op, f"expected a dispatch tensor, got {type(target).__name__}")
+    if target.access == "readonly":
+        raise InterpreterError(op, "stores into a readonly dispatch tensor")
+    sizes = mixed_values(op, args, op.get_mixed_sizes())
+    index = _slices(
+        op,
+        target.array.shape,
+        mixed_values(op, args, op.get_mixed_offsets()),
+        sizes,
+        mixed_values(op, args, op.get_mixed_strides()),
+    )
+    value = np.asarray(value)
+    if int(np.prod(value.shape, dtype=np.int64)) != int(np.prod(sizes, dtype=np.int64)):
+        raise InterpreterError(op, f"stores a {value.shape} value into a slice of sizes {sizes}")
+    target.array[index] = value.reshape(sizes)
+    return ()
+
+
+# ---------------------------------------------------------------------------
+# flow
+# ---------------------------------------------------------------------------
+
+
+@register_impls
+class FlowFunctions(InterpreterFunctions):
+    """``flow.dispatch.region``, ``flow.dispatch``, ``flow.tensor.encode`` and friends."""
+
+    @impl(flow.DispatchRegionOp)
+    def run_dispatch_region(self, interpreter: Interpreter, op: flow.DispatchRegionOp, args: tuple):
+        # The region is the dispatch's body, run in place; `flow.return` yields its results.
+        # The workgroup count region only sizes the launch grid and has no effect on values.
+        return run_block(interpreter, op.body.block, ())
+
+    @impl_terminator(flow.ReturnOp)
+    def run_return(self, interpreter: Interpreter, op: flow.ReturnOp, args: tuple):
+        return ReturnedValues(args), ()
+
+    @impl(flow.TensorEncodeOp)
+    def run_tensor_encode(self, interpreter: Interpreter, op: flow.TensorEncodeOp, args: tuple):
+        # Encodings keep the logical value; going back to a plain type may slice
+        # to smaller result dims, like `unset_encoding`.
+        value = args[0]
+        dims = args[1 + len(op.operand_dims) :]
+        assert isinstance(op.result.type, TensorType)
+        shape = shape_with_dims(op, op.result.type.get_shape(), dims)
+        return (slice_to_shape(op, value, shape),)
+
+    @impl(flow.DispatchOp)
+    def run_dispatch(self, interpreter: Interpreter, op: flow.DispatchOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        arguments = [values[v] for v in op.arguments]
+        argument_dims = [int(values[v]) for v in op.argument_dims]
+        result_dims = [int(values[v]) for v in op.result_dims]
+        tied = [t.value.data for t in op.tied_operands.data] if op.tied_operands is not None else []
+        # Each tensor operand becomes a holder of its array; scalars pass as they are.
+        # A tied operand is updated in place, so it gets a copy (SSA values never
+        # change); the others are shared read-only.
+        call_args: list[Any] = []
+        holders: list[DispatchTensor | None] = []
+        for index, (value, type_) in enumerate(zip(arguments, (v.type for v in op.arguments))):
+            if isinstance(type_, TensorType):
+                dims = [argument_dims.pop(0) for _ in range(type_.get_shape().count(DYNAMIC_INDEX))]
+                shape = shape_with_dims(op, type_.get_shape(), dims)
+                if tuple(np.shape(value)) != shape:
+                    raise InterpreterError(op, f"operand of shape {np.shape(value)} does not match {shape}")
+                if index in tied:
+                    holder = DispatchTensor(np.array(value, copy=True), "readwrite")
+                else:
+                    holder = DispatchTensor(np.asarray(value), "readonly")
+                holders.append(holder)
+                call_args.append(holder)
+            else:
+                holders.append(None)
+                call_args.append(value)
+        # Untied results get fresh holders appended to the arguments; a tied
+        # result is written through its operand's holder.
+        results: list[DispatchTensor] = []
+        for index, result in enumerate(op.res):
+            type_ = result.type
+            assert isinstance(type_, TensorType)
+            dims = [result_dims.pop(0) for _ in range(type_.get_shape().count(DYNAMIC_INDEX))]
+            tied_to = tied[index] if index < len(tied) else -1
+            if tied_to >= 0:
+                holder = holders[tied_to]
+                if holder is None:
+                    raise InterpreterError(op, f"result {index} is tied to non-tensor operand {tied_to}")
+            else:
+                shape = shape_with_dims(op, type_.get_shape(), dims)
+                holder = DispatchTensor(np.zeros(shape, numpy_dtype(type_.element_type)), "writeonly")
+                call_args.append(holder)
+            results.append(holder)
+        call_exported_function(interpreter, op, op.entry_points.data[0], call_args)
+        return tuple(h.array for h in results)
+
+    @impl(flow.DispatchTieShapeOp)
+    def run_tie_shape(self, interpreter: Interpreter, op: flow.DispatchTieShapeOp, args: tuple):
+        value = args[0]
+        if isinstance(value, DispatchTensor):
+            type_ = op.result.type
+            assert isinstance(type_, iree_tensor_ext.DispatchTensorTypeBase)
+            shape = shape_with_dims(op, type_.get_shape(), args[1:])
+            if value.array.shape != shape:
+                raise InterpreterError(op, f"dispatch tensor of shape {value.array.shape} tied to shape {shape}")
+        return (value,)
+
+    @impl(flow.DispatchWorkloadOrdinalOp)
+    def run_workload_ordinal(self, interpreter: Interpreter, op: flow.DispatchWorkloadOrdinalOp, args: tuple):
+        return (args[0],)
+
+    @impl(flow.DispatchTensorLoadOp)
+    def run_load(self, interpreter: Interpreter, op: flow.DispatchTensorLoadOp, args: tuple):
+        return load_dispatch_tensor(interpreter, op, args)
+
+    @impl(flow.DispatchTensorStoreOp)
+    def run_store(self, interpreter: Interpreter, op: flow.DispatchTensorStoreOp, args: tuple):
+        return store_dispatch_tensor(interpreter, op, args)
+
+
+def slice_to_shape(op: Operation, value: Any, shape: Sequence[int]) -> np.ndarray:
+    """``value`` cut down to ``shape`` (IREE's slicing semantics when an encoding is dropped).
+
+    A larger result is an error: an encoding never invents data.
+    """
+    array = np.asarray(value)
+    if array.ndim != len(shape):
+        raise InterpreterError(op, f"value of rank {array.ndim} cannot become a rank-{len(shape)} tensor")
+    if any(want > have for want, have in zip(shape, array.shape)):
+        raise InterpreterError(op, f"result shape {tuple(shape)} is larger than the value's shape {array.shape}")
+    if tuple(shape) == array.shape:
+        return array
+    return array[tuple(slice(0, n) for n in shape)]
+
+
+# ---------------------------------------------------------------------------
+# iree_tensor_ext
+# ---------------------------------------------------------------------------
+
+
+@register_impls
+class TensorExtFunctions(InterpreterFunctions):
+    """``iree_tensor_ext``: dispatch tensor loads/stores and markers that are identities on values."""
+
+    @impl(iree_tensor_ext.DispatchTensorLoadOp)
+    def run_load(self, interpreter: Interpreter, op: iree_tensor_ext.DispatchTensorLoadOp, args: tuple):
+        return load_dispatch_tensor(interpreter, op, args)
+
+    @impl(iree_tensor_ext.DispatchTensorStoreOp)
+    def run_store(self, interpreter: Interpreter, op: iree_tensor_ext.DispatchTensorStoreOp, args: tuple):
+        return store_dispatch_tensor(interpreter, op, args)
+
+    @impl(iree_tensor_ext.DispatchWorkloadOrdinalOp)
+    def run_workload_ordinal(
+        self, interpreter: Interpreter, op: iree_tensor_ext.DispatchWorkloadOrdinalOp, args: tuple
+    ):
+        return (args[0],)
+
+    @impl(iree_tensor_ext.DispatchWorkgroupCountFromSliceOp)
+    def run_workgroup_count(
+        self, interpreter: Interpreter, op: iree_tensor_ext.DispatchWorkgroupCountFromSliceOp, args: tuple
+    ):
+        # The interpreter runs a dispatch as one workgroup covering everything.
+        return (1, 1, 1)
+
+    @impl(iree_tensor_ext.ComputeBarrierStartOp)
+    def run_barrier_start(self, interpreter: Interpreter, op: Operation, args: tuple):
+        return (args[0],)
+
+    @impl(iree_tensor_ext.ComputeBarrierEndOp)
+    def run_barrier_end(self, interpreter: Interpreter, op: Operation, args: tuple):
+        return (args[0],)
+
+
+FUNCTIONS = (FlowFunctions, TensorExtFunctions)

@@ -1,0 +1,253 @@
+"""``stream``: resources, their sizes, and dispatches with bindings.
+
+A ``!stream.resource`` value is a flat ``uint8`` array: the bytes of the
+tensor it holds, row-major, at offset 0. Its length is the size the program
+computed (``stream.tensor.sizeof``), which for an encoded tensor with a
+resolved layout is the *padded* size the packed layout needs, so it is at
+least the logical size. ``!stream.binding`` values are those same byte arrays
+(or slices of them), and ``stream.binding.subspan`` views one as a typed
+dispatch tensor, so a dispatch writes its results straight into the result
+resources.
+
+What the bytes of an encoded tensor mean is decided by the code that writes
+and reads them. Before device code is materialized both sides see the logical
+array (``stream.tensor.encode`` copies the logical value); after
+materialization the encoding dispatches write packed tiles and the consumer
+reads packed tiles. Either way producer and consumer agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.ir import Attribute, Operation
+
+from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype
+from mini_iree.compiler.interpreter.flow_ops import (
+    call_exported_function,
+    shape_with_dims,
+    slice_to_shape,
+    typed_view,
+    view_binding,
+)
+from mini_iree.compiler.interpreter.util_ops import attribute_value
+from mini_iree.dialects import iree_encoding, stream
+from mini_iree.dialects.iree_codegen import EncodingResolverAttr
+
+__all__ = ["StreamFunctions", "storage_size"]
+
+
+# ---------------------------------------------------------------------------
+# Storage sizes
+# ---------------------------------------------------------------------------
+
+
+def _padded_shape(layout: Attribute, shape: Sequence[int]) -> list[int] | None:
+    """A shape with as many elements as one resolved layout stores for ``shape``; None if unchanged.
+
+    A packed layout (``encoding_info``) is stored as its ``linalg.pack`` result,
+    which rounds each ``innerDimsPos`` dim up to its inner tile size (IREE's
+    ``calculatePackedStorageSizeInBytes``); the swizzle moves elements but does
+    not change their number. A padding layout adds its static pad to each dim.
+    """
+    if isinstance(layout, EncodingResolverAttr):
+        info = layout.encoding_info
+        if info is None or info.is_identity():
+            return None
+        # The packed shape comes from the shared layout algebra (imported here so
+        # that only programs with resolved layouts need it).
+        from mini_iree.compiler.layout.iree_encoding import packed_tensor_shape
+
+        packed = packed_tensor_shape(info, tuple(shape))
+        if any(extent is None or extent < 0 for extent in packed):
+            raise ValueError(f"dynamic inner tile size in {layout}")
+        return list(packed)
+    if isinstance(layout, iree_encoding.PaddingAttr | iree_encoding.PadEncodingLayoutAttr):
+        pads = layout.get_padding()
+        if any(p < 0 for p in pads):
+            raise ValueError(f"unresolved padding amount in {layout}")
+        return [n + p for n, p in zip(shape, pads)]
+    return None
+
+
+def storage_size(op: Operation, type_: Attribute, dims: Sequence[int]) -> int:
+    """The byte size of a resource holding a tensor of ``type_`` with dynamic dims ``dims``.
+
+    A plain tensor or one with an unserialized encoding takes product(shape) x
+    element bytes. A tensor with a serialized ``#iree_encoding.layout`` takes
+    the padded size of its layout (the largest, when it lists several devices).
+    """
+    if not isinstance(type_, TensorType):
+        raise InterpreterError(op, f"cannot size {type_}")
+    shape = shape_with_dims(op, type_.get_shape(), dims)
+    itemsize = numpy_dtype(type_.element_type).itemsize
+    plain = int(np.prod(shape, dtype=np.int64)) * itemsize
+    encoding = type_.encoding
+    if isinstance(encoding, iree_encoding.LayoutAttr):
+        sizes = [plain]
+        for layout in encoding.layouts.data:
+            try:
+                padded = _padded_shape(layout, shape)
+            except ValueError as error:
+                raise InterpreterError(op, str(error)) from error
+            if padded is not None:
+                sizes.append(int(np.prod(padded, dtype=np.int64)) * itemsize)
+        return max(sizes)
+    return plain
+
+
+def _new_resource(op: Operation, size: int) -> np.ndarray:
+    if size < 0:
+        raise InterpreterError(op, f"negative resource size {size}")
+    return np.zeros(int(size), np.uint8)
+
+
+def _store_array(op: Operation, array: np.ndarray, size: int) -> np.ndarray:
+    """A resource of ``size`` bytes holding ``array`` row-major at offset 0."""
+    data = np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+    if data.size > size:
+        raise InterpreterError(op, f"a {data.size}-byte tensor does not fit a {size}-byte resource")
+    resource = _new_resource(op, size)
+    resource[: data.size] = data
+    return resource
+
+
+def _load_array(op: Operation, resource: Any, type_: Attribute, dims: Sequence[int]) -> np.ndarray:
+    """The tensor of ``type_`` a resource holds: a view of its first bytes."""
+    if not isinstance(resource, np.ndarray) or resource.dtype != np.uint8:
+        raise InterpreterError(op, f"expected a resource, got {type(resource).__name__}")
+    assert isinstance(type_, TensorType)
+    shape = shape_with_dims(op, type_.get_shape(), dims)
+    return typed_view(op, resource, 0, shape, numpy_dtype(type_.element_type))
+
+
+@register_impls
+class StreamFunctions(InterpreterFunctions):
+    """Stream tensor ops, async ops and dispatches."""
+
+    @impl(stream.TensorSizeOfOp)
+    def run_sizeof(self, interpreter: Interpreter, op: stream.TensorSizeOfOp, args: tuple):
+        return (storage_size(op, op.encoding, args),)
+
+    @impl(stream.TensorImportOp)
+    def run_import(self, interpreter: Interpreter, op: stream.TensorImportOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        view = values[op.source]
+        dims = [int(values[d]) for d in op.result_encoding_dims]
+        type_ = op.result_encoding
+        assert isinstance(type_, TensorType)
+        shape = shape_with_dims(op, type_.get_shape(), dims)
+        if not isinstance(view, np.ndarray) or view.shape != shape:
+            raise InterpreterError(op, f"imported buffer view has shape {np.shape(view)}, expected {shape}")
+        return (_store_array(op, view, int(values[op.result_size])),)
+
+    @impl(stream.TensorExportOp)
+    def run_export(self, interpreter: Interpreter, op: stream.TensorExportOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        dims = [int(values[d]) for d in op.source_encoding_dims]
+        # The buffer view handed to the caller owns its data.
+        return (_load_array(op, values[op.source], op.source_encoding, dims).copy(),)
+
+    @impl(stream.TensorEncodeOp)
+    def run_encode(self, interpreter: Interpreter, op: stream.TensorEncodeOp, args: tuple):
+        # The logical value is kept: the result resource holds the same tensor
+        # (cut to smaller result dims, if any) in a resource of the result size.
+        values = dict(zip(op.operands, args))
+        source_dims = [int(values[d]) for d in op.source_encoding_dims]
+        result_dims = [int(values[d]) for d in op.result_encoding_dims]
+        array = _load_array(op, values[op.source], op.source_encoding, source_dims)
+        result_type = op.result_encoding
+        assert isinstance(result_type, TensorType)
+        array = slice_to_shape(op, array, shape_with_dims(op, result_type.get_shape(), result_dims))
+        return (_store_array(op, array, int(values[op.result_size])),)
+
+    @impl(stream.TensorConstantOp)
+    def run_tensor_constant(self, interpreter: Interpreter, op: stream.TensorConstantOp, args: tuple):
+        array = np.asarray(attribute_value(op, op.value))
+        size = storage_size(op, op.result_encoding, [int(a) for a in args])
+        return (_store_array(op, array, max(size, array.nbytes)),)
+
+    @impl(stream.AsyncConstantOp)
+    def run_async_constant(self, interpreter: Interpreter, op: stream.AsyncConstantOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        array = np.asarray(attribute_value(op, op.value))
+        return (_store_array(op, array, int(values[op.result_size])),)
+
+    @impl(stream.AsyncTransferOp)
+    def run_transfer(self, interpreter: Interpreter, op: stream.AsyncTransferOp, args: tuple):
+        # One host, one device: a transfer between affinities moves nothing.
+        return (args[0],)
+
+    @impl(stream.AsyncCastOp)
+    def run_cast(self, interpreter: Interpreter, op: stream.AsyncCastOp, args: tuple):
+        return (args[0],)
+
+    @impl(stream.AsyncCloneOp)
+    def run_clone(self, interpreter: Interpreter, op: stream.AsyncCloneOp, args: tuple):
+        return (np.array(args[0], copy=True),)
+
+    @impl(stream.ResourceSizeOp)
+    def run_resource_size(self, interpreter: Interpreter, op: stream.ResourceSizeOp, args: tuple):
+        return (int(args[0].size),)
+
+    @impl(stream.BindingSubspanOp)
+    def run_binding_subspan(self, interpreter: Interpreter, op: stream.BindingSubspanOp, args: tuple):
+        binding, offset, *dims = args
+        return (view_binding(op, binding, int(offset), op.result.type, [int(d) for d in dims]),)
+
+    @impl(stream.TensorDispatchOp)
+    def run_tensor_dispatch(self, interpreter: Interpreter, op: stream.TensorDispatchOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        operands = [values[v] for v in op.mixed_operands]
+        result_sizes = [int(values[v]) for v in op.result_sizes]
+        return _dispatch(interpreter, op, operands, result_sizes, op.tied_operands)
+
+    @impl(stream.AsyncDispatchOp)
+    def run_async_dispatch(self, interpreter: Interpreter, op: stream.AsyncDispatchOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        offsets = [int(values[v]) for v in op.resource_operand_offsets]
+        lengths = [int(values[v]) for v in op.resource_operand_lengths]
+        operands: list[Any] = []
+        for value in op.resource_operands:
+            operand = values[value]
+            if isinstance(value.type, stream.ResourceType):
+                # A resource operand is bound as the byte range [offset, offset + length).
+                offset, length = offsets.pop(0), lengths.pop(0)
+                if offset < 0 or offset + length > operand.size:
+                    raise InterpreterError(
+                        op, f"range [{offset}, {offset + length}) is outside a {operand.size}-byte resource"
+                    )
+                operand = operand[offset : offset + length]
+            operands.append(operand)
+        result_sizes = [int(values[v]) for v in op.result_sizes]
+        return _dispatch(interpreter, op, operands, result_sizes, op.tied_operands)
+
+
+def _dispatch(
+    interpreter: Interpreter, op: Operation, operands: list[Any], result_sizes: list[int], tied_attr: Any
+) -> tuple[np.ndarray, ...]:
+    """Call the exported function: operands first, then one fresh binding per untied result."""
+    tied = [t.value.data for t in tied_attr.data] if tied_attr is not None else []
+    call_args = list(operands)
+    results: list[np.ndarray] = []
+    for index, size in enumerate(result_sizes):
+        tied_to = tied[index] if index < len(tied) else -1
+        if tied_to >= 0:
+            # A tied result is its operand's resource updated in place; the
+            # dispatch works on a copy so the operand value itself never changes.
+            buffer = np.array(operands[tied_to], copy=True)
+            call_args[tied_to] = buffer
+            results.append(buffer)
+        else:
+            buffer = _new_resource(op, size)
+            call_args.append(buffer)
+            results.append(buffer)
+    call_exported_function(interpreter, op, op.entry_points.data[0], call_args)  # type: ignore[attr-defined]
+    return tuple(results)
+
+
+FUNCTIONS = (StreamFunctions,)

@@ -1,0 +1,142 @@
+"""Pictures of a layout in the style of the tiled-layout document's Figures 1-2.
+
+The logical array is drawn as a grid, each element labelled with its linear
+index in memory. Elements of one tile share a colour; padding cells (positions
+the layout reserves past the array's bounds) are drawn grey and dashed, labelled
+with the offset they occupy. Arrays of rank > 2 are drawn with all but the last
+dim folded into rows; rank 0 and 1 become a single row.
+
+SVG is written as text; PNG goes through matplotlib, imported only when asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+
+from .relayout import Relayout
+from .steps import Pad, Transpose, static
+
+PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd"]
+PADDING_COLOUR = "#f4f4f4"
+CELL = 36
+MAX_CELLS = 4096
+"""A picture is for reading labels: beyond this many cells it would be a blur."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: int
+    col: int
+    label: str
+    colour: str
+    padding: bool
+
+
+@dataclass(frozen=True)
+class Picture:
+    title: str
+    rows: int
+    cols: int
+    cells: tuple[Cell, ...]
+
+
+def _padded_grid(relayout: Relayout) -> tuple[tuple[int, ...], Relayout]:
+    """The logical shape grown by the first padding step, and a relayout over it.
+
+    Only a pad reached through transposes alone can be drawn around the logical
+    grid; later pads (a second-level tile, a combined dim) are not shown.
+    """
+    logical = static(relayout.logical_shape, "a picture")
+    perm = list(range(len(logical)))
+    for position, step in enumerate(relayout.steps):
+        if isinstance(step, Transpose):
+            perm = [perm[p] for p in step.permutation]
+            continue
+        if isinstance(step, Pad):
+            grown = [0] * len(logical)
+            for physical_dim, logical_dim in enumerate(perm):
+                grown[logical_dim] = static(step.shape, "a picture")[physical_dim]
+            rest = relayout.steps[:position] + relayout.steps[position + 1 :]
+            return tuple(grown), Relayout(tuple(grown), rest, relayout.tail_alignment)
+        break
+    return logical, relayout
+
+
+def layout_picture(relayout: Relayout, title: str, tile_elements: int) -> Picture:
+    """Cells of the drawing: one per logical (or padding) element."""
+    logical = static(relayout.logical_shape, "a picture")
+    grown, grown_relayout = _padded_grid(relayout)
+    cells_count = int(np.prod(grown, dtype=np.int64))
+    if cells_count > MAX_CELLS:
+        raise ValueError(f"{cells_count} cells are too many to draw (at most {MAX_CELLS}); draw a smaller shape")
+    offsets = grown_relayout.index_grid()
+    inside = np.ones(grown, dtype=bool)
+    for dim, size in enumerate(logical):
+        index = [slice(None)] * len(grown)
+        index[dim] = slice(size, None)
+        inside[tuple(index)] = False
+    # Fold to 2-D: rows = all but the last dim.
+    cols = grown[-1] if grown else 1
+    offsets2 = np.asarray(offsets).reshape(-1, cols)
+    inside2 = inside.reshape(-1, cols)
+    tiles = offsets2 // max(tile_elements, 1)
+    rows_idx, cols_idx = np.indices(offsets2.shape)
+    cells = tuple(
+        Cell(int(r), int(c), str(int(o)), PALETTE[int(t) % len(PALETTE)] if ok else PADDING_COLOUR, not bool(ok))
+        for r, c, o, t, ok in zip(rows_idx.ravel(), cols_idx.ravel(), offsets2.ravel(), tiles.ravel(), inside2.ravel())
+    )
+    return Picture(title, offsets2.shape[0], cols, cells)
+
+
+def to_svg(picture: Picture) -> str:
+    """The picture as a standalone SVG document."""
+    margin, header = 10, 30
+    # Wide enough for the title too (about 8.5 px per monospace character at 14 px).
+    width = max(2 * margin + picture.cols * CELL, 2 * margin + int(len(picture.title) * 8.5))
+    height = header + margin + picture.rows * CELL
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="monospace">',
+        f'<title>{escape(picture.title)}</title>',
+        f'<text x="{margin}" y="20" font-size="14">{escape(picture.title)}</text>',
+    ]
+    for cell in picture.cells:
+        x, y = margin + cell.col * CELL, header + cell.row * CELL
+        dash = ' stroke-dasharray="3,3"' if cell.padding else ""
+        kind = "padding" if cell.padding else "element"
+        out.append(
+            f'<g class="{kind}"><rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{cell.colour}" '
+            f'stroke="#333"{dash}/><text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" font-size="11" '
+            f'text-anchor="middle" fill="{"#999" if cell.padding else "#000"}">{cell.label}</text></g>'
+        )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def save_png(picture: Picture, path: str) -> None:
+    """The same drawing through matplotlib (imported here, on demand)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    fig, ax = plt.subplots(figsize=(max(2.0, picture.cols * 0.5), max(1.5, picture.rows * 0.5 + 0.5)))
+    for cell in picture.cells:
+        y = picture.rows - 1 - cell.row
+        ax.add_patch(
+            Rectangle((cell.col, y), 1, 1, facecolor=cell.colour, edgecolor="#333",
+                      linestyle="--" if cell.padding else "-")
+        )  # fmt: skip
+        ax.text(cell.col + 0.5, y + 0.5, cell.label, ha="center", va="center", fontsize=8,
+                color="#999" if cell.padding else "#000")  # fmt: skip
+    ax.set_xlim(0, picture.cols)
+    ax.set_ylim(0, picture.rows)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(picture.title, fontsize=9, family="monospace")
+    fig.savefig(path, dpi=150, bbox_inches="tight")
+    plt.close(fig)

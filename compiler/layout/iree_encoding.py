@@ -1,0 +1,250 @@
+"""IREE's serialized encoding layout (`encoding_info`) on the layout algebra.
+
+A resolver stores its choice as
+
+    encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [128, 16], outerDimsPerm = [0, 1],
+                     swizzle = {expandShape = [[["CrossThread", 4 : i16], ...], ...], permutation = [...]}}
+
+which reads: `linalg.pack` the tensor (pad the `innerDimsPos` dims to multiples
+of `innerTileSizes`, split them, put the outer dims in `outerDimsPerm` order and
+the inner tiles after them), then split each inner tile dim into its
+`expandShape` group and permute the flattened groups by `permutation`. That is
+the same pad -> reshape -> transpose chain as XLA's tiles, so it becomes a
+`Relayout` and shares every index function with XLA layouts.
+
+The attribute itself is read by `MaterializeEncodingInfo` (dialects/iree_codegen);
+a dynamic inner tile size is IREE's `ShapedType::kDynamic` (INT64_MIN).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, SwizzleDim, SwizzleDimKind, TileSwizzle
+
+from .materialization import CollapseShapeOp, ExpandShapeOp, MaterializationOp, PackOp, TransposeOp, UnPackOp
+from .relayout import Relayout
+from .steps import Pad, Reshape, Shape, Step, Transpose, ceil_div, inverse_permutation, is_identity
+
+DYNAMIC = -(2**63)
+"""`ShapedType::kDynamic`, how a dynamic inner tile size is serialized."""
+
+
+class EncodingInfoError(ValueError):
+    """An `encoding_info` that is malformed or does not fit the tensor."""
+
+
+def parse_encoding_info(text: str) -> MaterializeEncodingInfo:
+    """Parse the walkthrough's `{innerDimsPos = [...], ...}` dictionary.
+
+    An optional `encoding_info = ` prefix is accepted, so a line copied from a
+    resolver's configuration works as it is.
+    """
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import Builtin
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+
+    body = text.strip()
+    if body.startswith("encoding_info"):
+        body = body[len("encoding_info") :].lstrip().removeprefix("=").lstrip()
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    try:
+        parser = Parser(ctx, body, "<encoding-info>")
+        attr = parser.parse_attribute()
+    except ParseError as err:
+        first = str(err).strip().splitlines()
+        raise EncodingInfoError(f"cannot parse encoding_info: {first[-1] if first else err}") from None
+    info = MaterializeEncodingInfo.from_attr(attr)
+    if info is None:
+        raise EncodingInfoError(
+            "encoding_info must be {innerDimsPos = [...], innerTileSizes = [...], outerDimsPerm = [...]"
+            "[, swizzle = {expandShape = [...], permutation = [...]}]}"
+        )
+    return info
+
+
+def _swizzle_dim_text(dim: SwizzleDim) -> str:
+    # The walkthrough's form: defaults (distribution factor 1, multiplier "One") omitted.
+    text = f'["{dim.kind.value}", {dim.size} : i16'
+    if dim.kind is SwizzleDimKind.CROSS_THREAD and dim.distribution_factor != 1:
+        text += f", {dim.distribution_factor} : i8"
+    if dim.kind is SwizzleDimKind.INTERNAL and dim.symbolic_multiplier != "One":
+        text += f', "{dim.symbolic_multiplier}"'
+    return text + "]"
+
+
+def _list(values: Sequence[int]) -> str:
+    return "[" + ", ".join(map(str, values)) + "]"
+
+
+def format_encoding_info(info: MaterializeEncodingInfo) -> str:
+    """Print `info` the way the walkthrough prints a resolver's `encoding_info`."""
+    parts = [
+        f"innerDimsPos = {_list(info.inner_dims_pos)}",
+        f"innerTileSizes = {_list(info.inner_tile_sizes)}",
+        f"outerDimsPerm = {_list(info.outer_dims_perm)}",
+    ]
+    if info.scalable_tiles is not None:
+        parts.append("scalableTiles = [" + ", ".join("true" if s else "false" for s in info.scalable_tiles) + "]")
+    if info.swizzle is not None:
+        groups = ", ".join("[" + ", ".join(_swizzle_dim_text(d) for d in g) + "]" for g in info.swizzle.expand_shape)
+        parts.append(f"swizzle = {{expandShape = [{groups}], permutation = {_list(info.swizzle.permutation)}}}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def inner_tiles(info: MaterializeEncodingInfo) -> tuple[int | None, ...]:
+    """Inner tile sizes with dynamic (and scalable) sizes as None."""
+    scalable = info.scalable_tiles or [False] * len(info.inner_tile_sizes)
+    return tuple(None if t == DYNAMIC or s else t for t, s in zip(info.inner_tile_sizes, scalable))
+
+
+def verify_encoding_info(info: MaterializeEncodingInfo, rank: int) -> None:
+    """The checks `linalg.pack` and `TileSwizzle::verify` make, as EncodingInfoError."""
+    if len(info.inner_dims_pos) != len(info.inner_tile_sizes):
+        raise EncodingInfoError(
+            f"innerDimsPos has {len(info.inner_dims_pos)} entries but innerTileSizes has {len(info.inner_tile_sizes)}"
+        )
+    if len(set(info.inner_dims_pos)) != len(info.inner_dims_pos) or any(
+        not 0 <= d < rank for d in info.inner_dims_pos
+    ):
+        raise EncodingInfoError(f"innerDimsPos {_list(info.inner_dims_pos)} is not a set of dims of a rank-{rank} tensor")
+    if any(t != DYNAMIC and t <= 0 for t in info.inner_tile_sizes):
+        raise EncodingInfoError(f"innerTileSizes {_list(info.inner_tile_sizes)} must be positive")
+    if info.outer_dims_perm and sorted(info.outer_dims_perm) != list(range(rank)):
+        raise EncodingInfoError(f"outerDimsPerm {_list(info.outer_dims_perm)} is not a permutation of {rank} dims")
+    if info.scalable_tiles is not None and len(info.scalable_tiles) != len(info.inner_tile_sizes):
+        raise EncodingInfoError("scalableTiles must have one entry per inner tile")
+    swizzle = info.swizzle
+    if swizzle is not None:
+        message = swizzle.verify()
+        if message:
+            raise EncodingInfoError(message)
+        if len(swizzle.expand_shape) != len(info.inner_tile_sizes):
+            raise EncodingInfoError(
+                f"swizzle has {len(swizzle.expand_shape)} expandShape groups but there are "
+                f"{len(info.inner_tile_sizes)} inner tiles"
+            )
+        for group, tile in zip(swizzle.expand_shape, inner_tiles(info)):
+            product = 1
+            for dim in group:
+                product *= dim.size
+            if tile is not None and product != tile:
+                raise EncodingInfoError(f"swizzle group of sizes {[d.size for d in group]} does not multiply to {tile}")
+
+
+def _outer_perm(info: MaterializeEncodingInfo, rank: int) -> tuple[int, ...]:
+    return tuple(info.outer_dims_perm) if info.outer_dims_perm else tuple(range(rank))
+
+
+def packed_tensor_shape(info: MaterializeEncodingInfo, shape: Shape) -> Shape:
+    """`linalg.pack`'s result: permuted outer dims (ceil for tiled ones), then the tiles."""
+    tiles = inner_tiles(info)
+    outer = list(shape)
+    for dim, tile in zip(info.inner_dims_pos, tiles):
+        outer[dim] = ceil_div(shape[dim], tile)
+    return tuple(outer[p] for p in _outer_perm(info, len(shape))) + tiles
+
+
+def swizzle_expanded_shape(swizzle: TileSwizzle) -> tuple[int, ...]:
+    return tuple(d.size for d in swizzle.flat_dims())
+
+
+def swizzle_reassociation(rank: int, swizzle: TileSwizzle) -> tuple[tuple[int, ...], ...]:
+    """`expand_shape` groups: one per outer dim, then one per inner tile dim."""
+    groups = [(d,) for d in range(rank)]
+    next_dim = rank
+    for group in swizzle.expand_shape:
+        groups.append(tuple(range(next_dim, next_dim + len(group))))
+        next_dim += len(group)
+    return tuple(groups)
+
+
+def swizzle_permutation(rank: int, swizzle: TileSwizzle) -> tuple[int, ...]:
+    """The `linalg.transpose` permutation: outer dims stay, the tile dims follow `permutation`."""
+    return tuple(range(rank)) + tuple(rank + p for p in swizzle.permutation)
+
+
+def encoding_relayout(info: MaterializeEncodingInfo, shape: Shape) -> Relayout:
+    """The chain `linalg.pack` (+ swizzle expand_shape + transpose) stands for."""
+    rank = len(shape)
+    verify_encoding_info(info, rank)
+    tiles = inner_tiles(info)
+    steps: list[Step] = []
+    tile_of = dict(zip(info.inner_dims_pos, tiles))
+
+    padded_dims = list(shape)
+    for d, tile in tile_of.items():
+        count = ceil_div(shape[d], tile)
+        padded_dims[d] = None if count is None or tile is None else count * tile
+    padded = tuple(padded_dims)
+    # A dynamic tiled dim may need padding too: keep the step so the chain reads like pack.
+    if padded != tuple(shape) or any(shape[d] is None or t is None for d, t in tile_of.items()):
+        steps.append(Pad(padded))
+
+    # Split each tiled dim into (outer, tile); the tile dims then go innermost in
+    # innerDimsPos order and the outer dims follow outerDimsPerm.
+    expanded: list[int | None] = []
+    groups: list[tuple[int, ...]] = []
+    outer_pos: list[int] = []
+    tile_pos: dict[int, int] = {}
+    for d in range(rank):
+        start = len(expanded)
+        if d in tile_of:
+            expanded += [ceil_div(shape[d], tile_of[d]), tile_of[d]]
+            tile_pos[d] = start + 1
+        else:
+            expanded.append(shape[d])
+        outer_pos.append(start)
+        groups.append(tuple(range(start, len(expanded))))
+    if len(expanded) != rank:
+        steps.append(Reshape(tuple(expanded), tuple(groups)))
+    permutation = tuple(outer_pos[p] for p in _outer_perm(info, rank)) + tuple(tile_pos[d] for d in info.inner_dims_pos)
+    if not is_identity(permutation):
+        steps.append(Transpose(permutation))
+
+    swizzle = info.swizzle
+    if swizzle is not None:
+        packed_rank = rank + len(tiles)
+        packed = packed_tensor_shape(info, shape)
+        reassociation = swizzle_reassociation(rank, swizzle)
+        expanded_shape = tuple(packed[:rank]) + swizzle_expanded_shape(swizzle)
+        if len(expanded_shape) != packed_rank or expanded_shape != packed:
+            steps.append(Reshape(expanded_shape, reassociation))
+        perm = swizzle_permutation(rank, swizzle)
+        if not is_identity(perm):
+            steps.append(Transpose(perm))
+    return Relayout(tuple(shape), tuple(steps))
+
+
+def materialization_ops(info: MaterializeEncodingInfo, shape: Shape) -> list[MaterializationOp]:
+    """`set_encoding` lowered: pack, then (with a swizzle) expand_shape and transpose."""
+    rank = len(shape)
+    verify_encoding_info(info, rank)
+    packed = packed_tensor_shape(info, shape)
+    ops: list[MaterializationOp] = [
+        PackOp(tuple(info.inner_dims_pos), inner_tiles(info), _outer_perm(info, rank), packed)
+    ]
+    swizzle = info.swizzle
+    if swizzle is not None:
+        expanded = tuple(packed[:rank]) + swizzle_expanded_shape(swizzle)
+        ops.append(ExpandShapeOp(swizzle_reassociation(rank, swizzle), expanded))
+        perm = swizzle_permutation(rank, swizzle)
+        ops.append(TransposeOp(perm, tuple(expanded[p] for p in perm)))
+    return ops
+
+
+def unmaterialization_ops(info: MaterializeEncodingInfo, shape: Shape) -> list[MaterializationOp]:
+    """`unset_encoding` lowered: inverse transpose, collapse_shape, unpack."""
+    forward = materialization_ops(info, shape)
+    pack = forward[0]
+    assert isinstance(pack, PackOp)
+    ops: list[MaterializationOp] = []
+    if info.swizzle is not None:
+        expand, transpose = forward[1], forward[2]
+        assert isinstance(expand, ExpandShapeOp) and isinstance(transpose, TransposeOp)
+        ops.append(TransposeOp(inverse_permutation(transpose.permutation), expand.result_shape))
+        ops.append(CollapseShapeOp(expand.reassociation, pack.result_shape))
+    ops.append(UnPackOp(pack.inner_dims_pos, pack.inner_tiles, pack.outer_dims_perm, tuple(shape)))
+    return ops

@@ -1,0 +1,267 @@
+"""`mini-iree-layout`: indices, sizes, explanations and pictures of a layout.
+
+    mini-iree-layout index 'f32[3,5]{1,0:T(2,2)}' 2,3        -> 17
+    mini-iree-layout grid 'bf16[4,8]{1,0:T(2,4)(2,1)}'
+    mini-iree-layout size 'f32[3,5]{1,0:T(2,2)}' --json
+    mini-iree-layout canonical 'F32[3, 5]{1, 0 : T(2, 2)}'
+    mini-iree-layout explain 'f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}'
+    mini-iree-layout draw 'f32[3,5]{1,0:T(2,2)}' -o fig1.svg
+
+Every subcommand also takes an IREE encoding instead of an XLA shape:
+
+    mini-iree-layout index --encoding-info '{innerDimsPos = [0, 1], innerTileSizes = [8, 1],
+        outerDimsPerm = [0, 1]}' --shape 10x7xf32 9,6
+
+Bad input prints `error: ...` on stderr and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NoReturn
+
+from mini_iree.compiler import layout as L
+from mini_iree.compiler.layout.materialization import format_ops
+
+if TYPE_CHECKING:
+    from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
+
+_MLIR_TYPE = re.compile(r"^(?:(bf16)|f(\d+)|(?:s|u)?i(\d+))$")
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's error convention (`error: ...`, status 1)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+@dataclass
+class Subject:
+    """What the command talks about: a layout, how to name it, its element size."""
+
+    relayout: L.Relayout
+    title: str
+    element_bits: int
+    tile_elements: int
+    xla: L.XlaShape | None = None
+    info: MaterializeEncodingInfo | None = None
+    element_type: str = "f32"
+
+
+def _mlir_shape(text: str) -> tuple[tuple[int | None, ...], str, int]:
+    """`10x7xf32` -> ((10, 7), "f32", 32); `?` dims allowed, rank 0 is `f32`."""
+    *dims, element_type = text.strip().split("x")
+    match = _MLIR_TYPE.match(element_type)
+    if not match:
+        raise ValueError(f"--shape must look like 10x7xf32, got '{text}'")
+    bits = 16 if match.group(1) else int(match.group(2) or match.group(3))
+    sizes: list[int | None] = []
+    for dim in dims:
+        if dim == "?":
+            sizes.append(None)
+        elif dim.isdigit():
+            sizes.append(int(dim))
+        else:
+            raise ValueError(f"--shape must look like 10x7xf32, got '{text}'")
+    return tuple(sizes), element_type, bits
+
+
+def _xla_element_type(mlir_type: str) -> str:
+    """The XLA spelling of an MLIR element type (i32 -> s32, i1 -> pred)."""
+    name = L.xla_element_type(mlir_type)
+    if name is None:
+        raise ValueError(f"XLA has no element type for {mlir_type}")
+    return name
+
+
+def _subject(args: argparse.Namespace) -> Subject:
+    if args.encoding_info is not None:
+        if args.shape is None:
+            raise ValueError("--encoding-info needs --shape (e.g. --shape 10x7xf32)")
+        shape, element_type, bits = _mlir_shape(args.shape)
+        info = L.parse_encoding_info(args.encoding_info)
+        relayout = L.encoding_relayout(info, shape)
+        tile = 1
+        for t in L.inner_tiles(info):
+            tile *= t or 1
+        title = f"{args.shape} encoding_info = {L.format_encoding_info(info)}"
+        return Subject(relayout, title, bits, tile, None, info, element_type)
+    if args.subject is None:
+        raise ValueError("expected an XLA shape such as 'f32[3,5]{1,0:T(2,2)}' or --encoding-info with --shape")
+    if args.shape is not None:
+        raise ValueError("--shape goes with --encoding-info")
+    xla = L.parse_shape(args.subject)
+    layout = xla.with_default_layout().layout
+    assert layout is not None
+    tile = 1
+    for t in layout.tiles[0] if layout.tiles else ():
+        tile *= 1 if t == L.COMBINE_DIMENSION else t
+    return Subject(L.xla_relayout(xla), str(xla), xla.element_bits, tile, xla)
+
+
+def _xla_equivalent(subject: Subject) -> str:
+    """`xla: <shape>` for an encoding, or why there is none."""
+    try:
+        layout = L.iree_to_xla_layout(subject.info, subject.relayout.rank)  # type: ignore[arg-type]
+    except L.NotExpressible as why:
+        return f"xla: none ({why})"
+    element_type = L.xla_element_type(subject.element_type)
+    if element_type is None:
+        return f"xla: none (XLA has no element type for {subject.element_type})"
+    dims = ",".join("?" if d is None else str(d) for d in subject.relayout.logical_shape)
+    return f"xla: {element_type}[{dims}]{layout}"
+
+
+def _index_tuple(text: str, rank: int) -> list[int]:
+    parts = [p for p in text.split(",")] if text.strip() else []
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"index '{text}' must be comma-separated integers") from None
+    if len(values) != rank:
+        raise ValueError(f"index '{text}' has {len(values)} components, the shape has rank {rank}")
+    return values
+
+
+def cmd_index(subject: Subject, args: argparse.Namespace) -> None:
+    if not args.indices:
+        raise ValueError("give at least one index, e.g. 2,3")
+    rows = [_index_tuple(text, subject.relayout.rank) for text in args.indices]
+    columns = [list(column) for column in zip(*rows)] if subject.relayout.rank else []
+    if subject.relayout.rank:
+        offsets = subject.relayout.linear_index(columns)
+    else:
+        offsets = [int(subject.relayout.linear_index([]))] * len(rows)
+    for offset in offsets:
+        print(int(offset))
+
+
+def cmd_grid(subject: Subject, args: argparse.Namespace) -> None:
+    if subject.relayout.rank != 2:
+        raise ValueError(f"grid needs a rank-2 shape, this one has rank {subject.relayout.rank}")
+    grid = subject.relayout.index_grid()
+    width = len(str(int(grid.max()))) if grid.size else 1
+    for row in grid:
+        print(" ".join(str(int(v)).rjust(width) for v in row))
+
+
+def _bytes(elements: int, bits: int) -> int:
+    return -(-elements * bits // 8)
+
+
+def cmd_size(subject: Subject, args: argparse.Namespace) -> None:
+    elements = subject.relayout.elements()
+    padded = subject.relayout.padded_elements()
+    if elements is None or padded is None:
+        raise ValueError("size needs a static shape")
+    if subject.xla is not None:
+        nbytes = L.array_size(subject.xla) if args.xla else L.padded_bytes(subject.xla)
+    elif args.xla:
+        layout = L.iree_to_xla_layout(subject.info, subject.relayout.rank)  # type: ignore[arg-type]
+        dims = tuple(int(d) for d in subject.relayout.logical_shape)  # type: ignore[arg-type]
+        nbytes = L.array_size(L.XlaShape(_xla_element_type(subject.element_type), dims, layout))
+    else:
+        nbytes = _bytes(padded, subject.element_bits)
+    if args.json:
+        print(json.dumps({"elements": elements, "padded_elements": padded, "bytes": nbytes}))
+    else:
+        print(f"elements: {elements}")
+        print(f"padded_elements: {padded}")
+        print(f"bytes: {nbytes}{'  (XLA ArraySize)' if args.xla else ''}")
+
+
+def cmd_canonical(subject: Subject, args: argparse.Namespace) -> None:
+    if subject.info is None:
+        print(subject.title)
+        return
+    print(f"encoding_info = {L.format_encoding_info(subject.info)}")
+    print(_xla_equivalent(subject))
+
+
+def cmd_explain(subject: Subject, args: argparse.Namespace) -> None:
+    print(subject.title)
+    for line in subject.relayout.explain():
+        print("  " + line)
+    padded = subject.relayout.padded_elements()
+    if padded is not None:
+        print(f"  {padded} padded elements, {_bytes(padded, subject.element_bits)} bytes")
+    if subject.info is not None:
+        shape = subject.relayout.logical_shape
+        print("materialization (set_encoding):")
+        for line in format_ops(L.materialization_ops(subject.info, shape), shape, subject.element_type):
+            print("  " + line)
+        physical = subject.relayout.physical_shape
+        print("inverse (unset_encoding):")
+        ops = L.unmaterialization_ops(subject.info, shape)
+        for line in format_ops(ops, physical, subject.element_type):
+            print("  " + line)
+        print(_xla_equivalent(subject))
+
+
+def cmd_draw(subject: Subject, args: argparse.Namespace) -> None:
+    from mini_iree.compiler.layout import drawing
+
+    picture = drawing.layout_picture(subject.relayout, subject.title, subject.tile_elements)
+    if args.output.endswith(".svg"):
+        with open(args.output, "w") as f:
+            f.write(drawing.to_svg(picture))
+    elif args.output.endswith(".png"):
+        drawing.save_png(picture, args.output)
+    else:
+        raise ValueError("-o must name a .svg or .png file")
+
+
+COMMANDS = {
+    "index": (cmd_index, "linear index of each IDX (comma-separated, '' for rank 0)"),
+    "grid": (cmd_grid, "the linear index of every element of a rank-2 shape"),
+    "size": (cmd_size, "elements, padded elements and bytes"),
+    "canonical": (cmd_canonical, "the canonical text (and, for an encoding, its XLA equivalent)"),
+    "explain": (cmd_explain, "the pad / reshape / transpose steps with their shapes"),
+    "draw": (cmd_draw, "a picture: the logical grid labelled with linear indices"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mini-iree-layout", description="XLA tiled layouts and IREE encodings.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, (_, help_text) in COMMANDS.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.add_argument("subject", nargs="?", help="an XLA shape such as 'f32[3,5]{1,0:T(2,2)}'")
+        if name == "index":
+            sub.add_argument("indices", nargs="*", metavar="IDX")
+        sub.add_argument("--encoding-info", help="an IREE encoding_info dictionary instead of an XLA shape")
+        sub.add_argument("--shape", help="the tensor type with --encoding-info, e.g. 10x7xf32")
+        if name == "size":
+            sub.add_argument("--xla", action="store_true", help="bytes as XLA's ShapeUtil::ArraySize")
+            sub.add_argument("--json", action="store_true", help="print a JSON object")
+        if name == "draw":
+            sub.add_argument("-o", "--output", required=True, help="FILE.svg or FILE.png")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "index" and args.encoding_info is not None and args.subject is not None:
+            # With an encoding there is no XLA shape: every positional is an index.
+            args.indices = [args.subject, *args.indices]
+            args.subject = None
+        subject = _subject(args)
+        COMMANDS[args.command][0](subject, args)
+    except (_UsageError, ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,286 @@
+"""``mini-iree-run``: run a function of a .mlir file on numpy arrays (iree-run-module conventions).
+
+    mini-iree-run matmul.mlir --function=matmul_f32f32f32 \\
+        --input=2x3xf32=1,2,3,4,5,6 --input=3x2xf32=1 --output=@c.npy
+    mini-iree-run after_materialization.mlir --input=@a.npy --input=@b.npy
+
+Inputs: ``SHAPExTYPE=VALUES`` (comma- or space-separated, brackets allowed; a
+single value is a splat), ``TYPE=VALUE`` for a rank-0 tensor, a bare number
+for a scalar argument, or ``@file.npy``. Results are printed as
+iree-run-module prints them (``result[0]: hal.buffer_view`` then
+``2x3xf32=[1 2 3][4 5 6]``), or written with one ``--output=@file.npy`` per
+result in order (``--output=-`` prints that result, ``--output=`` skips it).
+Every error prints ``error: ...`` (with ``FILE:LINE:COL`` when it is about an op)
+and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Sequence
+
+_ELEMENT_TYPES = {
+    "i1": "bool",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "si8": "int8",
+    "si16": "int16",
+    "si32": "int32",
+    "si64": "int64",
+    "ui8": "uint8",
+    "ui16": "uint16",
+    "ui32": "uint32",
+    "ui64": "uint64",
+    "f16": "float16",
+    "f32": "float32",
+    "f64": "float64",
+    "bf16": "bfloat16",
+}
+
+
+class UsageError(Exception):
+    """A problem with the command line or an input value."""
+
+
+def _numpy_dtype(name: str):
+    import numpy as np
+
+    if name == "bf16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(_ELEMENT_TYPES[name])
+
+
+def element_type_name(dtype) -> str:
+    """The MLIR spelling of a numpy dtype, as iree-run-module prints it."""
+    names = {"bool": "i1", "float16": "f16", "float32": "f32", "float64": "f64", "bfloat16": "bf16"}
+    if dtype.name in names:
+        return names[dtype.name]
+    if dtype.kind == "i":
+        return f"i{dtype.itemsize * 8}"
+    if dtype.kind == "u":
+        return f"ui{dtype.itemsize * 8}"
+    raise UsageError(f"no MLIR element type for numpy dtype {dtype}")
+
+
+def _load_npy(path: str):
+    import numpy as np
+
+    try:
+        return np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as err:
+        raise UsageError(f"could not read '{path}': {err}") from None
+
+
+def parse_input(text: str):
+    """One ``--input`` value as a numpy array (or a Python number for a scalar argument)."""
+    import numpy as np
+
+    if text.startswith("@"):
+        return _load_npy(text[1:])
+    if "=" not in text:
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                return float(text)
+            except ValueError:
+                raise UsageError(f"cannot parse input '{text}': expected SHAPExTYPE=VALUES, a number or @file.npy") from None
+    spec, values = text.split("=", 1)
+    *dims, type_name = spec.split("x")
+    if type_name not in _ELEMENT_TYPES:
+        raise UsageError(f"unknown element type '{type_name}' in input '{text}'")
+    try:
+        shape = [int(d) for d in dims]
+    except ValueError:
+        raise UsageError(f"invalid shape '{spec}' in input '{text}'") from None
+    dtype = _numpy_dtype(type_name)
+    if values.startswith("@"):
+        array = _load_npy(values[1:])
+        if list(array.shape) != shape or array.dtype != dtype:
+            raise UsageError(f"'{values[1:]}' holds {_describe(array)}, not {spec}")
+        return array
+    tokens = [t for t in re.split(r"[\s,\[\]]+", values) if t]
+    count = int(np.prod(shape, dtype=np.int64))
+    try:
+        if type_name == "i1":
+            parsed = [t.lower() in ("1", "true") for t in tokens]
+        elif dtype.kind in "iu":
+            parsed = [int(t, 0) for t in tokens]
+        else:
+            parsed = [float(t) for t in tokens]
+    except ValueError as err:
+        raise UsageError(f"invalid value in input '{text}': {err}") from None
+    if len(parsed) == 1 and count != 1:
+        return np.full(shape, parsed[0], dtype=dtype)
+    if len(parsed) != count:
+        raise UsageError(f"input '{spec}' needs {count} values (or one to splat), got {len(parsed)}")
+    return np.array(parsed, dtype=dtype).reshape(shape)
+
+
+def _describe(array) -> str:
+    dims = "x".join(str(d) for d in array.shape)
+    return f"{dims}{'x' if dims else ''}{element_type_name(array.dtype)}"
+
+
+def _format_element(value, dtype) -> str:
+    if dtype.kind == "b":
+        return "1" if value else "0"
+    if dtype.kind in "iu":
+        return str(int(value))
+    return "%G" % float(value)
+
+
+def format_array(array, max_elements: int = 1024) -> str:
+    """A buffer view as iree-run-module prints it: ``2x3xf32=[1 2 3][4 5 6]``."""
+    import numpy as np
+
+    array = np.asarray(array)
+    prefix = _describe(array) + "="
+    if array.ndim == 0:
+        return prefix + _format_element(array[()], array.dtype)
+    flat = array.reshape(-1)
+    shown = [_format_element(v, array.dtype) for v in flat[:max_elements]]
+    truncated = flat.size > max_elements
+
+    # Rank 1 prints bare elements; each further dimension adds a level of brackets.
+    def nest(level: int, start: int) -> tuple[str, int]:
+        if level == array.ndim - 1:
+            n = array.shape[level]
+            return " ".join(shown[start : start + n]), start + n
+        parts = []
+        for _ in range(array.shape[level]):
+            if start >= len(shown):
+                break
+            text, start = nest(level + 1, start)
+            parts.append("[" + text + "]")
+        return "".join(parts), start
+
+    text, _ = nest(0, 0)
+    return prefix + text + ("..." if truncated else "")
+
+
+def format_result(index: int, value, is_buffer_view: bool, max_elements: int) -> str:
+    import numpy as np
+
+    array = np.asarray(value)
+    if is_buffer_view:
+        return f"result[{index}]: hal.buffer_view\n{format_array(array, max_elements)}\n"
+    return f"result[{index}]: {element_type_name(array.dtype)}={_format_element(array[()], array.dtype)}\n"
+
+
+def _is_buffer_view(type_) -> bool:
+    from xdsl.dialects.builtin import ShapedType
+
+    return isinstance(type_, ShapedType) or "buffer_view" in str(type_)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mini-iree-run",
+        description="Run a function of a .mlir file on numpy arrays (iree-run-module conventions).",
+    )
+    parser.add_argument("input_file", metavar="FILE", help="the .mlir file ('-' for stdin)")
+    parser.add_argument("--function", default=None, help="the function to run (default: the only public one)")
+    parser.add_argument(
+        "--input", action="append", default=[], help="SHAPExTYPE=VALUES, TYPE=VALUE, a number, or @file.npy"
+    )
+    parser.add_argument(
+        "--output", action="append", default=None, help="@file.npy per result in order; '-' prints it, '' skips it"
+    )
+    parser.add_argument(
+        "--print_max_element_count", type=int, default=1024, help="elements printed per result (default 1024)"
+    )
+    return parser
+
+
+def run_tool(args: argparse.Namespace, out) -> None:
+    import numpy as np
+
+    from mini_iree.compiler.interpreter import (
+        check_arguments,
+        find_function,
+        make_context,
+        make_interpreter,
+        public_functions,
+    )
+    from mini_iree.compiler.parsing import parse_mlir
+
+    name = args.input_file
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
+    except OSError as err:
+        raise UsageError(f"could not open input file '{name}': {err.strerror}") from None
+    module = parse_mlir(make_context(), data, name)
+
+    if args.function is None:
+        candidates = public_functions(module)
+        if len(candidates) != 1:
+            names = ", ".join("@" + f.sym_name.data for f in candidates) or "none"
+            raise UsageError(f"the module has {len(candidates)} public functions ({names}); choose one with --function=NAME")
+        function = candidates[0]
+    else:
+        function = find_function(module, args.function.lstrip("@"))
+    inputs = [parse_input(text) for text in args.input]
+    arguments = check_arguments(function, inputs)
+    interpreter = make_interpreter(module)
+    results = list(interpreter.call_op(function, tuple(arguments)))
+    result_types = list(function.function_type.outputs.data)
+
+    outputs = args.output if args.output is not None else []
+    if len(outputs) > len(results):
+        raise UsageError(f"{len(outputs)} --output flags for {len(results)} results")
+    out.write(f"EXEC @{function.sym_name.data}\n")
+    for index, value in enumerate(results):
+        spec = outputs[index] if index < len(outputs) else "-"
+        if spec == "":
+            continue
+        if spec == "-":
+            out.write(format_result(index, value, _is_buffer_view(result_types[index]), args.print_max_element_count))
+        elif spec.startswith("@"):
+            path = spec[1:]
+            try:
+                np.save(path, np.asarray(value), allow_pickle=False)
+            except OSError as err:
+                raise UsageError(f"could not write '{path}': {err.strerror}") from None
+        else:
+            raise UsageError(f"invalid --output '{spec}': expected @file.npy, '-' or ''")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from mini_iree.compiler.diagnostics import DiagnosticError
+    from mini_iree.compiler.interpreter import InterpreterError
+
+    try:
+        run_tool(args, sys.stdout)
+        sys.stdout.flush()
+    except UsageError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+    except (InterpreterError, DiagnosticError) as err:
+        sys.stderr.write(f"{err}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as err:  # noqa: BLE001 - a crash still ends in one line
+        if os.environ.get("MINI_IREE_TRACEBACK"):
+            raise
+        sys.stderr.write(
+            f"error: internal error: {type(err).__name__}: {err} (set MINI_IREE_TRACEBACK=1 for details)\n"
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
