@@ -429,6 +429,70 @@ def _expand_if_non_unit(swizzle: TileSwizzle, src_index: int, dim: SwizzleDim, i
         _interleave(swizzle, innermost)
 
 
+def _refine_group(group: list[SwizzleDim], sizes: list[int]) -> list[SwizzleDim] | None:
+    """Split the dims of `group` so their sizes become `sizes` (each split dim
+    keeps its kind), or None when `sizes` does not refine `group`."""
+    refined: list[SwizzleDim] = []
+    remaining = list(sizes)
+    for dim in group:
+        product, parts = 1, []
+        while remaining and product < dim.size:
+            parts.append(remaining.pop(0))
+            product *= parts[-1]
+        if product != dim.size:
+            return None
+        refined += [SwizzleDim(dim.kind, size) for size in parts] if len(parts) > 1 else [dim]
+    return None if remaining else refined
+
+
+def _move_cross_thread_outermost(swizzle: TileSwizzle, acc: TileSwizzle, pairs: list[tuple[int, int]]) -> None:
+    """The walkthrough-era last step of the data-tiled swizzle (IREE removed it in
+    October 2025): within each group `g` that matches accumulator group `a`, put
+    the dims that are CrossThread in the accumulator outermost, without changing
+    the physical layout (only how it is described).
+
+    Refining the group to the accumulator's sizes first lets a CrossThread dim of
+    the operand be split the way the accumulator splits it (LHS M `[CI8, CT16]`
+    becomes `[CI8, CT4, CT4]`, then `[CT4, CI8, CT4]`).
+    """
+    for group_index, acc_index in pairs:
+        acc_group = acc.expand_shape[acc_index]
+        refined = _refine_group(swizzle.expand_shape[group_index], [d.size for d in acc_group])
+        if refined is None:
+            continue
+        start = sum(len(g) for g in swizzle.expand_shape[:group_index])
+        old_len = len(swizzle.expand_shape[group_index])
+        # Splitting a dim splits its entry in the permutation, outer part first.
+        split_sizes = []
+        remaining = [d.size for d in refined]
+        for dim in swizzle.expand_shape[group_index]:
+            count, product = 0, 1
+            while product < dim.size:
+                product *= remaining.pop(0)
+                count += 1
+            split_sizes.append(max(count, 1))
+            if count == 0:
+                remaining.pop(0)
+        new_index: dict[int, list[int]] = {}
+        position = 0
+        total_old = len(swizzle.flat_dims())
+        for old in range(total_old):
+            if start <= old < start + old_len:
+                width = split_sizes[old - start]
+            else:
+                width = 1
+            new_index[old] = list(range(position, position + width))
+            position += width
+        swizzle.permutation = [n for p in swizzle.permutation for n in new_index[p]]
+        swizzle.expand_shape[group_index] = refined
+        # Stable partition: accumulator-CrossThread positions first.
+        order = [i for i, d in enumerate(acc_group) if d.kind is SwizzleDimKind.CROSS_THREAD]
+        order += [i for i, d in enumerate(acc_group) if d.kind is not SwizzleDimKind.CROSS_THREAD]
+        swizzle.expand_shape[group_index] = [refined[i] for i in order]
+        moved = {start + old: start + new for new, old in enumerate(order)}
+        swizzle.permutation = [moved.get(p, p) for p in swizzle.permutation]
+
+
 # ===----------------------------------------------------------------------=== #
 # MMA attributes
 # ===----------------------------------------------------------------------=== #
@@ -624,13 +688,26 @@ class DataTiledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
     def subgroup_count(self) -> int:
         return self.subgroups_m.data * self.subgroups_n.data * self.subgroups_k.data
 
-    def swizzle(self, operand: int) -> TileSwizzle | None:
+    def swizzle(self, operand: int, cross_thread_outermost: bool = False) -> TileSwizzle | None:
         """The layout of operand `operand`'s tile (0 = LHS, 1 = RHS, 2 = ACC).
 
         Starts from the intrinsic's register order and expands the tile by the
         unrolled intrinsics (CrossIntrinsic) and the subgroups (CrossThread).
+        `cross_thread_outermost` adds the last step IREE took until October 2025
+        (the data-tiling walkthrough's layouts); without it this is IREE 3.13's.
         None when the intrinsic has no known register layout.
         """
+        if not cross_thread_outermost:
+            return self._swizzle(operand, walkthrough_era=False)
+        # Then, the K unrolling of both inputs was always interleaved.
+        swizzle, acc = self._swizzle(operand, walkthrough_era=True), self._swizzle(ACC, walkthrough_era=True)
+        if swizzle is None or acc is None:
+            return None
+        pairs = {LHS: [(0, 0)], RHS: [(0, 1)], ACC: [(0, 0), (1, 1)]}[operand]
+        _move_cross_thread_outermost(swizzle, acc, pairs)
+        return swizzle
+
+    def _swizzle(self, operand: int, walkthrough_era: bool) -> TileSwizzle | None:
         swizzle = intrinsic_swizzle(self.intrinsic.data, operand)
         if swizzle is None:
             return None
@@ -644,7 +721,7 @@ class DataTiledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
         ik = SwizzleDim.cross_intrinsic(self.intrinsics_k.data)
         interleave_m = interleaved(self.operands_interleaving_intrinsics_m)
         interleave_n = interleaved(self.operands_interleaving_intrinsics_n)
-        interleave_k = interleaved(self.operands_interleaving_intrinsics_k)
+        interleave_k = interleaved(self.operands_interleaving_intrinsics_k) or (walkthrough_era and operand != ACC)
         if operand == LHS:
             # The LHS tile is shared by the subgroups along N.
             _expand_if_non_unit(swizzle, 1, ik, interleave_k)

@@ -19,7 +19,7 @@ import string
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
@@ -58,6 +58,27 @@ def swizzle_tile(array: np.ndarray, swizzle: TileSwizzle, outer_rank: int) -> np
     return expanded.transpose(outer + [outer_rank + p for p in swizzle.permutation])
 
 
+def _swizzles_for(kind, maps, arrays) -> list:
+    """The operand swizzles the producer of this op used.
+
+    The same kind attribute meant two layouts: until October 2025 IREE moved the
+    cross-thread dims outermost (the walkthrough's tiles, e.g. LHS 8x4x4x4x4),
+    IREE 3.13 does not. The operands' inner shapes tell which one was used; when
+    both fit, a kind without `operands_interleaving_intrinsics_k` (a field the
+    older IREE did not print) is read the older way.
+    """
+    older_first = isinstance(kind.operands_interleaving_intrinsics_k, NoneAttr)
+    candidates = [[kind.swizzle(i, cross_thread_outermost=era) for i in range(3)] for era in (older_first, not older_first)]
+
+    def fits(swizzles) -> bool:
+        for array, map_, swizzle in zip(arrays, maps, swizzles):
+            if swizzle is None or list(array.shape[len(map_.results) :]) != swizzle.swizzled_shape():
+                return False
+        return True
+
+    return next((c for c in candidates if fits(c)), candidates[0])
+
+
 def _run_inner_tiled(op: iree_codegen.InnerTiledOp, lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray) -> np.ndarray:
     kind = op.kind
     if not isinstance(kind, iree_gpu.DataTiledMMAAttr):
@@ -67,7 +88,7 @@ def _run_inner_tiled(op: iree_codegen.InnerTiledOp, lhs: np.ndarray, rhs: np.nda
     maps = op.indexing_maps_list()
     if len(maps) != 3:
         raise InterpreterError(op, f"expected 2 inputs and 1 output, got {len(maps)} operands")
-    swizzles = [kind.swizzle(i) for i in range(3)]
+    swizzles = _swizzles_for(kind, maps, (lhs, rhs, acc))
     if any(s is None for s in swizzles):
         raise InterpreterError(op, f"no known register layout for {kind.intrinsic.data}")
     permutations = [list(p.get_values()) for p in op.permutations.data] if op.permutations is not None else None

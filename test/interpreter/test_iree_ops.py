@@ -491,15 +491,10 @@ def test_inner_tiled_is_a_matmul_on_swizzled_tiles(m, k, n):
     np.testing.assert_allclose(packed, pack(c0 + a @ b, **acc_l), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.xfail(
-    reason="DataTiledMMAAttr.swizzle() builds IREE 3.13's swizzle (checked against the 3.13 gfx942 dumps); the "
-    "seed-era 'move cross-thread dims outermost' step that the walkthrough's LHS/RHS layouts show is not offered",
-    strict=False,
-)
 def test_data_tiled_swizzles_match_the_walkthrough_encodings():
     kind = DataTiledMMAAttr(MMAIntrinsic.MFMA_F32_16x16x4_F32, intrinsics_m=8, intrinsics_n=2, subgroups_n=4, intrinsics_k=4)
     for operand, layout in enumerate((LHS_LAYOUT, RHS_LAYOUT, ACC_LAYOUT)):
-        swizzle = kind.swizzle(operand)
+        swizzle = kind.swizzle(operand, cross_thread_outermost=True)
         assert [[d.size for d in g] for g in swizzle.expand_shape] == layout["expand_sizes"]
         assert swizzle.permutation == layout["permutation"]
 

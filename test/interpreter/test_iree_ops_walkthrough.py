@@ -166,20 +166,6 @@ RHS_LAYOUT = dict(
 )  # fmt: skip
 
 
-def _skip_unless_kind_matches_the_walkthrough():
-    """``inner_tiled`` reads its tiles with the kind's swizzle; the seed's dumps use the seed-era one."""
-    from mini_iree.dialects.iree_gpu import DataTiledMMAAttr, MMAIntrinsic
-
-    kind = DataTiledMMAAttr(
-        MMAIntrinsic.MFMA_F32_16x16x4_F32, intrinsics_m=8, intrinsics_n=2, subgroups_n=4, intrinsics_k=4
-    )
-    if kind.swizzle(0).swizzled_shape() != [8, 4, 4, 4, 4]:
-        pytest.xfail(
-            "DataTiledMMAAttr.swizzle() builds IREE 3.13's swizzle, without the seed-era 'move cross-thread "
-            "dims outermost' step, so the kind disagrees with the walkthrough's LHS tiles (8x4x4x4x4)"
-        )
-
-
 def _index_constants(*values):
     return [word for v in values for word in split_index(v)]
 
@@ -219,30 +205,11 @@ def _run_gemm_dispatch(stage, m, k, n):
     _assert_matmul_close(out.view(np.float32).reshape(m, n), a @ b, k)
 
 
-def _walkthrough_swizzle(layout):
-    from mini_iree.dialects.iree_codegen import SwizzleDim, TileSwizzle
-
-    # The dim kinds do not matter to the values, only the sizes and the order.
-    groups = [[SwizzleDim.internal(size) for size in group] for group in layout["expand_sizes"]]
-    return TileSwizzle(groups, list(layout["permutation"]))
-
-
 @pytest.mark.parametrize("stage", GEMM_STAGES)
 @pytest.mark.parametrize("m,k,n", [(37, 53, 29), (130, 17, 129)])
-def test_gemm_dispatch_with_the_walkthrough_swizzles(stage, m, k, n, monkeypatch):
-    """``inner_tiled`` reads tiles with its kind's swizzle; here the kind answers with the
-    swizzles the walkthrough's encodings spell out, so the dispatch runs on the seed's layouts."""
-    from mini_iree.dialects.iree_gpu import DataTiledMMAAttr
-
-    swizzles = [_walkthrough_swizzle(layout) for layout in (LHS_LAYOUT, RHS_LAYOUT, ACC_LAYOUT)]
-    monkeypatch.setattr(DataTiledMMAAttr, "swizzle", lambda self, operand: swizzles[operand])
+def test_gemm_dispatch(stage, m, k, n):
+    """The kind's walkthrough-era swizzles read the tiles the walkthrough's encodings wrote."""
     _run_gemm_dispatch(stage, m, k, n)
-
-
-@pytest.mark.parametrize("stage", GEMM_STAGES)
-def test_gemm_dispatch(stage):
-    _skip_unless_kind_matches_the_walkthrough()
-    _run_gemm_dispatch(stage, 37, 53, 29)
 
 
 @pytest.mark.parametrize(
