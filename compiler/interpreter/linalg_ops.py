@@ -533,60 +533,37 @@ def _relayout_params(interpreter: Interpreter, op: Any) -> tuple[list[int], list
     return inner_dims_pos, tiles, outer_perm
 
 
-def pad_high(source: np.ndarray, shape: Sequence[int], value: Any) -> np.ndarray:
-    """``source`` padded at the end of each dimension to ``shape`` with ``value``.
+def _relayout(shape: Sequence[int], inner_dims_pos, tiles, outer_perm):
+    """The layout algebra's chain for this pack: pad, split each tiled dim, permute."""
+    from mini_iree.compiler.layout.iree_encoding import encoding_relayout
+    from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
-    Writes the source once and only the padding regions besides (``np.pad``
-    is several times slower for the thin paddings packs need).
-    """
-    out = np.empty(shape, source.dtype)
-    out[tuple(slice(0, s) for s in source.shape)] = source
-    for dim, size in enumerate(source.shape):
-        if size < shape[dim]:
-            out[(slice(None),) * dim + (slice(size, None),)] = value
-    return out
+    info = MaterializeEncodingInfo(list(inner_dims_pos), list(tiles), list(outer_perm))
+    return encoding_relayout(info, tuple(int(s) for s in shape))
 
 
 def pack(source: np.ndarray, inner_dims_pos, tiles, outer_perm, padding_value=None, op=None) -> np.ndarray:
     """linalg.pack: pad each tiled dimension to a multiple of its tile, split it, permute.
 
     Result axes: the outer dims (in ``outer_perm`` order), then one axis per tile
-    in ``inner_dims_pos`` order.
+    in ``inner_dims_pos`` order. The index arithmetic is the layout algebra's
+    (``compiler/layout``), shared with stream sizes, materialization and
+    ``mini-iree-layout``.
     """
-    rank = source.ndim
-    tile_of = dict(zip(inner_dims_pos, tiles))
-    padded = [-(-source.shape[d] // tile_of[d]) * tile_of[d] if d in tile_of else source.shape[d] for d in range(rank)]
-    if list(padded) != list(source.shape):
-        if padding_value is None:
-            raise InterpreterError(op, f"pack of shape {list(source.shape)} needs padding but has no padding_value")
-        source = pad_high(source, padded, padding_value)
-    split_shape, outer_axis, tile_axis = [], {}, {}
-    for d in range(rank):
-        outer_axis[d] = len(split_shape)
-        if d in tile_of:
-            split_shape += [padded[d] // tile_of[d], tile_of[d]]
-            tile_axis[d] = len(split_shape) - 1
-        else:
-            split_shape.append(padded[d])
-    perm = outer_perm or list(range(rank))
-    order = [outer_axis[d] for d in perm] + [tile_axis[d] for d in inner_dims_pos]
-    return np.transpose(source.reshape(split_shape), order)
+    relayout = _relayout(source.shape, inner_dims_pos, tiles, outer_perm)
+    if padding_value is None and relayout.padded_elements() != source.size:
+        raise InterpreterError(op, f"pack of shape {list(source.shape)} needs padding but has no padding_value")
+    return relayout.pack(source, 0 if padding_value is None else padding_value)
 
 
 def unpack(packed: np.ndarray, inner_dims_pos, tiles, outer_perm, dest_shape, op=None) -> np.ndarray:
     """linalg.unpack: the inverse of :func:`pack`, sliced back to ``dest_shape``."""
-    rank = len(dest_shape)
-    perm = outer_perm or list(range(rank))
-    axes = []
-    for d in range(rank):
-        axes.append(perm.index(d))
-        if d in inner_dims_pos:
-            axes.append(rank + inner_dims_pos.index(d))
-    merged = np.transpose(packed, axes)
-    padded_shape = [packed.shape[perm.index(d)] * (tiles[inner_dims_pos.index(d)] if d in inner_dims_pos else 1) for d in range(rank)]
-    if any(want > have for want, have in zip(dest_shape, padded_shape)):
-        raise InterpreterError(op, f"unpack into shape {list(dest_shape)} from a packed tensor covering only {padded_shape}")
-    return merged.reshape(padded_shape)[tuple(slice(0, s) for s in dest_shape)]
+    relayout = _relayout(dest_shape, inner_dims_pos, tiles, outer_perm)
+    if tuple(packed.shape) != tuple(relayout.physical_shape):
+        raise InterpreterError(
+            op, f"unpack into shape {list(dest_shape)} needs a packed shape {list(relayout.physical_shape)}"
+        )
+    return relayout.unpack(packed)
 
 
 def run_pack(self, interpreter: Interpreter, op: linalg.PackOp, args: tuple[Any, ...]):

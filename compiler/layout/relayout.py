@@ -125,9 +125,23 @@ class Relayout:
         return array
 
     def unpack(self, packed: np.ndarray) -> np.ndarray:
-        """The logical array back from its packed form (padding dropped)."""
-        offsets = self.index_grid()
-        return np.ascontiguousarray(packed).reshape(-1)[offsets]
+        """The logical array back from its packed form (padding dropped).
+
+        Each step is undone in reverse order (inverse transpose, reshape back,
+        slice off the padding), so this costs one copy at most, like
+        `linalg.unpack`.
+        """
+        shapes = self.shapes()
+        physical = static(shapes[-1], "unpack")
+        if tuple(packed.shape) != tuple(physical):
+            # A flat buffer (possibly with XLA's tail padding) holds the same data row-major.
+            flat, needed = packed.reshape(-1), int(np.prod(physical, dtype=np.int64))
+            if packed.ndim != 1 or flat.size < needed:
+                raise ValueError(f"expected an array of shape {shapes[-1]} or a buffer of it, got {packed.shape}")
+            packed = flat[:needed].reshape(physical)
+        for step, source in zip(reversed(self.steps), reversed(shapes[:-1])):
+            packed = step.undo(packed, source)
+        return packed
 
     # -- text -------------------------------------------------------------------------
 

@@ -85,8 +85,21 @@ class Pad:
         return index, inside
 
     def run(self, array: np.ndarray, padding_value: float = 0) -> np.ndarray:
-        widths = [(0, int(target) - size) for target, size in zip(self.shape, array.shape)]
-        return np.pad(array, widths, constant_values=padding_value)
+        target = static(self.shape, "pad")
+        if tuple(target) == array.shape:
+            return array
+        # Write the source once and only the padding regions besides: np.pad is
+        # several times slower for the thin paddings packs need.
+        out = np.empty(target, array.dtype)
+        out[tuple(slice(0, s) for s in array.shape)] = array
+        for dim, size in enumerate(array.shape):
+            if size < target[dim]:
+                out[(slice(None),) * dim + (slice(size, None),)] = padding_value
+        return out
+
+    def undo(self, array: np.ndarray, source: Shape) -> np.ndarray:
+        """Drop the padding again (a view)."""
+        return array[tuple(slice(0, s) for s in static(source, "unpad"))]
 
     def describe(self, source: Shape) -> str:
         return f"pad {format_shape(source)} -> {format_shape(self.shape)}"
@@ -119,6 +132,9 @@ class Reshape:
     def run(self, array: np.ndarray, padding_value: float = 0) -> np.ndarray:
         return array.reshape(static(self.shape, "reshape"))
 
+    def undo(self, array: np.ndarray, source: Shape) -> np.ndarray:
+        return array.reshape(static(source, "reshape"))
+
     def describe(self, source: Shape) -> str:
         verb = "collapse" if self.collapse else "reshape"
         groups = ", ".join("[" + ", ".join(map(str, g)) + "]" for g in self.reassociation)
@@ -146,6 +162,9 @@ class Transpose:
 
     def run(self, array: np.ndarray, padding_value: float = 0) -> np.ndarray:
         return np.transpose(array, self.permutation)
+
+    def undo(self, array: np.ndarray, source: Shape) -> np.ndarray:
+        return np.transpose(array, inverse_permutation(self.permutation))
 
     def describe(self, source: Shape) -> str:
         perm = ", ".join(map(str, self.permutation))
