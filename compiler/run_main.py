@@ -197,6 +197,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--print_max_element_count", type=int, default=1024, help="elements printed per result (default 1024)"
     )
+    parser.add_argument(
+        "--binding",
+        action="append",
+        default=[],
+        help="run a dispatch function (one taking its operands through hal.interface.binding.subspan): the "
+        "contents of binding 0, 1, ... in order, in --input's syntax; each binding is printed or saved "
+        "(--output) afterwards with the same shape and type",
+    )
+    parser.add_argument(
+        "--push-constant",
+        action="append",
+        default=[],
+        type=int,
+        help="a 32-bit push constant of a dispatch function, in ordinal order",
+    )
     return parser
 
 
@@ -227,11 +242,14 @@ def run_tool(args: argparse.Namespace, out) -> None:
         function = candidates[0]
     else:
         function = find_function(module, args.function.lstrip("@"))
-    inputs = [parse_input(text) for text in args.input]
-    arguments = check_arguments(function, inputs)
-    interpreter = make_interpreter(module)
-    results = list(interpreter.call_op(function, tuple(arguments)))
-    result_types = list(function.function_type.outputs.data)
+    if args.binding or args.push_constant:
+        results, as_buffer_view = _run_dispatch_function(module, function, args)
+    else:
+        inputs = [parse_input(text) for text in args.input]
+        arguments = check_arguments(function, inputs)
+        interpreter = make_interpreter(module)
+        results = list(interpreter.call_op(function, tuple(arguments)))
+        as_buffer_view = [_is_buffer_view(t) for t in function.function_type.outputs.data]
 
     outputs = args.output if args.output is not None else []
     if len(outputs) > len(results):
@@ -242,7 +260,7 @@ def run_tool(args: argparse.Namespace, out) -> None:
         if spec == "":
             continue
         if spec == "-":
-            out.write(format_result(index, value, _is_buffer_view(result_types[index]), args.print_max_element_count))
+            out.write(format_result(index, value, as_buffer_view[index], args.print_max_element_count))
         elif spec.startswith("@"):
             path = spec[1:]
             try:
@@ -251,6 +269,28 @@ def run_tool(args: argparse.Namespace, out) -> None:
                 raise UsageError(f"could not write '{path}': {err.strerror}") from None
         else:
             raise UsageError(f"invalid --output '{spec}': expected @file.npy, '-' or ''")
+
+
+def _run_dispatch_function(module, function, args: argparse.Namespace):
+    """Run an argument-less dispatch function on the given bindings and push constants.
+
+    The results are the bindings after the run, each viewed with the shape and
+    element type it was given with.
+    """
+    import numpy as np
+
+    from mini_iree.compiler.interpreter.hal_ops import run_dispatch
+
+    if args.input:
+        raise UsageError("--input and --binding cannot be used together: a dispatch function takes no arguments")
+    if function.function_type.inputs.data:
+        raise UsageError(f"@{function.sym_name.data} takes arguments; --binding is for argument-less dispatch functions")
+    bindings = [np.asarray(parse_input(text)) for text in args.binding]
+    constants = [c & 0xFFFFFFFF for c in args.push_constant]
+    buffers = run_dispatch(module, function.sym_name.data, bindings, constants)
+    results = [buffer.view(b.dtype).reshape(b.shape) for buffer, b in zip(buffers, bindings)]
+    # Bindings print like buffer views, whatever their rank.
+    return results, [True] * len(results)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

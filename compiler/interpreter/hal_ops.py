@@ -154,7 +154,11 @@ def run_dispatch(
 def _context(interpreter: Interpreter, op: Any) -> DispatchContext:
     context = interpreter.get_data(HalFunctions, "dispatch_context", lambda: None)
     if context is None:
-        raise InterpreterError(op, "needs a dispatch context (bindings and push constants); run it with run_dispatch")
+        raise InterpreterError(
+            op,
+            "needs a dispatch context (bindings and push constants): run it with "
+            "`mini-iree-run --binding=... --push-constant=...` or hal_ops.run_dispatch",
+        )
     return context
 
 
