@@ -257,6 +257,11 @@ def main(argv: list[str] | None = None) -> int:
             args.subject = None
         subject = _subject(args)
         COMMANDS[args.command][0](subject, args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) has gone: not an error of ours.
+        sys.stderr.close()
+        return 0
     except (_UsageError, ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
