@@ -77,9 +77,8 @@ from mini_iree.dialects.iree_tensor_ext import (
     DispatchTensorStoreOpBase,
     DispatchTensorTypeBase,
     DispatchWorkloadOrdinalOpBase,
-    verify_op_dynamic_dims,
 )
-from mini_iree.dialects.utils import count_dynamic, print_dynamic_dims
+from mini_iree.dialects.utils import count_dynamic, print_dynamic_dims, verify_op_dynamic_dims
 
 UNTIED_INDEX = -1
 """``tied_operands`` entry of a result that does not reuse an operand's storage."""

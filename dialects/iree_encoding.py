@@ -63,7 +63,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from mini_iree.dialects.utils import verify_dims_match
+from mini_iree.dialects.utils import verify_op_dynamic_dims
 
 _AttributeT = TypeVar("_AttributeT", bound=Attribute)
 
@@ -1042,7 +1042,7 @@ class UnsetEncodingOp(IRDLOperation):
         if not is_serializable_encoding(source_type.encoding):
             raise VerifyException("source of unset_encoding op expected to have a valid tensor encoding")
         _verify_same_logical_shape(result_type, source_type)
-        verify_dims_match(self, result_type, self.result_dims, "result")
+        verify_op_dynamic_dims([result_type], self.result_dims, set_name="result type")
         _verify_encoding_dims(source_type.encoding, self.encoding_dims)
 
 

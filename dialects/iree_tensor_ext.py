@@ -61,7 +61,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from mini_iree.dialects.utils import count_dynamic
+from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
 
 # ---------------------------------------------------------------------------
 # Verification helpers shared with the flow and stream dialects.
@@ -71,19 +71,6 @@ from mini_iree.dialects.utils import count_dynamic
 def quoted(attr: Attribute) -> str:
     """An attribute or type as MLIR quotes it in diagnostics: ``'tensor<4xf32>'``."""
     return f"'{attr}'"
-
-
-def verify_op_dynamic_dims(types: Sequence[Attribute], dims: Sequence[SSAValue], set_name: str = "value") -> None:
-    """IREE's ``verifyOpDynamicDims``: one ``index`` operand per ``?`` of ``types``.
-
-    flow and iree_tensor_ext call the checked list a "value set", stream a
-    "type set"; the rest of the message is the same everywhere.
-    """
-    required = sum(count_dynamic(t) for t in types)
-    if len(dims) != required:
-        raise VerifyException(
-            f"{set_name} set has {required} dynamic dimensions but only {len(dims)} dimension values are attached"
-        )
 
 
 def verify_offsets_sizes_strides(op: DispatchTensorLoadOpBase | DispatchTensorStoreOpBase, rank: int) -> None:

@@ -93,8 +93,7 @@ from mini_iree.dialects.flow import (
     verify_tied_operands,
     verify_workgroup_count_return,
 )
-from mini_iree.dialects.iree_tensor_ext import verify_op_dynamic_dims
-from mini_iree.dialects.utils import print_dynamic_dims
+from mini_iree.dialects.utils import print_dynamic_dims, verify_op_dynamic_dims
 
 # ---------------------------------------------------------------------------
 # Types

@@ -8,7 +8,6 @@ parse and print that ``type{dims}`` form so every dialect spells it the same.
 from collections.abc import Sequence
 
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
@@ -26,15 +25,6 @@ def parse_dynamic_dims(parser: Parser) -> list[UnresolvedOperand]:
     return dims
 
 
-def parse_type_with_dims(parser: Parser) -> tuple[Attribute, list[SSAValue]]:
-    """Parse ``type{%d...}`` and resolve the dims as ``index`` values."""
-    from xdsl.dialects.builtin import IndexType
-
-    ty = parser.parse_type()
-    dims = parse_dynamic_dims(parser)
-    return ty, [parser.resolve_operand(d, IndexType()) for d in dims]
-
-
 def print_dynamic_dims(printer: Printer, dims: Sequence[SSAValue]) -> None:
     """Print ``{%a, %b}``; prints nothing for an empty list, as IREE does."""
     if not dims:
@@ -42,11 +32,6 @@ def print_dynamic_dims(printer: Printer, dims: Sequence[SSAValue]) -> None:
     printer.print_string("{")
     printer.print_list(dims, printer.print_operand)
     printer.print_string("}")
-
-
-def print_type_with_dims(printer: Printer, ty: Attribute, dims: Sequence[SSAValue]) -> None:
-    printer.print_attribute(ty)
-    print_dynamic_dims(printer, dims)
 
 
 def count_dynamic(ty: Attribute) -> int:
@@ -59,12 +44,17 @@ def count_dynamic(ty: Attribute) -> int:
     return sum(1 for d in shape() if d == DYNAMIC_INDEX)
 
 
-def verify_dims_match(op: IRDLOperation, ty: Attribute, dims: Sequence[SSAValue], what: str) -> None:
-    """IREE's check that a value's dynamic dims are all given."""
+def verify_op_dynamic_dims(types: Sequence[Attribute], dims: Sequence[SSAValue], set_name: str = "value") -> None:
+    """IREE's ``verifyOpDynamicDims``: one ``index`` operand per ``?`` of ``types``.
+
+    flow and iree_tensor_ext call the checked list a "value set", stream a
+    "type set", iree_encoding's unset_encoding a "result type set"; the rest of
+    the message is the same everywhere.
+    """
     from xdsl.utils.exceptions import VerifyException
 
-    expected = count_dynamic(ty)
-    if expected != len(dims):
+    required = sum(count_dynamic(t) for t in types)
+    if len(dims) != required:
         raise VerifyException(
-            f"{what} type set has {expected} dynamic dimensions but only {len(dims)} dimension values are attached"
+            f"{set_name} set has {required} dynamic dimensions but only {len(dims)} dimension values are attached"
         )

@@ -25,6 +25,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from mini_iree.compiler.interpreter.core import InterpreterError, run_block
 from mini_iree.dialects import iree_codegen, iree_gpu, iree_linalg_ext
+from mini_iree.compiler.layout.iree_encoding import swizzle_relayout
 from mini_iree.dialects.iree_codegen import TileSwizzle
 
 __all__ = ["CodegenFunctions", "LinalgExtFunctions", "swizzle_tile", "unswizzle_tile"]
@@ -36,26 +37,13 @@ __all__ = ["CodegenFunctions", "LinalgExtFunctions", "swizzle_tile", "unswizzle_
 
 
 def unswizzle_tile(array: np.ndarray, swizzle: TileSwizzle, outer_rank: int) -> np.ndarray:
-    """The plain 2-D tiles of a swizzled operand: ``outer x swizzled`` -> ``outer x T0 x T1``.
-
-    The swizzled dim ``j`` is expanded dim ``permutation[j]``; transposing by
-    the inverse permutation restores the expanded order, and collapsing each
-    ``expandShape`` group restores the tile dims.
-    """
-    permutation = swizzle.permutation
-    inverse = [permutation.index(i) for i in range(len(permutation))]
-    outer = list(range(outer_rank))
-    expanded = array.transpose(outer + [outer_rank + p for p in inverse])
-    groups = [int(np.prod([d.size for d in group], dtype=np.int64)) for group in swizzle.expand_shape]
-    return expanded.reshape(array.shape[:outer_rank] + tuple(groups))
+    """The plain 2-D tiles of a swizzled operand: ``outer x swizzled`` -> ``outer x T0 x T1``."""
+    return swizzle_relayout(array.shape[:outer_rank], swizzle).unpack(array)
 
 
 def swizzle_tile(array: np.ndarray, swizzle: TileSwizzle, outer_rank: int) -> np.ndarray:
     """The inverse of :func:`unswizzle_tile`: plain tiles -> ``outer x swizzled``."""
-    sizes = tuple(d.size for d in swizzle.flat_dims())
-    expanded = array.reshape(array.shape[:outer_rank] + sizes)
-    outer = list(range(outer_rank))
-    return expanded.transpose(outer + [outer_rank + p for p in swizzle.permutation])
+    return swizzle_relayout(array.shape[:outer_rank], swizzle).pack(array)
 
 
 def _swizzles_for(kind, maps, arrays) -> list:

@@ -581,18 +581,7 @@ def run_pack(self, interpreter: Interpreter, op: linalg.PackOp, args: tuple[Any,
 def run_unpack(self, interpreter: Interpreter, op: linalg.UnPackOp, args: tuple[Any, ...]):
     source, dest = args[0], args[1]
     inner_dims_pos, tiles, outer_perm = _relayout_params(interpreter, op)
-    expected = pack_shape(np.shape(dest), inner_dims_pos, tiles, outer_perm)
-    if list(np.shape(source)) != expected:
-        raise InterpreterError(op, f"packed source of shape {list(np.shape(source))} does not match {expected}")
     return (unpack(np.asarray(source), inner_dims_pos, tiles, outer_perm, np.shape(dest), op),)
-
-
-def pack_shape(shape: Sequence[int], inner_dims_pos, tiles, outer_perm) -> list[int]:
-    """The shape of ``pack`` applied to a tensor of ``shape``."""
-    tile_of = dict(zip(inner_dims_pos, tiles))
-    outer = [-(-s // tile_of[d]) if d in tile_of else s for d, s in enumerate(shape)]
-    perm = outer_perm or list(range(len(shape)))
-    return [outer[d] for d in perm] + list(tiles)
 
 
 def run_index(self, interpreter: Interpreter, op: linalg.IndexOp, args: tuple[Any, ...]):

@@ -19,6 +19,7 @@ a dynamic inner tile size is IREE's `ShapedType::kDynamic` (INT64_MIN).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, SwizzleDim, SwizzleDimKind, TileSwizzle
 
@@ -166,6 +167,28 @@ def swizzle_permutation(rank: int, swizzle: TileSwizzle) -> tuple[int, ...]:
     return tuple(range(rank)) + tuple(rank + p for p in swizzle.permutation)
 
 
+def swizzle_steps(outer_shape: Shape, swizzle: TileSwizzle) -> list[Step]:
+    """The `tensor.expand_shape` + `linalg.transpose` a swizzle adds after the pack.
+
+    Identity steps are left out (a swizzle that splits nothing, or keeps the order).
+    """
+    rank = len(outer_shape)
+    steps: list[Step] = []
+    expanded_shape = tuple(outer_shape) + swizzle_expanded_shape(swizzle)
+    if len(expanded_shape) != rank + len(swizzle.expand_shape):
+        steps.append(Reshape(expanded_shape, swizzle_reassociation(rank, swizzle)))
+    perm = swizzle_permutation(rank, swizzle)
+    if not is_identity(perm):
+        steps.append(Transpose(perm))
+    return steps
+
+
+def swizzle_relayout(outer_shape: Shape, swizzle: TileSwizzle) -> Relayout:
+    """A packed tensor (outer dims x one dim per inner tile) to its swizzled form."""
+    tiles = tuple(prod(d.size for d in group) for group in swizzle.expand_shape)
+    return Relayout(tuple(outer_shape) + tiles, tuple(swizzle_steps(outer_shape, swizzle)))
+
+
 def encoding_relayout(info: MaterializeEncodingInfo, shape: Shape) -> Relayout:
     """The chain `linalg.pack` (+ swizzle expand_shape + transpose) stands for."""
     rank = len(shape)
@@ -204,17 +227,8 @@ def encoding_relayout(info: MaterializeEncodingInfo, shape: Shape) -> Relayout:
     if not is_identity(permutation):
         steps.append(Transpose(permutation))
 
-    swizzle = info.swizzle
-    if swizzle is not None:
-        packed_rank = rank + len(tiles)
-        packed = packed_tensor_shape(info, shape)
-        reassociation = swizzle_reassociation(rank, swizzle)
-        expanded_shape = tuple(packed[:rank]) + swizzle_expanded_shape(swizzle)
-        if len(expanded_shape) != packed_rank or expanded_shape != packed:
-            steps.append(Reshape(expanded_shape, reassociation))
-        perm = swizzle_permutation(rank, swizzle)
-        if not is_identity(perm):
-            steps.append(Transpose(perm))
+    if info.swizzle is not None:
+        steps += swizzle_steps(packed_tensor_shape(info, shape)[:rank], info.swizzle)
     return Relayout(tuple(shape), tuple(steps))
 
 
