@@ -6,8 +6,10 @@
     mini-iree-layout canonical 'F32[3, 5]{1, 0 : T(2, 2)}'
     mini-iree-layout explain 'f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}'
     mini-iree-layout draw 'f32[3,5]{1,0:T(2,2)}' -o fig1.svg
+    mini-iree-layout resolve --target gfx942 --types f32,f32,f32 --sizes ?,?,? [--json]
 
-Every subcommand also takes an IREE encoding instead of an XLA shape:
+`resolve` asks a target's encoding resolver which layout each operand of a
+plain matmul gets. Every other subcommand also takes an IREE encoding instead of an XLA shape:
 
     mini-iree-layout index --encoding-info '{innerDimsPos = [0, 1], innerTileSizes = [8, 1],
         outerDimsPerm = [0, 1]}' --shape 10x7xf32 9,6
@@ -28,7 +30,10 @@ from mini_iree.compiler import layout as L
 from mini_iree.compiler.layout.materialization import format_ops
 
 if TYPE_CHECKING:
+    from xdsl.ir import Attribute
+
     from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
+    from mini_iree.dialects.iree_encoding import EncodingAttr
 
 _MLIR_TYPE = re.compile(r"^(?:(bf16)|f(\d+)|(?:s|u)?i(\d+))$")
 
@@ -220,6 +225,144 @@ def cmd_draw(subject: Subject, args: argparse.Namespace) -> None:
         raise ValueError("-o must name a .svg or .png file")
 
 
+# ===----------------------------------------------------------------------=== #
+# resolve: the layouts a target's encoding resolver gives a matmul
+# ===----------------------------------------------------------------------=== #
+
+RESOLVE_OPERANDS = ("lhs", "rhs", "result")
+# The eras of compiler/resolvers/gpu.py (GPU_ERAS), spelled here so that building
+# the parser does not import the dialects.
+_GPU_ERAS = ("walkthrough", "3.13")
+
+
+def _parse_element_types(text: str) -> list[Attribute]:
+    """`f32,f32,f32` -> the (LHS, RHS, OUT) element types."""
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import AnyFloat, Builtin, IntegerType
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+
+    names = [name.strip() for name in text.split(",")]
+    if len(names) != 3:
+        raise ValueError(f"--types takes three element types LHS,RHS,OUT (e.g. f32,f32,f32), got '{text}'")
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    types: list[Attribute] = []
+    for name in names:
+        try:
+            parser = Parser(ctx, name, "<types>")
+            element_type = parser.parse_type()
+            complete = parser.pos >= len(name)
+        except ParseError:
+            element_type, complete = None, False
+        if not complete or not isinstance(element_type, IntegerType | AnyFloat):
+            raise ValueError(f"--types: '{name}' is not an integer or float element type such as f32, bf16, i8")
+        types.append(element_type)
+    return types
+
+
+def _parse_sizes(text: str) -> list[int | None]:
+    """`M,N,K` with `?` for a dynamic size."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 3 or any(not (p == "?" or (p.isdigit() and int(p) > 0)) for p in parts):
+        raise ValueError(f"--sizes takes M,N,K as positive integers or '?', got '{text}'")
+    return [None if p == "?" else int(p) for p in parts]
+
+
+def matmul_encodings(types: list[Attribute], sizes: list[int | None]) -> dict[str, EncodingAttr]:
+    """The LHS, RHS and RESULT encodings of `C(M,N) += A(M,K) * B(K,N)`, as SetEncoding writes them."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+    from xdsl.ir.affine import AffineExpr, AffineMap
+
+    from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
+
+    m, n, k = (AffineExpr.dimension(i) for i in range(3))
+    maps = [AffineMap(3, 0, (m, k)), AffineMap(3, 0, (k, n)), AffineMap(3, 0, (m, n))]
+    iteration_sizes = [DYNAMIC_INDEX if s is None else s for s in sizes]
+    return {
+        name: EncodingAttr(index, EncodingOpType.MATMUL, types, maps, iteration_sizes)
+        for index, name in enumerate(RESOLVE_OPERANDS)
+    }
+
+
+def _operand_shape(operand: str, sizes: list[int | None]) -> tuple[int | None, ...]:
+    m, n, k = sizes
+    return {"lhs": (m, k), "rhs": (k, n), "result": (m, n)}[operand]
+
+
+def _info_json(info: MaterializeEncodingInfo) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "innerDimsPos": list(info.inner_dims_pos),
+        "innerTileSizes": list(info.inner_tile_sizes),
+        "outerDimsPerm": list(info.outer_dims_perm),
+    }
+    if info.swizzle is not None:
+        # A distribution factor other than 1 (IREE 3.13) is the dim's third entry.
+        entry["swizzle"] = {
+            "expandShape": [
+                [[d.kind.value, d.size, *([d.distribution_factor] if d.distribution_factor != 1 else [])] for d in g]
+                for g in info.swizzle.expand_shape
+            ],
+            "permutation": list(info.swizzle.permutation),
+        }
+    return entry
+
+
+def _resolve_text(operand: str, info: MaterializeEncodingInfo, shape: tuple, element_type: str) -> list[str]:
+    dims = "x".join("?" if d is None else str(d) for d in shape)
+    lines = [f"{operand}: tensor<{dims}x{element_type}>"]
+    if info.is_identity():
+        return [*lines, "  identity: the resolver has no tile for this matmul, the encoding is dropped"]
+    relayout = L.encoding_relayout(info, shape)
+    lines.append(f"  encoding_info = {L.format_encoding_info(info)}")
+    lines.append(f"  packed: {L.format_shape(L.packed_tensor_shape(info, shape))}")
+    if info.swizzle is not None:
+        lines.append(f"  swizzled: {L.format_shape(relayout.physical_shape)}")
+    subject = Subject(relayout, "", 0, 0, None, info, element_type)
+    lines.append("  " + _xla_equivalent(subject))
+    return lines
+
+
+def cmd_resolve(args: argparse.Namespace) -> None:
+    from mini_iree.compiler.resolvers import resolve_encoding_info
+    from mini_iree.compiler.resolvers.targets import parse_target
+
+    target = parse_target(args.target)
+    types = _parse_element_types(args.types)
+    sizes = _parse_sizes(args.sizes)
+    encodings = matmul_encodings(types, sizes)
+    operands = [args.operand] if args.operand else list(RESOLVE_OPERANDS)
+    infos = {name: resolve_encoding_info(target, encodings[name], gpu_era=args.gpu_era) for name in operands}
+    if any(info is None for info in infos.values()):
+        raise ValueError("the target names no iree.encoding.resolver, so it gives encodings no layout")
+    if args.json:
+        print(json.dumps({name: _info_json(info) for name, info in infos.items() if info is not None}))
+        return
+    element_types = {"lhs": types[0], "rhs": types[1], "result": types[2]}
+    for name, info in infos.items():
+        assert info is not None
+        for line in _resolve_text(name, info, _operand_shape(name, sizes), str(element_types[name])):
+            print(line)
+
+
+def _add_resolve_parser(commands: argparse._SubParsersAction) -> None:
+    help_text = "the layout a target's encoding resolver gives each operand of a matmul"
+    sub = commands.add_parser("resolve", help=help_text, description=help_text)
+    sub.add_argument(
+        "--target", required=True, help="e.g. gfx942, 'x86_64:+avx,+avx2,+fma', vmvx, or #hal.executable.target<...>"
+    )
+    sub.add_argument("--types", required=True, help="LHS,RHS,OUT element types, e.g. f32,f32,f32 or i8,i8,i32")
+    sub.add_argument("--sizes", required=True, help="M,N,K, '?' for a dynamic size, e.g. ?,?,? or 255,1023,513")
+    sub.add_argument("--operand", choices=RESOLVE_OPERANDS, help="only this operand (default: all three)")
+    sub.add_argument("--json", action="store_true", help="print a JSON object keyed by operand")
+    sub.add_argument(
+        "--gpu-era",
+        choices=_GPU_ERAS,
+        default="walkthrough",
+        help="GPU heuristics: the data-tiling walkthrough's (default) or IREE 3.13's",
+    )
+
+
 COMMANDS = {
     "index": (cmd_index, "linear index of each IDX (comma-separated, '' for rank 0)"),
     "grid": (cmd_grid, "the linear index of every element of a rank-2 shape"),
@@ -245,12 +388,17 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--json", action="store_true", help="print a JSON object")
         if name == "draw":
             sub.add_argument("-o", "--output", required=True, help="FILE.svg or FILE.png")
+    _add_resolve_parser(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if args.command == "resolve":
+            cmd_resolve(args)
+            sys.stdout.flush()
+            return 0
         if args.command == "index" and args.encoding_info is not None and args.subject is not None:
             # With an encoding there is no XLA shape: every positional is an index.
             args.indices = [args.subject, *args.indices]

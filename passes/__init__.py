@@ -12,11 +12,27 @@ from importlib import import_module
 from xdsl.passes import ModulePass
 
 # flag name -> "module:Class"
-_PASSES: dict[str, str] = {}
+_PASSES: dict[str, str] = {
+    "canonicalize": "mini_iree.passes.canonicalize:CanonicalizePass",
+    "iree-abi-wrap-entry-points": "mini_iree.passes.wrap_entry_points:WrapEntryPointsPass",
+    "iree-dispatch-creation-form-dispatch-regions": "mini_iree.passes.form_dispatch_regions:FormDispatchRegionsPass",
+    "iree-dispatch-creation-annotate-data-tiling-hints": (
+        "mini_iree.passes.annotate_data_tiling_hints:AnnotateDataTilingHintsPass"
+    ),
+    "iree-dispatch-creation-set-encoding": "mini_iree.passes.set_encoding:SetEncodingPass",
+    "iree-dispatch-creation-hoist-encoding-ops": "mini_iree.passes.hoist_encoding_ops:HoistEncodingOpsPass",
+    "iree-dispatch-creation-propagate-encodings": "mini_iree.passes.propagate_encodings:PropagateEncodingsPass",
+    "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass": (
+        "mini_iree.passes.fuse_encoding_ops_into_dispatch_regions:FuseEncodingOpsIntoDispatchRegionsPass"
+    ),
+    "iree-dispatch-creation-convert-encoding-to-flow": (
+        "mini_iree.passes.convert_encoding_to_flow:ConvertEncodingToFlowPass"
+    ),
+    "iree-util-hoist-into-globals": "mini_iree.passes.hoist_into_globals:HoistIntoGlobalsPass",
+}
 
 # Upstream passes that make pipelines and tests pleasant.
 _XDSL_PASSES: dict[str, str] = {
-    "canonicalize": "xdsl.transforms.canonicalize:CanonicalizePass",
     "cse": "xdsl.transforms.common_subexpression_elimination:CommonSubexpressionElimination",
     "dce": "xdsl.transforms.dead_code_elimination:DeadCodeElimination",
 }
@@ -38,7 +54,25 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 # Named pipelines: name -> pipeline text in -p syntax, expanded in place wherever
 # the name appears in -p or --pass-pipeline.
-_PIPELINES: dict[str, str] = {}
+_PIPELINES: dict[str, str] = {
+    # The first half of the data-tiling walkthrough, from a plain func.func on
+    # tensors to hoisted, flow-level encodings (walkthrough dumps 00-08).
+    # `canonicalize` after convert-encoding-to-flow, as the walkthrough prints it.
+    "data-tiling-dispatch-creation": ",".join(
+        [
+            "iree-abi-wrap-entry-points",
+            "iree-dispatch-creation-form-dispatch-regions",
+            "iree-dispatch-creation-annotate-data-tiling-hints",
+            "iree-dispatch-creation-set-encoding",
+            "iree-dispatch-creation-hoist-encoding-ops",
+            "iree-dispatch-creation-propagate-encodings",
+            "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass",
+            "iree-dispatch-creation-convert-encoding-to-flow",
+            "canonicalize",
+            "iree-util-hoist-into-globals",
+        ]
+    ),
+}
 
 
 def get_all_pipelines() -> dict[str, str]:

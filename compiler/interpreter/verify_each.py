@@ -55,6 +55,23 @@ def _random_array(element: Attribute, shape: list[int], rng: np.random.Generator
     return rng.standard_normal(shape).astype(dtype)
 
 
+def _imported_type(function: Operation, index: int, type_: Attribute) -> Attribute:
+    """The tensor type a ``!hal.buffer_view`` argument is imported as, else ``type_``.
+
+    A public function after ``iree-abi-wrap-entry-points`` takes buffer views; the
+    ``hal.tensor.import`` that reads one says which tensor it must hold.
+    """
+    from mini_iree.dialects import hal
+
+    if not isinstance(type_, hal.BufferViewType):
+        return type_
+    argument = function.regions[0].blocks[0].args[index]
+    for use in argument.uses:
+        if isinstance(use.operation, hal.TensorImportOp):
+            return use.operation.results[0].type
+    raise ValueError(f"argument {index} is a !hal.buffer_view that no hal.tensor.import reads")
+
+
 @dataclass
 class _Reference:
     name: str
@@ -74,6 +91,7 @@ class ResultChecker:
             name = function.sym_name.data  # type: ignore[attr-defined]
             types = list(function.function_type.inputs.data)  # type: ignore[attr-defined]
             try:
+                types = [_imported_type(function, i, t) for i, t in enumerate(types)]
                 inputs = [random_value(t, self.rng, self.dynamic_size) for t in types]
             except ValueError as err:
                 raise ResultsChanged(function, f"cannot check @{name}: {err}") from None
@@ -138,16 +156,18 @@ def compare(expected: list[np.ndarray], actual: list[np.ndarray], scale: int) ->
                     f"(expected {want[where]}, got {got[where]})"
                 )
             continue
-        w, g = want.astype(np.float64), got.astype(np.float64)
+        # Flattened, so that rank-0 results index like any other.
+        w, g = want.astype(np.float64).reshape(-1), got.astype(np.float64).reshape(-1)
         eps = _EPSILON.get(want.dtype.name, float(np.finfo(np.float32).eps))
         tolerance = 4 * scale * eps * max(1.0, float(np.nanmax(np.abs(w))))
         diff = np.abs(w - g)
         diff[np.isnan(w) & np.isnan(g)] = 0
         diff[np.isnan(w) != np.isnan(g)] = np.inf
         if (diff > tolerance).any():
-            where = np.unravel_index(int(diff.argmax()), want.shape)
+            flat = int(diff.argmax())
+            where = np.unravel_index(flat, want.shape)
             return (
                 f"largest error {float(diff.max()):.6g} in result {i} at {list(map(int, where))} "
-                f"(expected {float(w[where]):.6g}, got {float(g[where]):.6g}; tolerance {tolerance:.3g})"
+                f"(expected {float(w[flat]):.6g}, got {float(g[flat]):.6g}; tolerance {tolerance:.3g})"
             )
     return None

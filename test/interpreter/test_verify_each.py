@@ -109,3 +109,19 @@ def test_compare_tolerance_scales_with_reduction_size():
     assert "largest error" in compare([want], [want + np.float32(0.5)], scale=64)
     assert compare([np.array([1, 2], np.int32)], [np.array([1, 3], np.int32)], scale=1000).startswith("largest error 1")
     assert "shape" in compare([want], [want[:2]], scale=1)
+
+
+def test_buffer_view_entry_points_are_checked(tmp_path):
+    # A wrapped entry point takes !hal.buffer_view; its hal.tensor.import says the shape.
+    source = (Path(__file__).resolve().parents[3] / "shared/reference/seed-walkthrough/02-set-encoding.after.mlir")
+    if not source.exists():
+        import pytest
+
+        pytest.skip("needs ../shared/reference beside the checkout")
+    code, _, err = run_opt([str(source), "-p", "cse", "--verify-each-with-interpreter", "--interpreter-dynamic-size=5"])
+    assert code == 0, err
+    code, _, err = run_opt(
+        [str(source), "-p", "test-perturb-zero-constants", "--verify-each-with-interpreter", "--interpreter-dynamic-size=5"]
+    )
+    assert code == 1
+    assert "changed the results of @matmul_f32f32f32" in err

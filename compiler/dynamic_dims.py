@@ -1,0 +1,99 @@
+"""The SSA values that give a tensor's dynamic dimensions, as IREE's ``findDynamicDims``.
+
+Flow-level ops carry the sizes of their dynamic tensors as operands
+(``tensor<?x?xf32>{%m, %n}``). A pass that creates such an op (an
+``unset_encoding`` with its result dims, a ``flow.tensor.encode``, a dispatch
+region result) asks here for the values already in the IR instead of creating
+``tensor.dim`` ops, so its output reads like IREE's after ``resolve-dims``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+
+def _count_dynamic(value: SSAValue) -> int:
+    type_ = value.type
+    return sum(1 for d in type_.get_shape() if d == DYNAMIC_INDEX) if isinstance(type_, TensorType) else 0
+
+
+def _split(dims: Sequence[SSAValue], values: Sequence[SSAValue], index: int) -> list[SSAValue]:
+    """The dims of ``values[index]`` out of the concatenated dims of all ``values``."""
+    start = sum(_count_dynamic(v) for v in values[:index])
+    return list(dims[start : start + _count_dynamic(values[index])])
+
+
+def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
+    """The dynamic sizes of ``value`` as values already in the IR, or None if unknown.
+
+    Static tensors give ``[]``. Otherwise the producer is asked: ops that carry
+    their result dims (``hal.tensor.import``, ``flow.dispatch.region``,
+    ``flow.tensor.encode``, ``unset_encoding``, ``compute_barrier``), ops that
+    create the tensor from sizes (``tensor.empty``), and ops whose result has
+    the shape of an operand (destination-style linalg ops, ``set_encoding``).
+    """
+    from mini_iree.dialects import flow, hal, iree_encoding, iree_tensor_ext, tensor
+
+    if _count_dynamic(value) == 0:
+        return [] if isinstance(value.type, TensorType) else None
+    if not isinstance(value, OpResult):
+        return None
+    op, index = value.op, value.index
+    if isinstance(op, hal.TensorImportOp):
+        return list(op.target_dims)
+    if isinstance(op, flow.DispatchRegionOp):
+        return _split(op.result_dims, op.results, index)
+    if isinstance(op, (flow.TensorEncodeOp, iree_encoding.UnsetEncodingOp)):
+        return list(op.result_dims)
+    if isinstance(op, iree_tensor_ext.ComputeBarrierStartOp):
+        return list(op.value_dims)
+    if isinstance(op, tensor.EmptyOp):
+        return list(op.dynamic_sizes)
+    if isinstance(op, iree_encoding.SetEncodingOp):
+        return find_dynamic_dims(op.source)
+    outputs = getattr(op, "outputs", None)
+    if outputs is not None and index < len(outputs) and outputs[index].type.get_shape() == value.type.get_shape():
+        return find_dynamic_dims(outputs[index])
+    return None
+
+
+def dominates_point(value: SSAValue, block: Block) -> bool:
+    """True if ``value`` is visible from ``block`` (defined in it or an enclosing block)."""
+    owner = value.owner if isinstance(value.owner, Block) else value.owner.parent_block()
+    current: Block | None = block
+    while current is not None:
+        if current is owner:
+            return True
+        parent_op = current.parent_op()
+        current = parent_op.parent_block() if parent_op is not None else None
+    return False
+
+
+def get_dynamic_dims(value: SSAValue, insert_point: InsertPoint) -> list[SSAValue]:
+    """The dynamic sizes of ``value``, creating ``tensor.dim`` ops at ``insert_point`` if needed.
+
+    Values found by :func:`find_dynamic_dims` are used when they are visible at
+    the insertion point; otherwise ``arith.constant`` + ``tensor.dim`` are built.
+    """
+    from mini_iree.dialects import tensor
+
+    found = find_dynamic_dims(value)
+    if found is not None and all(dominates_point(d, insert_point.block) for d in found):
+        return found
+    dims: list[SSAValue] = []
+    for axis, size in enumerate(value.type.get_shape()):  # type: ignore[attr-defined]
+        if size != DYNAMIC_INDEX:
+            continue
+        index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
+        dim = tensor.DimOp(value, index)
+        Rewriter.insert_op([index, dim], insert_point)
+        dims.append(dim.results[0])
+    return dims
+
+
+__all__ = ["dominates_point", "find_dynamic_dims", "get_dynamic_dims"]

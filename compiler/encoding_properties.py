@@ -1,0 +1,374 @@
+"""Which linalg ops data tiling takes, and the encodings their operands get.
+
+Two questions every data-tiling pass asks about a linalg op:
+
+* *Is it a data-tilable contraction?* (IREE's ``isSupportedContractionOp``.)
+  Data tiling rewrites a contraction into ``mmt4d``/``batch_mmt4d`` on packed
+  operands, so only contractions with at most one batch, M, N and K loop, at
+  least one of M/N plus a K, and a plain ``out + cast(lhs) * cast(rhs)`` body
+  qualify.
+* *Which encodings do its operands get?* (IREE's ``getEncodingProperties``.)
+  One ``#iree_encoding.encoding`` per operand, all carrying the op's element
+  types (unsignedness read from ``arith.extui`` in the body), indexing maps and
+  static loop ranges; they differ only in ``operand_index``.
+
+The hint that marks an op for data tiling, the unit attribute
+``iree.opt.data_tiling``, is handled here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    ShapedType,
+    Signedness,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.compiler.contraction import ContractionDims, infer_contraction_dims
+from mini_iree.compiler.dynamic_dims import dominates_point
+
+DATA_TILING_HINT = "iree.opt.data_tiling"
+
+# Operand indices of a matmul encoding (IREE's EncodingTypes.h).
+MATMUL_LHS, MATMUL_RHS, MATMUL_RESULT = 0, 1, 2
+
+# Ops MLIR's CastOpInterface covers among the scalar ops a linalg body may hold.
+_CAST_OPS: tuple[type[Operation], ...] = (
+    arith.ExtFOp,
+    arith.ExtSIOp,
+    arith.ExtUIOp,
+    arith.TruncFOp,
+    arith.TruncIOp,
+    arith.SIToFPOp,
+    arith.UIToFPOp,
+    arith.FPToSIOp,
+    arith.FPToUIOp,
+    arith.IndexCastOp,
+    arith.BitcastOp,
+)
+
+
+# ---------------------------------------------------------------------------------------
+# The data-tiling hint
+# ---------------------------------------------------------------------------------------
+
+
+def has_data_tiling_hint(op: Operation) -> bool:
+    return DATA_TILING_HINT in op.attributes
+
+
+def set_data_tiling_hint(op: Operation) -> None:
+    op.attributes[DATA_TILING_HINT] = UnitAttr()
+
+
+def remove_data_tiling_hint(op: Operation) -> None:
+    op.attributes.pop(DATA_TILING_HINT, None)
+
+
+# ---------------------------------------------------------------------------------------
+# Structured-op queries
+# ---------------------------------------------------------------------------------------
+
+
+def indexing_maps(op: LinalgStructuredOperation) -> list[AffineMap]:
+    return [m.data for m in op.get_indexing_maps()]
+
+
+def has_encoding(value: SSAValue) -> bool:
+    """The value is a tensor with an encoding."""
+    ty = value.type
+    return isinstance(ty, TensorType) and not isinstance(ty.encoding, NoneAttr)
+
+
+def has_pure_tensor_semantics(op: LinalgStructuredOperation) -> bool:
+    """Every shaped operand is a tensor (no memrefs), as MLIR's hasPureTensorSemantics."""
+    return all(
+        not isinstance(v.type, MemRefType) for v in op.operands if isinstance(v.type, ShapedType)
+    ) and all(isinstance(v.type, TensorType) for v in op.outputs)
+
+
+def _in_dispatch_with_workgroup_count(op: Operation) -> bool:
+    """Inside a ``flow.dispatch.region`` whose workgroup count is already fixed."""
+    from mini_iree.dialects import flow
+
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, flow.DispatchRegionOp):
+        parent = parent.parent_op()
+    return parent is not None and bool(parent.workgroup_count.blocks)
+
+
+def data_tilable_precondition(op: Operation) -> bool:
+    """IREE's ``dataTilablePreCondition``: what every data-tiled op must satisfy.
+
+    A linalg op on tensors, without a preset ``compilation_info`` (the user chose
+    its codegen), not in a dispatch whose workgroup count is already computed
+    (such dispatches are formed for ops codegen handles specially), and with no
+    operand already encoded.
+    """
+    if not isinstance(op, LinalgStructuredOperation) or not has_pure_tensor_semantics(op):
+        return False
+    if "compilation_info" in op.attributes:
+        return False
+    if _in_dispatch_with_workgroup_count(op):
+        return False
+    return not any(has_encoding(v) for v in op.operands)
+
+
+def _skip_cast(value: SSAValue) -> SSAValue:
+    """The value a chain of casts starts from (MLIR's getSourceSkipUnary)."""
+    while isinstance(value.owner, _CAST_OPS):
+        value = value.owner.operands[0]
+    return value
+
+
+def _has_contraction_body(block: Block) -> bool:
+    """MLIR's ``isContractionBody`` for add/mul pairs: ``out (+) (cast(a) (*) cast(b))``."""
+    if len(block.args) != 3 or block.last_op is None or len(block.last_op.operands) != 1:
+        return False
+    reduction = _skip_cast(block.last_op.operands[0]).owner
+    if not isinstance(reduction, Operation) or len(reduction.operands) != 2 or len(reduction.results) != 1:
+        return False
+    lhs, rhs = (_skip_cast(v) for v in reduction.operands)
+    out = block.args[2]
+    if out not in (lhs, rhs):
+        return False
+    elementwise = _skip_cast(rhs if isinstance(lhs, BlockArgument) else lhs).owner
+    if not isinstance(elementwise, Operation) or len(elementwise.operands) != 2:
+        return False
+    pairs = ((arith.MulfOp, arith.AddfOp), (arith.MuliOp, arith.AddiOp), (arith.AndIOp, arith.OrIOp))
+    if not any(isinstance(elementwise, m) and isinstance(reduction, a) for m, a in pairs):
+        return False
+    operands = {_skip_cast(v) for v in elementwise.operands}
+    return operands == {block.args[0], block.args[1]}
+
+
+def _has_matmul_like_body(block: Block) -> bool:
+    """IREE's ``hasMatmulLikeBody``: exactly ``yield(add(out, mul(cast?(in0), cast?(in1))))``.
+
+    Stricter than a contraction body: the add takes the accumulator itself, and
+    each multiplicand is a block argument or one cast of one, because the
+    ``mmt4d`` that data tiling produces can express nothing else.
+    """
+    out = block.args[2]
+    add = block.last_op.operands[0].owner if block.last_op is not None else None
+    if not isinstance(add, (arith.AddiOp, arith.AddfOp)):
+        return False
+    a, b = add.operands
+    if isinstance(a.owner, Operation) and b is out:
+        mul = a.owner
+    elif isinstance(b.owner, Operation) and a is out:
+        mul = b.owner
+    else:
+        return False
+    if not isinstance(mul, (arith.MulfOp, arith.MuliOp)):
+        return False
+    for operand in mul.operands:
+        if isinstance(operand.owner, _CAST_OPS):
+            if not isinstance(operand.owner.operands[0], BlockArgument):
+                return False
+    return True
+
+
+def contraction_dims(op: Operation) -> ContractionDims | None:
+    """The batch/M/N/K loops of ``op`` if it is a contraction (MLIR's isaContractionOpInterface).
+
+    Two inputs and one init, projected-permutation maps, at least one reduction
+    loop, iterator types matching the maps (a loop is a reduction exactly when the
+    output does not index it), and a multiply-accumulate body.
+    """
+    if not isinstance(op, LinalgStructuredOperation) or len(op.inputs) != 2 or len(op.outputs) != 1:
+        return None
+    maps = indexing_maps(op)
+    dims = infer_contraction_dims(maps)
+    if dims is None:
+        return None
+    iterators = [t.data for t in op.get_iterator_types()]
+    if {r.position for m in maps for r in m.results} != set(range(len(iterators))):
+        return None  # a loop no operand indexes has no size
+    output_loops = {r.position for r in maps[2].results}
+    reductions = [i for i, t in enumerate(iterators) if t == IteratorType.REDUCTION]
+    if not reductions or set(reductions) != set(range(len(iterators))) - output_loops:
+        return None
+    if not _has_contraction_body(op.body.block):
+        return None
+    return dims
+
+
+def is_supported_contraction_op(op: Operation) -> bool:
+    """IREE's ``isSupportedContractionOp``: a contraction data tiling can lower to mmt4d."""
+    if not data_tilable_precondition(op):
+        return False
+    dims = contraction_dims(op)
+    if dims is None or not dims.is_single_mnk():
+        return False
+    if not (dims.m or dims.n) or not dims.k:
+        return False
+    return _has_matmul_like_body(op.body.block)
+
+
+# ---------------------------------------------------------------------------------------
+# Encoding properties
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpEncodingProperties:
+    """The encodings of an op's inputs and inits, in operand order."""
+
+    inputs: tuple[Attribute, ...]
+    inits: tuple[Attribute, ...]
+
+
+def element_type_with_signedness(op: LinalgStructuredOperation, operand_number: int) -> Attribute:
+    """The operand's element type, ``uiN`` if the body zero-extends its block argument."""
+    value = op.operands[operand_number]
+    elem = value.type.get_element_type() if isinstance(value.type, ShapedType) else value.type
+    arg = op.body.block.args[operand_number]
+    if isinstance(elem, IntegerType) and any(isinstance(use.operation, arith.ExtUIOp) for use in arg.uses):
+        return IntegerType(elem.width.data, Signedness.UNSIGNED)
+    return elem
+
+
+def static_loop_ranges(op: LinalgStructuredOperation) -> list[int]:
+    """Each loop's size from the first operand dimension it indexes (``DYNAMIC_INDEX`` if ``?``)."""
+    return [source.dim_size for source in op.get_loop_bound_sources()]
+
+
+def get_encoding_properties(op: Operation) -> OpEncodingProperties | None:
+    """IREE's ``getEncodingProperties`` for contractions; None for any other op.
+
+    Every operand gets ``#iree_encoding.encoding<operand_index = i, op_type =
+    matmul, element_types = [lhs, rhs, out], user_indexing_maps = <op maps>,
+    iteration_sizes = <static loop ranges>>``. Scaled matmuls and convolutions,
+    which IREE also encodes, are not recognized here.
+    """
+    from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
+
+    if contraction_dims(op) is None:
+        return None
+    assert isinstance(op, LinalgStructuredOperation)
+    element_types = [element_type_with_signedness(op, i) for i in range(3)]
+    maps = indexing_maps(op)
+    sizes = static_loop_ranges(op)
+
+    def encoding(index: int) -> EncodingAttr:
+        return EncodingAttr(index, EncodingOpType.MATMUL, element_types, maps, sizes)
+
+    return OpEncodingProperties(
+        inputs=(encoding(MATMUL_LHS), encoding(MATMUL_RHS)), inits=(encoding(MATMUL_RESULT),)
+    )
+
+
+def _dynamic_position(value: SSAValue, axis: int) -> int:
+    shape = value.type.get_shape()  # type: ignore[attr-defined]
+    return sum(1 for d in shape[:axis] if d == DYNAMIC_INDEX)
+
+
+def _reified_dim(value: SSAValue, axis: int) -> SSAValue | None:
+    """The size of ``value`` along ``axis`` as its producer states it, or None.
+
+    Only producers that reify their result shapes in IREE (ReifyRankedShapedTypeOpInterface)
+    are asked, so the sizes match what IREE's ``tensor.dim`` folding finds:
+    ``tensor.empty``, ``flow.dispatch.region``, set/unset_encoding and
+    destination-style linalg ops. ``hal.tensor.import`` and compute barriers
+    are not, and get a ``tensor.dim``.
+    """
+    from mini_iree.dialects import flow, iree_encoding, tensor
+
+    op = value.owner
+    if not isinstance(op, Operation):
+        return None
+    if isinstance(op, tensor.EmptyOp):
+        return op.dynamic_sizes[_dynamic_position(value, axis)]
+    if isinstance(op, iree_encoding.UnsetEncodingOp):
+        return op.result_dims[_dynamic_position(value, axis)]
+    if isinstance(op, flow.DispatchRegionOp):
+        index = list(op.results).index(value)
+        start = sum(
+            sum(1 for d in r.type.get_shape() if d == DYNAMIC_INDEX)  # type: ignore[attr-defined]
+            for r in op.results[:index]
+        )
+        return op.result_dims[start + _dynamic_position(value, axis)]
+    if isinstance(op, iree_encoding.SetEncodingOp):
+        return _reified_dim(op.source, axis)
+    if isinstance(op, LinalgStructuredOperation):
+        index = list(op.results).index(value)
+        return _reified_dim(op.outputs[index], axis)
+    return None
+
+
+def get_dynamic_loop_dims(op: LinalgStructuredOperation, insert_point: InsertPoint) -> list[SSAValue]:
+    """The sizes of the dynamic loops of ``op``, in loop order: the ``encoding_dims`` values.
+
+    Each size is that of the first operand dimension the loop indexes. A size
+    its producer states (``tensor.empty(%m, %n)``, a dispatch region's
+    ``{%0, %4}``) is reused; the others become ``arith.constant`` +
+    ``tensor.dim`` at ``insert_point``, created in operand order as IREE's
+    ``createLoopRanges`` does.
+    """
+    from mini_iree.dialects import tensor
+
+    sources = [s for s in op.get_loop_bound_sources() if s.dim_size == DYNAMIC_INDEX]
+    dims: dict[int, SSAValue] = {}
+    missing: list[tuple[int, int, int]] = []  # (operand number, dim, position in `sources`)
+    operand_numbers = {id(v): i for i, v in reversed(list(enumerate(op.operands)))}
+    for position, source in enumerate(sources):
+        found = _reified_dim(source.operand, source.dim_index)
+        if found is not None and dominates_point(found, insert_point.block):
+            dims[position] = found
+        else:
+            missing.append((operand_numbers[id(source.operand)], source.dim_index, position))
+    for _, axis, position in sorted(missing):
+        index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
+        dim = tensor.DimOp(sources[position].operand, index)
+        Rewriter.insert_op([index, dim], insert_point)
+        dims[position] = dim.results[0]
+    return [dims[p] for p in range(len(sources))]
+
+
+def operand_types_with_encodings(values: Sequence[SSAValue], encodings: Sequence[Attribute]) -> list[TensorType]:
+    """The tensor types of ``values`` with ``encodings`` attached."""
+    out: list[TensorType] = []
+    for value, encoding in zip(values, encodings, strict=True):
+        ty = value.type
+        assert isinstance(ty, TensorType)
+        out.append(TensorType(ty.get_element_type(), ty.get_shape(), encoding))
+    return out
+
+
+__all__ = [
+    "DATA_TILING_HINT",
+    "MATMUL_LHS",
+    "MATMUL_RESULT",
+    "MATMUL_RHS",
+    "OpEncodingProperties",
+    "contraction_dims",
+    "data_tilable_precondition",
+    "element_type_with_signedness",
+    "get_dynamic_loop_dims",
+    "get_encoding_properties",
+    "has_data_tiling_hint",
+    "has_encoding",
+    "has_pure_tensor_semantics",
+    "is_supported_contraction_op",
+    "operand_types_with_encodings",
+    "remove_data_tiling_hint",
+    "set_data_tiling_hint",
+    "static_loop_ranges",
+]

@@ -1,0 +1,312 @@
+"""The CPU and VMVX encoding resolvers: which mmt4d tile each target packs for.
+
+IREE's Codegen/ExternalInterfaces/CPUEncodingExternalModels.cpp. A resolver
+enumerates the tiles its microkernels are built for ("preferred tile, then
+its truncations in M" for narrow problems), picks one taking the narrow
+dimension into account, and packs each operand for it. Targets and element
+types without a tile get the identity layout: IREE then drops the encoding
+and runs the plain matmul (there is no generic fallback tile).
+
+Decisions read only the target configuration: `target_triple` (the
+architecture), `cpu_features` (exact comma-separated tokens: `+avx2` does not
+imply `+avx`) and `ukernels` ("default", "none", "all" or a list).
+
+Not modelled: convolution encodings, the experimental `enable_inner_tiled`
+path, and scalable (SVE / RVV `vscale`) tiles, which IREE only produces under
+`--iree-llvmcpu-enable-scalable-vectorization`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    Signedness,
+    StringAttr,
+)
+from xdsl.ir import Attribute
+
+from mini_iree.compiler.resolvers.matmul_info import (
+    MatmulTile,
+    get_contraction_dims,
+    get_encoding_info_for_matmul,
+    get_matmul_narrow_dim,
+    is_narrow_n_result,
+    power_of_2_ceil,
+)
+from mini_iree.dialects import hal
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
+from mini_iree.dialects.iree_cpu import VMVXEncodingResolverAttr
+from mini_iree.dialects.iree_encoding import EncodingAttr
+
+# ---------------------------------------------------------------------------
+# Target configuration queries (Codegen/Utils/Utils.cpp)
+# ---------------------------------------------------------------------------
+
+
+def _config_string(target: hal.ExecutableTargetAttr, key: str) -> str | None:
+    value = target.get_config(key)
+    return value.data if isinstance(value, StringAttr) else None
+
+
+def target_arch(target: hal.ExecutableTargetAttr) -> str | None:
+    """The architecture of `target_triple` ("x86_64", "aarch64", "riscv64", ...)."""
+    triple = _config_string(target, "target_triple")
+    if not triple:
+        return None
+    arch = triple.split("-", 1)[0]
+    # LLVM's Triple spells AArch64 two ways.
+    return "aarch64" if arch == "arm64" else arch
+
+
+def has_feature(target: hal.ExecutableTargetAttr, feature: str) -> bool:
+    """Whether `cpu_features` lists exactly this token (no prefix matches)."""
+    features = _config_string(target, "cpu_features")
+    return features is not None and feature in features.split(",")
+
+
+def has_ukernel(target: hal.ExecutableTargetAttr, name: str = "") -> bool:
+    """IREE's hasUkernel: are microkernels (or the one named) enabled?
+
+    "default" means mmt4d on x86_64 and aarch64 (and RISC-V with `+xsmtvdot`),
+    nothing elsewhere, so riscv32 and VMVX need an explicit `ukernels = "all"`.
+    """
+    enabled = _config_string(target, "ukernels") or "default"
+    if enabled == "default":
+        arch = target_arch(target)
+        default_on = arch in ("x86_64", "aarch64") or (arch == "riscv64" and has_feature(target, "+xsmtvdot"))
+        enabled = "mmt4d" if default_on else "none"
+    if enabled == "none":
+        return False
+    if enabled == "all":
+        return True
+    if not name:
+        return bool(enabled)
+    return name in enabled.split(",")
+
+
+# ---------------------------------------------------------------------------
+# Element type predicates
+# ---------------------------------------------------------------------------
+
+
+def _is_float(t: Attribute) -> bool:
+    # MLIR's FloatType: every builtin float, including f64 and the f8 types.
+    return isinstance(t, AnyFloat)
+
+
+def _is_f32_f16_bf16(t: Attribute) -> bool:
+    return isinstance(t, Float32Type | Float16Type | BFloat16Type)
+
+
+def _signless(t: Attribute, width: int) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == width and t.signedness.data == Signedness.SIGNLESS
+
+
+def _unsigned(t: Attribute, width: int) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == width and t.signedness.data == Signedness.UNSIGNED
+
+
+def _narrow_m_truncations(m0: int, n0: int, k0: int) -> list[MatmulTile]:
+    """The preferred tile followed by its truncations to every smaller power-of-two M."""
+    smaller = [1 << i for i in reversed(range(m0.bit_length())) if 1 << i < m0]
+    return [MatmulTile(m, n0, k0) for m in (m0, *smaller)]
+
+
+# ---------------------------------------------------------------------------
+# Tile tables (enumerateMatmulTile*)
+# ---------------------------------------------------------------------------
+
+
+def _x86_64_tiles(target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attribute, out: Attribute) -> list[MatmulTile]:
+    if _is_f32_f16_bf16(out):
+        both_bf16 = isinstance(lhs, BFloat16Type) and isinstance(rhs, BFloat16Type)
+        if both_bf16 and isinstance(out, BFloat16Type | Float32Type) and has_feature(target, "+avx512bf16"):
+            return _narrow_m_truncations(16, 16, 2)  # VDPBF16PS (zmm)
+        if _is_float(lhs) and _is_float(rhs):
+            # f16/bf16 inputs use the f32 tile: they are widened in registers.
+            if has_feature(target, "+avx512f"):
+                return _narrow_m_truncations(16, 16, 1)  # VFMADD* (zmm)
+            if has_feature(target, "+avx"):
+                return _narrow_m_truncations(8, 8, 1)  # VFMADD* (ymm)
+            return _narrow_m_truncations(8, 4, 1)  # SSE: MULPS/ADDPS (xmm)
+    if _signless(out, 32) and ((_signless(lhs, 8) and _signless(rhs, 8)) or (_signless(lhs, 16) and _signless(rhs, 16))):
+        if has_feature(target, "+avx512vnni") or has_feature(target, "+avx512bw"):
+            return _narrow_m_truncations(16, 16, 2)  # VPDPWSSD / VPMADDWD (zmm)
+        if has_feature(target, "+avx2"):
+            return _narrow_m_truncations(8, 8, 2)  # VPMADDWD (ymm)
+        return _narrow_m_truncations(8, 4, 2)  # SSE: PMADDWD (xmm)
+    if _signless(out, 32) and _signless(lhs, 16) and _unsigned(rhs, 4) and has_feature(target, "+avx512vnni"):
+        return [MatmulTile(1, 32, 8)]  # experimental s16u4s32 vecmat (VPDPBUSD)
+    return []
+
+
+def _aarch64_tiles(target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attribute, out: Attribute) -> list[MatmulTile]:
+    if _is_f32_f16_bf16(out):
+        both_bf16 = isinstance(lhs, BFloat16Type) and isinstance(rhs, BFloat16Type)
+        if both_bf16 and isinstance(out, BFloat16Type | Float32Type) and has_feature(target, "+bf16"):
+            return _narrow_m_truncations(8, 8, 4)  # BFMMLA
+        if _is_float(lhs) and _is_float(rhs):
+            return _narrow_m_truncations(8, 8, 1)  # FMLA / FMLAL
+    if _signless(lhs, 8) and _signless(rhs, 8) and _signless(out, 32):
+        if has_feature(target, "+i8mm"):
+            return _narrow_m_truncations(8, 8, 8)  # SMMLA
+        if has_feature(target, "+dotprod"):
+            return _narrow_m_truncations(8, 8, 4)  # SDOT
+    if _signless(lhs, 8) and _signless(rhs, 4) and _signless(out, 32):
+        if has_feature(target, "+i8mm"):
+            return _narrow_m_truncations(4, 8, 16)
+        if has_feature(target, "+dotprod"):
+            return _narrow_m_truncations(8, 8, 8)
+        return _narrow_m_truncations(4, 16, 2)
+    return []
+
+
+_RISCV_ZVL = (65536, 32768, 16384, 8192, 4096, 2048, 1024, 512, 256)
+
+
+def vlen_from_features(features: Sequence[str]) -> int:
+    """RISC-V VLEN in bits from the largest `+zvlNb` feature; the V extension guarantees 128."""
+    return next((vlen for vlen in _RISCV_ZVL if f"+zvl{vlen}b" in features), 128)
+
+
+def riscv_vlen(target: hal.ExecutableTargetAttr) -> int:
+    """VLEN in bits of a RISC-V target (see `vlen_from_features`)."""
+    return vlen_from_features((_config_string(target, "cpu_features") or "").split(","))
+
+
+def _riscv64_tiles(target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attribute, out: Attribute) -> list[MatmulTile]:
+    # Only the V extension has tiles. N0 = VLEN/8 is 4 vector registers of f32
+    # lanes (LMUL=4), so 7 rows of accumulators plus the RHS fill all 32.
+    if not has_feature(target, "+v"):
+        return []
+    vlen = riscv_vlen(target)
+    n0 = vlen // 8
+    if isinstance(lhs, Float32Type) and isinstance(rhs, Float32Type) and isinstance(out, Float32Type):
+        return _narrow_m_truncations(7, n0, 1)  # vfmacc
+    if isinstance(lhs, Float16Type) and isinstance(rhs, Float16Type):
+        if has_feature(target, "+zvfh"):
+            return _narrow_m_truncations(7, n0, 1)
+        if has_feature(target, "+zvfhmin"):
+            return _narrow_m_truncations(6, n0, 1)
+    both_bf16 = isinstance(lhs, BFloat16Type) and isinstance(rhs, BFloat16Type)
+    if both_bf16 and isinstance(out, Float32Type) and has_feature(target, "+zvfbfwma"):
+        return _narrow_m_truncations(7, n0, 1)  # vfwmaccbf16
+    if _signless(lhs, 8) and _signless(rhs, 8) and _signless(out, 32):
+        # SpacemiT IME (vmadot) has fixed tiles for three VLENs.
+        atom = {256: 4, 1024: 8, 4096: 16}.get(vlen) if has_feature(target, "+xsmtvdot") else None
+        if atom is not None:
+            return [MatmulTile(3 * atom, 4 * atom, 2 * atom)]
+        return _narrow_m_truncations(7, n0, 1)  # widening i8 -> i16 -> i32 chain
+    return []
+
+
+def _riscv32_tiles(target: hal.ExecutableTargetAttr) -> list[MatmulTile]:
+    # Only the microkernels have a layout on riscv32, whatever the types.
+    return _narrow_m_truncations(8, 8, 4) if has_ukernel(target) else []
+
+
+def enumerate_cpu_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> list[MatmulTile]:
+    """Candidate tiles of an llvm-cpu target for this encoding's element types."""
+    element_types = encoding.get_element_types()
+    if len(element_types) != 3:
+        return []
+    lhs, rhs, out = element_types
+    arch = target_arch(target)
+    if arch == "aarch64":
+        return _aarch64_tiles(target, lhs, rhs, out)
+    if arch == "x86_64":
+        return _x86_64_tiles(target, lhs, rhs, out)
+    if arch == "riscv32":
+        return _riscv32_tiles(target)
+    if arch == "riscv64":
+        return _riscv64_tiles(target, lhs, rhs, out)
+    return []
+
+
+def enumerate_vmvx_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> list[MatmulTile]:
+    """VMVX tiles: one fixed table for every type, or `?x?x?` with microkernels.
+
+    With `ukernels` enabled the tile is left to the runtime (dynamic; the host
+    sizes buffers as if it were 16). The microkernels take neither a batch
+    dimension nor narrow problems, which keep the static table.
+    """
+    dims = get_contraction_dims(encoding)
+    ukernels = has_ukernel(target)
+    if dims is not None and (dims.batch or get_matmul_narrow_dim(encoding) is not None):
+        ukernels = False
+    if ukernels:
+        return [MatmulTile(DYNAMIC_INDEX, DYNAMIC_INDEX, DYNAMIC_INDEX)]
+    return _narrow_m_truncations(8, 8, 4)
+
+
+# ---------------------------------------------------------------------------
+# Choosing a tile (chooseMatmulTile)
+# ---------------------------------------------------------------------------
+
+
+def choose_matmul_tile(tiles: Sequence[MatmulTile], narrow: tuple[str, int] | None) -> MatmulTile:
+    """The tile that pads the narrow dimension least, then has the largest M0*N0*K0.
+
+    Tables only list narrow-M variants, so a narrow N is chosen as if it were
+    M and the tile's M0/N0 swapped back. Padding up to the next power of two
+    is free: a 7-row problem may still take the 8-row tile.
+    """
+    if narrow is not None and narrow[0] == "N":
+        tile = choose_matmul_tile(tiles, ("M", narrow[1]))
+        return MatmulTile(tile.n, tile.m, tile.k)
+    if any(DYNAMIC_INDEX in (t.m, t.n, t.k) for t in tiles):
+        assert len(tiles) == 1, "a dynamic tile must be the only candidate"
+        return tiles[0]
+
+    def penalty(tile: MatmulTile) -> int:
+        if narrow is None:
+            return 0
+        return max(tile.m - power_of_2_ceil(narrow[1]), 0)
+
+    best_penalty = min(penalty(t) for t in tiles)
+    candidates = [t for t in tiles if penalty(t) == best_penalty]
+    # max() keeps the first of equal products, as IREE's strict comparison does.
+    return max(candidates, key=lambda t: t.m * t.n * t.k)
+
+
+def transpose_in_place(info: MaterializeEncodingInfo) -> None:
+    """Swap the M and N entries (the last two) of a narrow-N RESULT's layout.
+
+    The result is then stored N1 x M1 x N0 x M0 and the mmt4d computes
+    C^T = B^T * A^T, reusing the narrow-M microkernels. Vectors have nothing
+    to swap.
+    """
+    if len(info.inner_tile_sizes) < 2:
+        return
+    for values in (info.inner_dims_pos, info.inner_tile_sizes, info.outer_dims_perm):
+        values[-2], values[-1] = values[-1], values[-2]
+
+
+def _resolve(encoding: EncodingAttr, tiles: list[MatmulTile]) -> MaterializeEncodingInfo:
+    if not tiles or get_contraction_dims(encoding) is None:
+        return MaterializeEncodingInfo()
+    tile = choose_matmul_tile(tiles, get_matmul_narrow_dim(encoding))
+    info = get_encoding_info_for_matmul(encoding, tile)
+    if is_narrow_n_result(encoding):
+        transpose_in_place(info)
+    return info
+
+
+def get_encoding_info(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> MaterializeEncodingInfo:
+    """The packed layout an llvm-cpu or VMVX target gives this encoded tensor.
+
+    Identity (empty) when the encoding is not a matmul with at most one
+    batch/M/N/K loop or the target has no tile for its element types: IREE
+    then drops the encoding.
+    """
+    resolver = target.get_config("iree.encoding.resolver")
+    if isinstance(resolver, VMVXEncodingResolverAttr) or (resolver is None and target.backend.data == "vmvx"):
+        return _resolve(encoding, enumerate_vmvx_matmul_tiles(target, encoding))
+    return _resolve(encoding, enumerate_cpu_matmul_tiles(target, encoding))

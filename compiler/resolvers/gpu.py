@@ -1,0 +1,382 @@
+"""The GPU data-tiling resolver: `#iree_gpu.gpu_encoding_resolver<>` on AMD gfx9.
+
+A matmul operand is packed into tiles of one MMA intrinsic unrolled over the
+data tile (`#iree_gpu.data_tiled_mma_layout<...>`), and each tile is swizzled
+into the order in which the threads of a subgroup hold it in registers. As in
+IREE (Codegen/ExternalInterfaces/GPUEncodingExternalModels.cpp
+`chooseDataTiledMMAAttr`, Codegen/Dialect/GPU/IR/GPUTileSwizzleUtils.cpp):
+
+1. intrinsic: among the target's non-block MMA intrinsics whose (A, B, C)
+   element types are the encoding's, the one with the largest K;
+2. `intrinsics_k`: enough K unrolling that one thread's A/B registers fill
+   one maximal load (`max_load_instruction_bits`);
+3. M/N unrolling from the VGPR budget, split between plain unrolling and
+   subgroups. Two generations of this heuristic exist and both are kept:
+   `era="walkthrough"` is the quadratic solve of the data-tiling walkthrough
+   (all subgroups on N, then a narrow-M/N fix-up); `era="3.13"` is IREE
+   3.13's enumeration (arithmetic intensity, capped by static sizes and by the
+   chip's workgroup count);
+4. tile = intrinsic shape x unrolling; pack info from `matmul_info`;
+5. swizzle = `DataTiledMMAAttr.swizzle` of the operand, minus the groups of
+   dims the operand lacks (matvec / vecmat / broadcasts).
+
+Unlike the CPU resolver there is no narrow-N transposition: `inner_tiled`
+takes the intrinsic's operand order as it is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr
+from xdsl.ir import Attribute
+
+from mini_iree.compiler.resolvers.matmul_info import (
+    MatmulTile,
+    get_contraction_dims,
+    get_encoding_info_for_matmul,
+    get_matmul_narrow_dim,
+    get_matmul_sizes,
+)
+from mini_iree.dialects import hal
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, TileSwizzle
+from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
+from mini_iree.dialects.iree_gpu import (
+    ACC,
+    LHS,
+    RHS,
+    DataTiledMMAAttr,
+    GPUEncodingResolverAttr,
+    MMAIntrinsic,
+    TargetAttr,
+    single_subgroup_layout,
+)
+
+GPU_ERAS = ("walkthrough", "3.13")
+"""Generations of the unrolling heuristic and swizzle: the walkthrough's (the default) and IREE 3.13's."""
+
+TARGET_INFO_KEY = "iree_codegen.target_info"
+
+# ===----------------------------------------------------------------------=== #
+# Known targets (IREE's Codegen/Dialect/GPU/TargetUtils/KnownTargets.cpp)
+# ===----------------------------------------------------------------------=== #
+
+# Preference order as KnownTargets.cpp lists them. The block intrinsics IREE
+# added to CDNA3 later (and 3.13 prints) are left out, as the walkthrough's
+# gfx942 target has none; the resolver skips them anyway.
+_CDNA2_MMA = (
+    "MFMA_F32_16x16x8_BF16 MFMA_F32_32x32x4_BF16 MFMA_F64_16x16x4_F64 MFMA_F32_16x16x4_F32 "
+    "MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16 MFMA_I32_16x16x16_I8 MFMA_I32_32x32x8_I8"
+).split()
+_CDNA3_MMA = (
+    "MFMA_F32_16x16x16_BF16 MFMA_F32_32x32x8_BF16 MFMA_F32_16x16x32_F8E5M2FNUZ "
+    "MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ MFMA_F32_16x16x32_F8E4M3FNUZ MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ "
+    "MFMA_F32_32x32x16_F8E5M2FNUZ MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ MFMA_F32_32x32x16_F8E4M3FNUZ "
+    "MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ MFMA_I32_16x16x32_I8 MFMA_I32_32x32x16_I8 MFMA_F64_16x16x4_F64 "
+    "MFMA_F32_16x16x4_F32 MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16"
+).split()
+_CDNA4_MMA = (
+    "MFMA_F32_16x16x32_F16 MFMA_F32_32x32x16_F16 MFMA_F32_16x16x32_BF16 MFMA_F32_32x32x16_BF16 "
+    "MFMA_F32_16x16x128_F8E5M2 MFMA_F32_16x16x128_F8E5M2_F8E4M3FN MFMA_F32_16x16x128_F8E4M3FN "
+    "MFMA_F32_16x16x128_F8E4M3FN_F8E5M2 MFMA_F32_32x32x64_F8E5M2 MFMA_F32_32x32x64_F8E5M2_F8E4M3FN "
+    "MFMA_F32_32x32x64_F8E4M3FN MFMA_F32_32x32x64_F8E4M3FN_F8E5M2 MFMA_I32_16x16x64_I8 MFMA_I32_32x32x32_I8 "
+    "MFMA_F32_16x16x16_BF16 MFMA_F32_32x32x8_BF16 MFMA_F32_16x16x32_F8E5M2 MFMA_F32_16x16x32_F8E5M2_F8E4M3FN "
+    "MFMA_F32_16x16x32_F8E4M3FN MFMA_F32_16x16x32_F8E4M3FN_F8E5M2 MFMA_F32_32x32x16_F8E5M2 "
+    "MFMA_F32_32x32x16_F8E5M2_F8E4M3FN MFMA_F32_32x32x16_F8E4M3FN MFMA_F32_32x32x16_F8E4M3FN_F8E5M2 "
+    "MFMA_I32_16x16x32_I8 MFMA_I32_32x32x16_I8 MFMA_F64_16x16x4_F64 MFMA_F32_16x16x4_F32 "
+    "MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16"
+).split()
+# CDNA4's block-scaled intrinsics, one entry per supported input type (output f32).
+_CDNA4_SCALED_MMA = [
+    f"<intrinsic = {intrinsic}, lhs_elem_type = {t}, rhs_elem_type = {t}, acc_elem_type = f32>"
+    for intrinsic in ("MFMA_SCALE_F32_16x16x128_B32", "MFMA_SCALE_F32_32x32x64_B32")
+    for t in ("f8E8M0FNU", "f8E5M2", "f8E5M2FNUZ", "f8E4M3FN", "f8E4M3FNUZ", "f4E2M1FN")
+]
+
+# arch -> (mma list, scaled mma list, max_workgroup_memory_bytes, vgpr_space_bits)
+_WGP_DETAILS: dict[str, tuple[list[str], list[str], int, int]] = {
+    "gfx90a": (_CDNA2_MMA, [], 64 * 1024, 256 * 32),
+    "gfx942": (_CDNA3_MMA, [], 64 * 1024, 512 * 32),
+    "gfx950": (_CDNA4_MMA, _CDNA4_SCALED_MMA, 160 * 1024, 512 * 32),
+}
+
+KNOWN_ROCM_ARCHS = tuple(sorted(_WGP_DETAILS))
+
+
+def rocm_target_text(arch: str) -> str:
+    """The `#hal.executable.target<"rocm", ...>` of `arch`, as the walkthrough prints gfx942's."""
+    if arch not in _WGP_DETAILS:
+        raise ValueError(f"unknown ROCm architecture '{arch}' (known: {', '.join(KNOWN_ROCM_ARCHS)})")
+    mma, scaled, smem, vgpr = _WGP_DETAILS[arch]
+    scaled_text = f" scaled_mma = [{', '.join(scaled)}]," if scaled else ""
+    wgp = (
+        "compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, "
+        "subgroup = shuffle|arithmetic, dot = dp4xi8toi32, "
+        f"mma = [{', '.join(f'<{name}>' for name in mma)}],{scaled_text} "
+        "subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], "
+        f"max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = {smem}, "
+        "max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, "
+        f"simds_per_wgp = 4, vgpr_space_bits = {vgpr}"
+    )
+    return (
+        '#hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip", '
+        "iree.encoding.resolver = #iree_gpu.gpu_encoding_resolver<>, "
+        f'{TARGET_INFO_KEY} = #iree_gpu.target<arch = "{arch}", features = "", wgp = <{wgp}>>, '
+        'ukernels = "none"}>'
+    )
+
+
+@cache
+def _context() -> Context:
+    from mini_iree.dialects import get_all_dialects
+
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+@cache
+def rocm_target(arch: str) -> hal.ExecutableTargetAttr:
+    """The executable target of a known AMD GPU (gfx90a, gfx942, gfx950) with data tiling on."""
+    from xdsl.parser import Parser
+
+    attr = Parser(_context(), rocm_target_text(arch), f"<{arch}>").parse_attribute()
+    assert isinstance(attr, hal.ExecutableTargetAttr)
+    return attr
+
+
+def gpu_target_info(target: Attribute) -> TargetAttr | None:
+    """The `#iree_gpu.target` of an executable target, a resolver's configuration, or itself."""
+    if isinstance(target, TargetAttr):
+        return target
+    config: Attribute | None = None
+    if isinstance(target, hal.ExecutableTargetAttr):
+        config = target.get_config(TARGET_INFO_KEY)
+    elif isinstance(target, GPUEncodingResolverAttr) and target.configuration_dict is not None:
+        config = target.configuration_dict.data.get(TARGET_INFO_KEY)
+    elif isinstance(target, DictionaryAttr):
+        config = target.data.get(TARGET_INFO_KEY)
+    return config if isinstance(config, TargetAttr) else None
+
+
+# ===----------------------------------------------------------------------=== #
+# Choosing the data-tiled MMA
+# ===----------------------------------------------------------------------=== #
+
+
+def _bits(element_type: Attribute) -> int:
+    width = getattr(element_type, "bitwidth", None)
+    assert isinstance(width, int), f"no bit width for {element_type}"
+    return width
+
+
+def _operand_bits(intrinsic: MMAIntrinsic, operand: int) -> int | None:
+    """Bits one thread holds of an intrinsic's operand (IREE's getABCVectorTypes sizes)."""
+    layout = single_subgroup_layout(intrinsic, operand)
+    if layout is None:
+        return None
+    count = layout.outer[0] * layout.outer[1] * layout.element[0] * layout.element[1]
+    return count * _bits(intrinsic.element_types[operand])
+
+
+def choose_intrinsic(target: TargetAttr, element_types: Sequence[Attribute]) -> MMAIntrinsic | None:
+    """The target's intrinsic for these (A, B, C) element types with the largest K.
+
+    Ties keep the later one in the target's list, as IREE's loop does; block
+    intrinsics and intrinsics without a known register layout are skipped.
+    """
+    chosen: MMAIntrinsic | None = None
+    for intrinsic in target.mma_intrinsics:
+        if intrinsic.block_size != 1 or single_subgroup_layout(intrinsic, LHS) is None:
+            continue
+        if list(intrinsic.element_types) != list(element_types[:3]):
+            continue
+        if chosen is not None and chosen.shape[2] > intrinsic.shape[2]:
+            continue
+        chosen = intrinsic
+    return chosen
+
+
+def _pow2_floor(value: float) -> int:
+    return 1 << int(math.floor(math.log2(value)))
+
+
+def _unroll_walkthrough(
+    bits: tuple[int, int, int], intrinsics_k: int, target: TargetAttr, encoding: EncodingAttr, intrinsic: MMAIntrinsic
+) -> tuple[int, int, int, int]:
+    """(intrinsics_m, subgroups_m, intrinsics_n, subgroups_n), the walkthrough's way.
+
+    A square `x` by `x` unrolling fills the VGPRs exactly when
+    `C*x^2 + ik*(A+B)*x = vgpr`; it is rounded to a power-of-two rectangle with
+    N >= M, all subgroups go on N, and a narrow M or N then caps the unrolling.
+    """
+    bits_a, bits_b, bits_c = bits
+    vgpr = target.vgpr_space_bits or 0
+    c2, c1, c0 = float(bits_c), float(intrinsics_k * (bits_a + bits_b)), -float(vgpr)
+    x = (-c1 + math.sqrt(c1 * c1 - 4 * c0 * c2)) / (2 * c2)
+    # std::round breaks ties away from zero; log2(x) > 0 here.
+    total_n = 1 << int(math.floor(math.log2(x) + 0.5))
+    total_m = _pow2_floor(x * x / total_n)
+    subgroups_m, subgroups_n = 1, target.simds_per_wgp or 1
+    intrinsics_m, intrinsics_n = total_m // subgroups_m, total_n // subgroups_n
+    intrinsic_m, intrinsic_n, _ = intrinsic.shape
+    narrow = get_matmul_narrow_dim(encoding)
+    if narrow is not None and narrow[0] == "M":
+        intrinsics_m = min(intrinsics_m, -(-narrow[1] // intrinsic_m))
+    if narrow is not None and narrow[0] == "N":
+        intrinsics_m, intrinsics_n = intrinsics_n, intrinsics_m
+        subgroups_m, subgroups_n = subgroups_n, subgroups_m
+        intrinsics_n = min(intrinsics_n, -(-narrow[1] // intrinsic_n))
+    return intrinsics_m, subgroups_m, intrinsics_n, subgroups_n
+
+
+def _intensity(m: int, n: int) -> float:
+    return m * n / (m + n)
+
+
+def _unroll_3_13(
+    bits: tuple[int, int, int], intrinsics_k: int, target: TargetAttr, encoding: EncodingAttr, intrinsic: MMAIntrinsic
+) -> tuple[int, int, int, int]:
+    """(intrinsics_m, subgroups_m, intrinsics_n, subgroups_n), IREE 3.13's way.
+
+    Enumerates power-of-two total unrollings (tm, tn) whose A, B, C tiles fit
+    in VGPRs and whose A, B tiles fit in workgroup memory, capped so a static
+    M or N is not over-padded and a static M x N still spreads over the chip's
+    workgroup processors (512 when the target does not say); keeps the best
+    arithmetic intensity tm*tn/(tm+tn). The same criterion then splits each
+    total into subgroups and plain unrolling. Strict comparisons make ties keep
+    the earlier (smaller) choice: a 1 x 2 total can end up as 1 x 1.
+    """
+    bits_a, bits_b, bits_c = bits
+    vgpr = target.vgpr_space_bits or 0
+    smem_bits = target.max_workgroup_memory_bytes * 8
+    intrinsic_m, intrinsic_n, _ = intrinsic.shape
+    max_m = max_n = max_mn = math.inf
+    sizes = get_matmul_sizes(encoding)
+    if sizes is not None:
+        m, n = sizes
+        if m != DYNAMIC_INDEX:
+            max_m = -(-m // intrinsic_m)
+        if n != DYNAMIC_INDEX:
+            max_n = -(-n // intrinsic_n)
+        if m != DYNAMIC_INDEX and n != DYNAMIC_INDEX:
+            wgps = target.wgp_count or 512
+            max_mn = -(-(m * n) // (wgps * intrinsic_m * intrinsic_n))
+
+    total_m = total_n = 1
+    best = _intensity(1, 1)
+    tm = 1
+    while tm <= max_m:
+        a_tile = tm * intrinsics_k * bits_a
+        tn_vgpr = (vgpr - a_tile) // (intrinsics_k * bits_b + tm * bits_c)
+        tn_smem = (smem_bits - a_tile) // (intrinsics_k * bits_b)
+        tn = min(tn_vgpr, tn_smem, max_n, max_mn // tm)
+        if tn <= 0:
+            break
+        tn = _pow2_floor(tn)
+        if _intensity(tm, tn) > best:
+            total_m, total_n, best = tm, tn, _intensity(tm, tn)
+        tm <<= 1
+
+    simds = target.simds_per_wgp or 1
+    chosen = (1, 1, 1, 1)
+    best = _intensity(1, 1)
+    sm = 1
+    while sm <= min(simds, total_m):
+        sn = _pow2_floor(min(simds // sm, total_n))
+        im, in_ = total_m // sm, total_n // sn
+        if _intensity(im, in_) > best:
+            chosen, best = (im, sm, in_, sn), _intensity(im, in_)
+        sm <<= 1
+    return chosen
+
+
+def choose_data_tiled_mma(
+    target: Attribute, encoding: EncodingAttr, era: str = "walkthrough"
+) -> DataTiledMMAAttr | None:
+    """The `#iree_gpu.data_tiled_mma_layout` a matmul encoding gets on `target`, or None.
+
+    None when the target is not a GPU with the register/memory limits data
+    tiling needs, the encoding is not a matmul, or no intrinsic takes its
+    element types: IREE then leaves the tensor unpacked.
+    """
+    if era not in GPU_ERAS:
+        raise ValueError(f"unknown GPU era '{era}' (expected one of {', '.join(GPU_ERAS)})")
+    info = gpu_target_info(target)
+    if info is None or encoding.get_op_type() is not EncodingOpType.MATMUL:
+        return None
+    if info.max_load_instruction_bits is None or info.vgpr_space_bits is None or info.simds_per_wgp is None:
+        return None
+    intrinsic = choose_intrinsic(info, encoding.get_element_types())
+    if intrinsic is None:
+        return None
+    bits = tuple(_operand_bits(intrinsic, operand) for operand in (LHS, RHS, ACC))
+    assert all(b is not None for b in bits)
+    bits_a, bits_b, bits_c = bits  # type: ignore[misc]
+    # Enough K unrolling that one thread's A and B registers make one maximal load.
+    intrinsics_k = max(1, info.max_load_instruction_bits // min(bits_a, bits_b))
+    unroll = _unroll_walkthrough if era == "walkthrough" else _unroll_3_13
+    im, sm, in_, sn = unroll((bits_a, bits_b, bits_c), intrinsics_k, info, encoding, intrinsic)
+    # The walkthrough's attribute does not list the interleaved operands: back
+    # then the K unrolling of both inputs was always interleaved.
+    interleave_k = None if era == "walkthrough" else [LHS, RHS]
+    return DataTiledMMAAttr(
+        intrinsic, im, sm, in_, sn, intrinsics_k, 1, operands_interleaving_intrinsics_k=interleave_k
+    )
+
+
+# ===----------------------------------------------------------------------=== #
+# Encoding info
+# ===----------------------------------------------------------------------=== #
+
+
+def _remove_group(swizzle: TileSwizzle, index: int) -> None:
+    """Drop expand group `index` and its dims from the permutation (IREE's `remove`)."""
+    start = sum(len(group) for group in swizzle.expand_shape[:index])
+    width = len(swizzle.expand_shape[index])
+    del swizzle.expand_shape[index]
+    swizzle.permutation = [p if p < start else p - width for p in swizzle.permutation if not start <= p < start + width]
+
+
+def encoding_swizzle(encoding: EncodingAttr, mma: DataTiledMMAAttr, era: str = "walkthrough") -> TileSwizzle | None:
+    """The swizzle of this operand's inner tile (IREE's getEncodingSwizzle).
+
+    The intrinsic's groups are (M, K) for LHS, (N, K) for RHS and (M, N) for
+    ACC; a group whose loop this operand does not index (matvec's RHS N,
+    vecmat's LHS M, a broadcast) is removed so one group remains per inner tile.
+    """
+    dims = get_contraction_dims(encoding)
+    operand = encoding.get_operand_index()
+    if dims is None or operand not in (LHS, RHS, ACC):
+        return None
+    swizzle = mma.swizzle(operand, cross_thread_outermost=(era == "walkthrough"))
+    if swizzle is None:
+        return None
+    groups = {LHS: (dims.m, dims.k), RHS: (dims.n, dims.k), ACC: (dims.m, dims.n)}[operand]
+    # Inner to outer, so earlier group indices stay valid.
+    for index in reversed(range(len(groups))):
+        loops = groups[index]
+        if not loops or encoding.map_dim_to_operand_index(loops[0]) is None:
+            _remove_group(swizzle, index)
+    return swizzle
+
+
+def get_encoding_info(target: Attribute, encoding: EncodingAttr, era: str = "walkthrough") -> MaterializeEncodingInfo:
+    """The packed, swizzled layout of a matmul operand on a GPU target.
+
+    The identity layout (an empty `MaterializeEncodingInfo`) when no data-tiled
+    MMA applies; then the encoding is simply dropped.
+    """
+    mma = choose_data_tiled_mma(target, encoding, era)
+    if mma is None:
+        return MaterializeEncodingInfo()
+    m, n, k = mma.tile_mnk()
+    info = get_encoding_info_for_matmul(encoding, MatmulTile(m, n, k))
+    if info.is_identity():
+        return info
+    info.swizzle = encoding_swizzle(encoding, mma, era)
+    return info

@@ -1,0 +1,84 @@
+"""``iree-dispatch-creation-annotate-data-tiling-hints``: choose the ops to data-tile.
+
+Data tiling is opt-in per op: ``set-encoding`` only rewrites ops carrying the
+unit attribute ``iree.opt.data_tiling``. This pass places that hint on every
+supported contraction, unless a function already has a hint somewhere, in which
+case the user (or an earlier preprocessing step) has chosen and the function is
+left untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from mini_iree.compiler.encoding_properties import (
+    has_data_tiling_hint,
+    is_supported_contraction_op,
+    set_data_tiling_hint,
+)
+
+# IREE's EncodingOpType spellings, the values `data-tiling-op-types` accepts.
+_OP_TYPES = ("matmul", "scaled_matmul", "conv")
+
+
+def function_ops(module: ModuleOp) -> list[Operation]:
+    """Every ``func.func`` and ``util.func`` of the module (nested modules included)."""
+    from mini_iree.dialects import util
+
+    return [op for op in module.walk() if isinstance(op, (func.FuncOp, util.FuncOp))]
+
+
+def _normalize_list(value: object) -> tuple[str, ...]:
+    # A one-element list option arrives as a bare string.
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True)
+class AnnotateDataTilingHintsPass(ModulePass):
+    """Adds the ``iree.opt.data_tiling`` hint to every data-tilable op of each function.
+
+    A function in which any op already has the hint is left alone (the hints
+    were preset). Only matmul-like contractions (one batch/M/N/K loop at most,
+    a K and an M or N, a multiply-accumulate body, no encoded operand, not in a
+    dispatch with a workgroup count) are recognized; ``scaled_matmul`` and
+    ``conv`` are accepted in ``data-tiling-op-types`` but match no op here.
+    """
+
+    name = "iree-dispatch-creation-annotate-data-tiling-hints"
+
+    data_tiling_op_types: tuple[str, ...] = field(default=("matmul", "scaled_matmul"))
+
+    def __post_init__(self) -> None:
+        types = _normalize_list(self.data_tiling_op_types)
+        for t in types:
+            if t not in _OP_TYPES:
+                raise ValueError(
+                    f"unknown data-tiling op type '{t}' (expected one of: {', '.join(_OP_TYPES)})"
+                )
+        object.__setattr__(self, "data_tiling_op_types", types)
+
+    def _is_candidate(self, op: Operation) -> bool:
+        return "matmul" in self.data_tiling_op_types and is_supported_contraction_op(op)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for function in function_ops(op):
+            candidates: list[Operation] = []
+            preset = False
+            for inner in function.walk():
+                if has_data_tiling_hint(inner):
+                    preset = True
+                    break
+                if self._is_candidate(inner):
+                    candidates.append(inner)
+            if preset:
+                continue
+            for candidate in candidates:
+                set_data_tiling_hint(candidate)

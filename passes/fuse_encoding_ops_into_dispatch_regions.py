@@ -1,0 +1,195 @@
+"""``iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass``: encode where the value is produced.
+
+A `set_encoding` left outside dispatches after hoisting would become a
+dispatch of its own (a whole-tensor relayout). When its source is the result of
+a dispatch region, possibly through reshapes or a slice, the relayout can
+instead be done by the producer as it writes its result: the reshapes and the
+`set_encoding` move into the region, which then returns the encoded tensor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.dialects import flow, iree_encoding, tensor
+from mini_iree.compiler.dispatch_regions import (
+    dispatch_result_dims,
+    is_outside_dispatch,
+    move_defs_before,
+    rebuild_dispatch_region,
+)
+
+__all__ = ["FuseEncodingOpsIntoDispatchRegionsPass"]
+
+# Ops the producer chain may go through between the dispatch result and the set_encoding.
+_CHAIN_OPS = (tensor.CollapseShapeOp, tensor.ExpandShapeOp, tensor.ExtractSliceOp)
+
+# Ops with shaped results a dispatch may hold and still take an encoding op:
+# codegen can write their result in an encoded layout.
+_FUSABLE_OPS = (
+    tensor.CollapseShapeOp,
+    tensor.ExpandShapeOp,
+    tensor.EmptyOp,
+    tensor.ExtractSliceOp,
+    iree_encoding.SetEncodingOp,
+    iree_encoding.UnsetEncodingOp,
+    LinalgStructuredOperation,
+)
+_FUSABLE_OP_NAMES = frozenset({"iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.gather"})
+
+
+def _producer_chain(source: SSAValue, aggressive: bool) -> tuple[OpResult, list[Operation]] | None:
+    """The dispatch result feeding ``source`` and the reshape/slice ops in between (region first).
+
+    Every value along the chain must have a single use; the dispatch result
+    too, unless ``aggressive``.
+    """
+    if not isinstance(source.type, TensorType) or source.type.get_num_dims() == 0:
+        return None
+    chain: list[Operation] = []
+    value = source
+    while isinstance(value, OpResult) and not isinstance(value.op, flow.DispatchRegionOp):
+        if not value.has_one_use() or not isinstance(value.op, _CHAIN_OPS):
+            return None
+        chain.append(value.op)
+        value = value.op.operands[0]
+    if not isinstance(value, OpResult):
+        return None
+    region = value.op
+    assert isinstance(region, flow.DispatchRegionOp)
+    if len(region.body.blocks) != 1 or (not aggressive and not value.has_one_use()):
+        return None
+    chain.reverse()
+    return value, chain
+
+
+def _is_fusable(region: flow.DispatchRegionOp) -> bool:
+    """Every op of the region with a shaped result is one codegen can fuse an encoding op into."""
+    for op in region.body.block.ops:
+        if not any(isinstance(t, ShapedType) for t in op.result_types):
+            continue
+        if not isinstance(op, _FUSABLE_OPS) and op.name not in _FUSABLE_OP_NAMES:
+            return False
+    return True
+
+
+def _slice_dims_known(op: tensor.ExtractSliceOp) -> bool:
+    """True if the slice's dynamic sizes are exactly its result's dynamic dims (no rank reduction)."""
+    sizes = op.static_sizes.get_values()
+    shape = op.result.type.get_shape()
+    return len(sizes) == len(shape) and all((s == DYNAMIC_INDEX) == (d == DYNAMIC_INDEX) for s, d in zip(sizes, shape))
+
+
+def _collapsed_dims(op: tensor.CollapseShapeOp, source_dims: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
+    """Dynamic sizes of a collapse: the product of each group's source sizes, built at ``point``."""
+    source_shape = op.src.type.get_shape()
+    dynamic = iter(source_dims)
+    source_sizes: list[SSAValue | int] = [next(dynamic) if d == DYNAMIC_INDEX else d for d in source_shape]
+    dims: list[SSAValue] = []
+    for group, size in zip(op.get_reassociation_indices(), op.result.type.get_shape()):
+        if size != DYNAMIC_INDEX:
+            continue
+        static = 1
+        product: SSAValue | None = None
+        for d in group:
+            part = source_sizes[d]
+            if isinstance(part, int):
+                static *= part
+                continue
+            if product is None:
+                product = part
+            else:
+                mul = arith.MuliOp(product, part)
+                Rewriter.insert_op(mul, point)
+                product = mul.result
+        assert product is not None
+        if static != 1:
+            constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
+            mul = arith.MuliOp(product, constant.result)
+            Rewriter.insert_op([constant, mul], point)
+            product = mul.result
+        dims.append(product)
+    return dims
+
+
+def _chain_result_dims(producer: OpResult, chain: list[Operation], point: InsertPoint) -> list[SSAValue]:
+    """Dynamic sizes of the chain's last value, as values available at ``point`` (before the region)."""
+    region = producer.op
+    assert isinstance(region, flow.DispatchRegionOp)
+    dims = dispatch_result_dims(region, producer.index)
+    for op in chain:
+        if isinstance(op, tensor.ExpandShapeOp):
+            dims = list(op.output_shape)
+        elif isinstance(op, tensor.ExtractSliceOp):
+            dims = list(op.sizes)
+        else:
+            assert isinstance(op, tensor.CollapseShapeOp)
+            dims = _collapsed_dims(op, dims, point)
+    return dims
+
+
+def _fuse(encoding_op: iree_encoding.SetEncodingOp, aggressive: bool) -> bool:
+    found = _producer_chain(encoding_op.source, aggressive)
+    if found is None:
+        return False
+    producer, chain = found
+    region = producer.op
+    assert isinstance(region, flow.DispatchRegionOp)
+    terminator = region.body.block.last_op
+    assert isinstance(terminator, flow.ReturnOp)
+    inner = terminator.operands[producer.index]
+    if not isinstance(inner, OpResult) or inner.op.parent_op() is not region or not _is_fusable(region):
+        return False
+    ops = [*chain, encoding_op]
+    if any(o.parent_block() is not region.parent_block() for o in ops):
+        return False
+    if any(isinstance(o, tensor.ExtractSliceOp) and not _slice_dims_known(o) for o in chain):
+        return False
+    # Sizes, offsets and encoding dims computed after the region must move above it.
+    side_operands = [v for o in ops for v in o.operands[1:]]
+    if not move_defs_before(side_operands, region):
+        return False
+
+    dims = _chain_result_dims(producer, chain, InsertPoint.before(region))
+    external_uses = list(encoding_op.result.uses)
+    ops[0].operands[0] = inner
+    for o in ops:
+        o.detach()
+        region.body.block.insert_op_before(o, terminator)
+    # The unencoded result stays only if something else still reads it.
+    keep = [i for i, r in enumerate(region.results) if i != producer.index or r.uses]
+    new_region = rebuild_dispatch_region(region, keep, [encoding_op.result], [dims])
+    for use in external_uses:
+        use.operation.operands[use.index] = new_region.results[-1]
+    return True
+
+
+@dataclass(frozen=True)
+class FuseEncodingOpsIntoDispatchRegionsPass(ModulePass):
+    """Moves each host-level `set_encoding` into the dispatch region producing its source.
+
+    The source may reach the `set_encoding` through `tensor.collapse_shape`,
+    `expand_shape` and `extract_slice` ops, which move along. The pass refuses
+    when a value on the way has other uses (the dispatch result may, with
+    `enable-aggressive-fusion`: the region then returns both tensors), when the
+    region has several blocks, or when the region holds an op with a shaped
+    result other than reshapes, slices, `tensor.empty`, encoding ops, linalg
+    ops, attention and gather.
+    """
+
+    name = "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass"
+
+    enable_aggressive_fusion: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        targets = [o for o in op.walk() if isinstance(o, iree_encoding.SetEncodingOp) and is_outside_dispatch(o)]
+        for target in targets:
+            _fuse(target, self.enable_aggressive_fusion)

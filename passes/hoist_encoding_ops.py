@@ -1,0 +1,386 @@
+"""``iree-dispatch-creation-hoist-encoding-ops``: move encoding ops out of dispatches.
+
+SetEncoding leaves its ``set_encoding`` ops inside the dispatch of the op they
+feed. Hoisted before the region they become relayouts of the dispatch's inputs,
+which later passes fuse into the producers' dispatches or into globals. Before
+hoisting, encodings are propagated locally (inside one dispatch) so that cheap
+elementwise ops run on the encoded layout too:
+
+- a ``set_encoding`` moves up through a broadcast or bit-extend (dequant)
+  producer onto that producer's inputs;
+- an ``unset_encoding`` moves down through a parallel elementwise consumer,
+  whose other inputs get a ``set_encoding`` (then hoisted as well).
+
+Each propagated encoding records the map it went through by appending it to its
+operand's ``user_indexing_maps`` entry (``[#root_map, #map]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FixedBitwidthType, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import ConstantLike
+
+from mini_iree.compiler.contraction import is_projected_permutation
+from mini_iree.compiler.dispatch_regions import (
+    backward_slice_in_dispatch,
+    enclosing_dispatch_region,
+    erase_if_dead,
+    hoist_out_of_dispatch,
+)
+from mini_iree.compiler.dynamic_dims import get_dynamic_dims
+from mini_iree.dialects import flow, iree_encoding, linalg, tensor
+
+# ---------------------------------------------------------------------------
+# Helpers on linalg.generic
+# ---------------------------------------------------------------------------
+
+
+def _is_permutation(affine_map: AffineMap) -> bool:
+    return affine_map.num_dims == len(affine_map.results) and is_projected_permutation(affine_map)
+
+
+def _is_identity(affine_map: AffineMap) -> bool:
+    return affine_map == AffineMap.identity(affine_map.num_dims)
+
+
+def _all_parallel(op: linalg.GenericOp) -> bool:
+    return all(it.data.value == "parallel" for it in op.iterator_types.data)
+
+
+def _bitwidth(ty: Attribute) -> int | None:
+    """Element bit width of an int/float tensor (index has none)."""
+    if not isinstance(ty, TensorType):
+        return None
+    element = ty.get_element_type()
+    return element.bitwidth if isinstance(element, FixedBitwidthType) else None
+
+
+def _is_bit_extend(op: linalg.GenericOp) -> bool:
+    """IREE's ``isBitExtendOp``: the widest highest-rank input is narrower than the result.
+
+    This is a dequantization (``extf``/``extsi``/``uitofp``, maybe with a scale)
+    that is cheap to run on the encoded layout; math-dialect bodies are not.
+    """
+    if len(op.outputs) != 1 or not _all_parallel(op):
+        return False
+    ranked = [v for v in op.inputs if isinstance(v.type, TensorType)]
+    if not ranked:
+        return False
+    max_rank = max(v.type.get_num_dims() for v in ranked)  # type: ignore[attr-defined]
+    if max_rank == 0:
+        return False
+    widths = [_bitwidth(v.type) for v in ranked if v.type.get_num_dims() == max_rank]  # type: ignore[attr-defined]
+    out_width = _bitwidth(op.res[0].type) if op.res else None
+    if any(w is None for w in widths) or out_width is None:
+        return False
+    if any(body_op.name.startswith("math.") for body_op in op.body.block.ops):
+        return False
+    return max(w for w in widths if w is not None) < out_width
+
+
+def _is_broadcast(op: linalg.GenericOp) -> bool:
+    """IREE's ``isBroadcastingOp``: one input read by a lower-rank projected permutation, body just yields."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or not _all_parallel(op):
+        return False
+    in_map, out_map = (m.data for m in op.indexing_maps.data)
+    if len(in_map.results) >= len(out_map.results):
+        return False
+    if not is_projected_permutation(in_map) or not _is_identity(out_map):
+        return False
+    return len(op.body.block.ops) == 1
+
+
+def _clone_generic(
+    op: linalg.GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], result_types: Sequence[Attribute]
+) -> linalg.GenericOp:
+    new_op = linalg.GenericOp(
+        list(inputs),
+        list(outputs),
+        op.body.clone(),
+        op.indexing_maps,
+        op.iterator_types,
+        list(result_types),
+        op.doc,
+        op.library_call,
+    )
+    new_op.attributes |= op.attributes
+    return new_op
+
+
+def _with_encoding(ty: Attribute, encoding: Attribute) -> TensorType:
+    assert isinstance(ty, TensorType)
+    return TensorType(ty.get_element_type(), ty.get_shape(), encoding)
+
+
+def _append_map(encoding: iree_encoding.EncodingAttr, affine_map: AffineMap) -> iree_encoding.EncodingAttr:
+    return encoding.clone_with_new_operand_indexing_map(affine_map)
+
+
+def _same_dispatch(a: Operation, b: Operation) -> flow.DispatchRegionOp | None:
+    region = enclosing_dispatch_region(a)
+    return region if region is not None and region is enclosing_dispatch_region(b) else None
+
+
+# ---------------------------------------------------------------------------
+# Local propagation: bubble set_encoding up
+# ---------------------------------------------------------------------------
+
+
+def bubble_up_set_encoding(op: iree_encoding.SetEncodingOp) -> bool:
+    """Move ``op`` above its broadcast/dequant producer in the same dispatch.
+
+    The producer is re-created on encoded types: each input gets a
+    ``set_encoding`` whose chain gains ``input_map o inverse(output_map)``, and
+    the init becomes an encoded ``tensor.empty``.
+    """
+    producer = op.source.owner
+    if not isinstance(producer, linalg.GenericOp) or _same_dispatch(op, producer) is None:
+        return False
+    if not (_is_bit_extend(producer) or _is_broadcast(producer)):
+        return False
+    if len(producer.res) != 1 or not producer.res[0].has_one_use() or len(producer.outputs) != 1:
+        return False
+    if not _all_parallel(producer) or not isinstance(producer.outputs[0].owner, tensor.EmptyOp):
+        return False
+    encoding = iree_encoding.get_encoding_attr(op.result.type)
+    if encoding is None or (last_map := encoding.get_last_map_for_operand_index()) is None:
+        return False
+    maps = [m.data for m in producer.indexing_maps.data]
+    output_map = maps[-1]
+    if not _is_permutation(output_map) or output_map.num_dims != len(last_map.results):
+        return False
+    if not all(isinstance(v.type, TensorType) for v in producer.inputs):
+        return False
+
+    inverse_output = output_map.inverse_permutation()
+    assert inverse_output is not None
+    new_ops: list[Operation] = []
+    encoded_inputs: list[SSAValue] = []
+    for value, operand_map in zip(producer.inputs, maps):
+        input_encoding = _append_map(encoding, operand_map.compose(inverse_output))
+        set_op = iree_encoding.SetEncodingOp(value, _with_encoding(value.type, input_encoding), list(op.encoding_dims))
+        new_ops.append(set_op)
+        encoded_inputs.append(set_op.result)
+    Rewriter.insert_op(new_ops, InsertPoint.before(op))
+    dims = get_dynamic_dims(op.source, InsertPoint.before(op))
+    init = tensor.EmptyOp(dims, op.result.type)
+    generic = _clone_generic(producer, encoded_inputs, [init.tensor], [op.result.type])
+    Rewriter.insert_op([init, generic], InsertPoint.before(op))
+    op.result.replace_all_uses_with(generic.res[0])
+    Rewriter.erase_op(op)
+    erase_if_dead([producer])
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Local propagation: sink unset_encoding down
+# ---------------------------------------------------------------------------
+
+
+def _sinkable_consumer(op: iree_encoding.UnsetEncodingOp) -> tuple[linalg.GenericOp, int] | None:
+    """The elementwise consumer ``op`` can sink into, and the operand index it feeds."""
+    use = op.result.get_unique_use()
+    if use is None:
+        return None
+    consumer = use.operation
+    if not isinstance(consumer, linalg.GenericOp) or _same_dispatch(op, consumer) is None:
+        return None
+    if not _all_parallel(consumer) or use.index >= len(consumer.inputs):
+        return None
+    maps = [m.data for m in consumer.indexing_maps.data]
+    if not all(is_projected_permutation(m) for m in maps) or not _is_permutation(maps[use.index]):
+        return None
+    if not all(isinstance(v.owner, tensor.EmptyOp) for v in consumer.outputs):
+        return None
+    return consumer, use.index
+
+
+def sink_unset_encoding(op: iree_encoding.UnsetEncodingOp) -> bool:
+    """Move ``op`` below its single elementwise consumer in the same dispatch.
+
+    The consumer then runs on encoded tensors: the other tensor inputs get a
+    ``set_encoding`` whose chain gains ``inverse(target_map)`` and their own
+    map (identities are left out), the inits become encoded ``tensor.empty``
+    ops, and a new ``unset_encoding`` follows the consumer.
+    """
+    found = _sinkable_consumer(op)
+    encoding = iree_encoding.get_encoding_attr(op.source.type)
+    if found is None or encoding is None:
+        return False
+    consumer, target = found
+    maps = [m.data for m in consumer.indexing_maps.data]
+    inverse_target = maps[target].inverse_permutation()
+    assert inverse_target is not None
+    appended = [m for m in (inverse_target,) if not _is_identity(m)]
+
+    def encoding_for(operand_map: AffineMap) -> iree_encoding.EncodingAttr | None:
+        chain = [*appended, *([] if _is_identity(operand_map) else [operand_map])]
+        if chain and encoding.get_last_map_for_operand_index() is None:
+            return None
+        result = encoding
+        for affine_map in chain:
+            result = _append_map(result, affine_map)
+        return result
+
+    num_inputs = len(consumer.inputs)
+    operand_encodings = [encoding_for(m) for m in maps]
+    operands = [*consumer.inputs, *consumer.outputs]
+    missing = [
+        i for i, (e, v) in enumerate(zip(operand_encodings, operands)) if e is None and isinstance(v.type, TensorType)
+    ]
+    if any(i != target for i in missing):
+        return False
+
+    encoding_dims = list(op.encoding_dims)
+    new_inputs: list[SSAValue] = []
+    set_ops: list[Operation] = []
+    for index, value in enumerate(consumer.inputs):
+        if index == target:
+            new_inputs.append(op.source)
+        elif not isinstance(value.type, TensorType):
+            new_inputs.append(value)  # scalars need no encoding
+        else:
+            set_op = iree_encoding.SetEncodingOp(
+                value, _with_encoding(value.type, operand_encodings[index]), encoding_dims
+            )
+            set_ops.append(set_op)
+            new_inputs.append(set_op.result)
+    Rewriter.insert_op(set_ops, InsertPoint.before(consumer))
+
+    # Each encoded init goes where its plain tensor.empty was, so it reads in
+    # the same place (the walkthrough's dump shows it there).
+    new_inits: list[SSAValue] = []
+    result_types: list[Attribute] = []
+    for offset, value in enumerate(consumer.outputs):
+        empty = value.owner
+        assert isinstance(empty, tensor.EmptyOp)
+        init_type = _with_encoding(value.type, operand_encodings[num_inputs + offset])
+        encoded_empty = tensor.EmptyOp(list(empty.dynamic_sizes), init_type)
+        Rewriter.insert_op(encoded_empty, InsertPoint.after(empty))
+        new_inits.append(encoded_empty.tensor)
+        result_types.append(init_type)
+
+    result_dims = [get_dynamic_dims(result, InsertPoint.before(consumer)) for result in consumer.res]
+    generic = _clone_generic(consumer, new_inputs, new_inits, result_types)
+    unsets = [
+        iree_encoding.UnsetEncodingOp(encoded, plain.type, dims, encoding_dims)
+        for encoded, plain, dims in zip(generic.res, consumer.res, result_dims)
+    ]
+    Rewriter.insert_op([generic, *unsets], InsertPoint.after(consumer))
+    for plain, unset in zip(consumer.res, unsets):
+        plain.replace_all_uses_with(unset.result)
+    old_inits = [v.owner for v in consumer.outputs if isinstance(v.owner, Operation)]
+    Rewriter.erase_op(consumer)
+    erase_if_dead([op, *old_inits])
+    return True
+
+
+def propagate_encodings_locally(module: ModuleOp) -> None:
+    """Bubble and sink encoding ops inside dispatches until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(module.walk()):
+            if op.parent is None:  # erased by an earlier rewrite of this sweep
+                continue
+            if isinstance(op, iree_encoding.SetEncodingOp) and enclosing_dispatch_region(op) is not None:
+                changed |= bubble_up_set_encoding(op)
+            elif isinstance(op, iree_encoding.UnsetEncodingOp) and enclosing_dispatch_region(op) is not None:
+                changed |= sink_unset_encoding(op)
+
+
+# ---------------------------------------------------------------------------
+# Hoisting
+# ---------------------------------------------------------------------------
+
+
+def _is_flow_mappable_slice(op: tensor.ExtractSliceOp) -> bool:
+    """A unit-stride slice that is one contiguous range of its source (a ``flow.tensor.slice``).
+
+    Walking from the innermost dimension out, once a dimension is cut, every
+    outer dimension must have size 1.
+    """
+    source_type = op.source.type
+    assert isinstance(source_type, TensorType)
+    if any(stride != 1 for stride in op.static_strides.get_values()):
+        return False
+    sizes = list(op.static_sizes.get_values())
+    offsets = list(op.static_offsets.get_values())
+    full_so_far = True
+    for size, offset, extent in reversed(list(zip(sizes, offsets, source_type.get_shape()))):
+        if not full_so_far and size != 1:
+            return False
+        if offset != 0 or size == DYNAMIC_INDEX or size != extent:
+            full_so_far = False
+    return True
+
+
+def _is_hoistable_producer(op: Operation) -> bool:
+    """Ops that may leave a dispatch with a set_encoding that needs them.
+
+    Constants and ``tensor.empty`` create values from nothing, flow-mappable
+    slices become ``flow.tensor.slice``, and ``tensor.dim`` is the size
+    arithmetic that ``encoding_dims`` are built from. Compute ops stay.
+    """
+    if op.has_trait(ConstantLike) or isinstance(op, (tensor.EmptyOp, tensor.DimOp)):
+        return True
+    if isinstance(op, tensor.ExtractSliceOp):
+        return _is_flow_mappable_slice(op)
+    return False
+
+
+def _never_hoisted(op: iree_encoding.SetEncodingOp) -> bool:
+    source_type = op.source.type
+    if isinstance(source_type, TensorType) and source_type.get_num_dims() == 0:
+        return True  # scalars would only become broadcasts
+    encoding = op.result.type.encoding  # type: ignore[attr-defined]
+    return isinstance(encoding, (iree_encoding.PaddingAttr, iree_encoding.PadEncodingLayoutAttr))
+
+
+def hoist_set_encodings(module: ModuleOp) -> None:
+    """Move every hoistable set_encoding (with its in-region chain) before its dispatch."""
+    candidates: list[list[Operation]] = []
+    for op in module.walk():
+        if not isinstance(op, iree_encoding.SetEncodingOp) or _never_hoisted(op):
+            continue
+        dispatch = enclosing_dispatch_region(op)
+        if dispatch is None:
+            continue
+        chain = backward_slice_in_dispatch(op, dispatch, _is_hoistable_producer)
+        if chain is not None:
+            candidates.append(chain)
+    for chain in candidates:
+        for op in chain:
+            dispatch = enclosing_dispatch_region(op)
+            if dispatch is not None:
+                hoist_out_of_dispatch(op, dispatch)
+
+
+@dataclass(frozen=True)
+class HoistEncodingOpsPass(ModulePass):
+    """Propagates encodings locally inside dispatches, then hoists ``set_encoding`` ops out.
+
+    A ``set_encoding`` bubbles through a broadcast/dequant producer and an
+    ``unset_encoding`` sinks into an elementwise consumer of the same dispatch;
+    then every ``set_encoding`` whose source chain in the region is constants,
+    empties, dims or flow-mappable slices moves before the region. Rank-0
+    sources, ``#iree_encoding.padding`` encodings and sources computed inside
+    the dispatch are left where they are.
+    """
+
+    name = "iree-dispatch-creation-hoist-encoding-ops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        propagate_encodings_locally(op)
+        hoist_set_encodings(op)
+
+
+__all__ = ["HoistEncodingOpsPass", "bubble_up_set_encoding", "hoist_set_encodings", "sink_unset_encoding"]

@@ -1,0 +1,259 @@
+// RUN: mini-iree-opt %s -p iree-dispatch-creation-annotate-data-tiling-hints --split-input-file | filecheck %s
+// RUN: mini-iree-opt %s -p 'iree-dispatch-creation-annotate-data-tiling-hints{data-tiling-op-types=scaled_matmul}' --split-input-file | filecheck %s --check-prefix=NOMATMUL
+// RUN: mini-iree-opt %shared/reference/seed-walkthrough/00-annotate-data-tiling-hints.before.mlir -p iree-dispatch-creation-annotate-data-tiling-hints | filecheck %s --check-prefix=WALK
+
+// Walkthrough dump 00 -> 01: the matmul inside the dispatch region of a util.func gets the hint.
+// WALK-LABEL: util.func public @matmul_f32f32f32(
+// WALK:         flow.dispatch.region
+// WALK:           linalg.fill
+// WALK-NEXT:      linalg.matmul {iree.opt.data_tiling} ins(%2, %5 : tensor<?x?xf32>, tensor<?x?xf32>)
+// WALK-NEXT:      flow.return
+
+func.func @matmul_static(%lhs: tensor<16x32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.matmul ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @matmul_static(
+// CHECK:         linalg.matmul {iree.opt.data_tiling} ins(
+// NOMATMUL-LABEL: func.func @matmul_static(
+// NOMATMUL-NOT:    iree.opt.data_tiling
+// NOMATMUL:        return
+
+// -----
+
+func.func @matmul_dynamic(%lhs: tensor<?x?xf32>, %rhs: tensor<?x?xf32>, %acc: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul ins(%lhs, %rhs : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+// CHECK-LABEL: func.func @matmul_dynamic(
+// CHECK:         linalg.matmul {iree.opt.data_tiling} ins(
+
+// -----
+
+func.func @batch_matmul(%lhs: tensor<2x16x32xf32>, %rhs: tensor<2x32x8xf32>, %acc: tensor<2x16x8xf32>) -> tensor<2x16x8xf32> {
+  %0 = linalg.batch_matmul ins(%lhs, %rhs : tensor<2x16x32xf32>, tensor<2x32x8xf32>) outs(%acc : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  return %0 : tensor<2x16x8xf32>
+}
+// CHECK-LABEL: func.func @batch_matmul(
+// CHECK:         linalg.batch_matmul {iree.opt.data_tiling} ins(
+
+// -----
+
+func.func @matvec(%lhs: tensor<16x32xf32>, %rhs: tensor<32xf32>, %acc: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = linalg.matvec ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32xf32>) outs(%acc : tensor<16xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+// CHECK-LABEL: func.func @matvec(
+// CHECK:         linalg.matvec {iree.opt.data_tiling} ins(
+
+// -----
+
+func.func @vecmat(%lhs: tensor<32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = linalg.vecmat ins(%lhs, %rhs : tensor<32xf32>, tensor<32x8xf32>) outs(%acc : tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @vecmat(
+// CHECK:         linalg.vecmat {iree.opt.data_tiling} ins(
+
+// -----
+
+func.func @batch_matvec(%lhs: tensor<2x16x32xf32>, %rhs: tensor<2x32xf32>, %acc: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  %0 = linalg.batch_matvec ins(%lhs, %rhs : tensor<2x16x32xf32>, tensor<2x32xf32>) outs(%acc : tensor<2x16xf32>) -> tensor<2x16xf32>
+  return %0 : tensor<2x16xf32>
+}
+// CHECK-LABEL: func.func @batch_matvec(
+// CHECK:         linalg.batch_matvec {iree.opt.data_tiling} ins(
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @matmul_transpose_b_generic(%lhs: tensor<16x32xf32>, %rhs: tensor<8x32xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%lhs, %rhs : tensor<16x32xf32>, tensor<8x32xf32>) outs(%acc : tensor<16x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.mulf %in, %in_0 : f32
+    %2 = arith.addf %out, %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @matmul_transpose_b_generic(
+// CHECK:         linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<8x32xf32>) outs(%{{.*}} : tensor<16x8xf32>) attrs = {iree.opt.data_tiling} {
+
+// -----
+
+func.func @matmul_f16f16f32(%lhs: tensor<?x?xf16>, %rhs: tensor<?x?xf16>, %acc: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul ins(%lhs, %rhs : tensor<?x?xf16>, tensor<?x?xf16>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+// CHECK-LABEL: func.func @matmul_f16f16f32(
+// CHECK:         linalg.matmul {iree.opt.data_tiling} ins(
+
+// -----
+
+func.func @matmul_i8i8i32(%lhs: tensor<?x?xi8>, %rhs: tensor<?x?xi8>, %acc: tensor<?x?xi32>) -> tensor<?x?xi32> {
+  %0 = linalg.matmul ins(%lhs, %rhs : tensor<?x?xi8>, tensor<?x?xi8>) outs(%acc : tensor<?x?xi32>) -> tensor<?x?xi32>
+  return %0 : tensor<?x?xi32>
+}
+// CHECK-LABEL: func.func @matmul_i8i8i32(
+// CHECK:         linalg.matmul {iree.opt.data_tiling} ins(
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @matmul_unsigned_generic(%lhs: tensor<16x32xi8>, %rhs: tensor<32x8xi8>, %acc: tensor<16x8xi32>) -> tensor<16x8xi32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%lhs, %rhs : tensor<16x32xi8>, tensor<32x8xi8>) outs(%acc : tensor<16x8xi32>) {
+  ^bb0(%in: i8, %in_0: i8, %out: i32):
+    %1 = arith.extui %in : i8 to i32
+    %2 = arith.extsi %in_0 : i8 to i32
+    %3 = arith.muli %1, %2 : i32
+    %4 = arith.addi %out, %3 : i32
+    linalg.yield %4 : i32
+  } -> tensor<16x8xi32>
+  return %0 : tensor<16x8xi32>
+}
+// CHECK-LABEL: func.func @matmul_unsigned_generic(
+// CHECK:         linalg.generic {{.*}} attrs = {iree.opt.data_tiling} {
+
+// -----
+
+// A dispatch region whose workgroup count is already fixed is left as it is.
+func.func @matmul_in_dispatch_with_workgroup_count(%lhs: tensor<16x32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %c1 = arith.constant 1 : index
+  %0 = flow.dispatch.region[%c1] -> (tensor<16x8xf32>) {
+    %1 = linalg.matmul ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>
+    flow.return %1 : tensor<16x8xf32>
+  } count(%arg3: index) -> (index, index, index) {
+    flow.return %arg3, %arg3, %arg3 : index, index, index
+  }
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @matmul_in_dispatch_with_workgroup_count(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return
+
+// -----
+
+// Only the function with no preset hint is annotated; the preset one is left as written.
+func.func @no_hint_when_preset(%lhs: tensor<16x32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %0 = linalg.matmul {iree.opt.data_tiling} ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %1 = linalg.matmul ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32x8xf32>) outs(%0 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0, %1 : tensor<16x8xf32>, tensor<16x8xf32>
+}
+func.func @annotated_next_to_preset(%lhs: tensor<16x32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.matmul ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_when_preset(
+// CHECK:         %[[P:.+]] = linalg.matmul {iree.opt.data_tiling} ins(
+// CHECK-NEXT:    linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<32x8xf32>) outs(%[[P]] : tensor<16x8xf32>)
+// CHECK-LABEL: func.func @annotated_next_to_preset(
+// CHECK:         linalg.matmul {iree.opt.data_tiling} ins(
+
+// -----
+
+#map = affine_map<(d0) -> (d0)>
+#map1 = affine_map<(d0) -> ()>
+func.func @no_hint_dot_product(%lhs: tensor<32xf32>, %rhs: tensor<32xf32>, %acc: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map, #map1], iterator_types = ["reduction"]} ins(%lhs, %rhs : tensor<32xf32>, tensor<32xf32>) outs(%acc : tensor<f32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.mulf %in, %in_0 : f32
+    %2 = arith.addf %out, %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}
+// CHECK-LABEL: func.func @no_hint_dot_product(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return
+
+// -----
+
+// Two M loops (d0, d1): mmt4d cannot express it.
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @no_hint_multi_m_generic(%lhs: tensor<4x16x32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%lhs, %rhs : tensor<4x16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<4x16x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.mulf %in, %in_0 : f32
+    %2 = arith.addf %out, %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<4x16x8xf32>
+  return %0 : tensor<4x16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_multi_m_generic(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return
+
+// -----
+
+// Two K loops (d2, d3).
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @no_hint_multi_k_generic(%lhs: tensor<16x4x8xf32>, %rhs: tensor<4x8x8xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%lhs, %rhs : tensor<16x4x8xf32>, tensor<4x8x8xf32>) outs(%acc : tensor<16x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.mulf %in, %in_0 : f32
+    %2 = arith.addf %out, %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_multi_k_generic(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [16, 8, 32]>
+func.func @no_hint_encoded_operand(%lhs: tensor<16x32xf32, #encoding>, %rhs: tensor<32x8xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.matmul ins(%lhs, %rhs : tensor<16x32xf32, #encoding>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_encoded_operand(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return
+
+// -----
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d1)>
+func.func @no_hint_elementwise_generic(%a: tensor<16x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x8xf32>
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<16x8xf32>, tensor<8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.addf %in, %in_0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_elementwise_generic(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return
+
+// -----
+
+// A max-plus "contraction" is not a multiply-accumulate.
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @no_hint_max_plus_generic(%lhs: tensor<16x32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.addf %in, %in_0 : f32
+    %2 = arith.maximumf %out, %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_max_plus_generic(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return

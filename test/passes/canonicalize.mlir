@@ -1,0 +1,57 @@
+// RUN: mini-iree-opt %s -p canonicalize --split-input-file | filecheck %s
+
+// Constants move to the top of the function, out of a dispatch region, as
+// MLIR's canonicalizer places them (walkthrough dump 06).
+// CHECK-LABEL: util.func public @constant_out_of_dispatch
+// CHECK-NEXT:    %[[CST:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region
+// CHECK-NEXT:      %[[E:.+]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT:      linalg.fill ins(%[[CST]] : f32)
+util.func public @constant_out_of_dispatch() -> tensor<4xf32> {
+  %0 = flow.dispatch.region -> (tensor<4xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    %1 = tensor.empty() : tensor<4xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<4xf32>) -> tensor<4xf32>
+    flow.return %2 : tensor<4xf32>
+  }
+  util.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Equal constants become one. Each constant not already among the leading
+// constants moves to the very front, so later ones end up first (MLIR's
+// OperationFolder::insertKnownConstant).
+// CHECK-LABEL: func.func @unique
+// CHECK-NEXT:    %[[B:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:    %[[A:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    %[[S:.+]] = arith.addf %arg0, %[[A]] : f32
+// CHECK-NEXT:    %[[T:.+]] = arith.mulf %[[S]], %[[B]] : f32
+// CHECK-NEXT:    %[[U:.+]] = arith.mulf %[[T]], %[[A]] : f32
+// CHECK-NEXT:    return %[[U]]
+func.func @unique(%arg0: f32) -> f32 {
+  %a = arith.constant 1.000000e+00 : f32
+  %s = arith.addf %arg0, %a : f32
+  %b = arith.constant 2.000000e+00 : f32
+  %t = arith.mulf %s, %b : f32
+  %a2 = arith.constant 1.000000e+00 : f32
+  %u = arith.mulf %t, %a2 : f32
+  return %u : f32
+}
+
+// -----
+
+// A constant inside an isolated region stays in that region.
+// CHECK-LABEL: flow.executable private @ex
+// CHECK:         func.func @inner
+// CHECK-NEXT:      arith.constant 3 : index
+flow.executable private @ex {
+  builtin.module {
+    func.func @inner(%arg0: index) -> index {
+      %0 = arith.addi %arg0, %arg0 : index
+      %c3 = arith.constant 3 : index
+      %1 = arith.muli %0, %c3 : index
+      return %1 : index
+    }
+  }
+}

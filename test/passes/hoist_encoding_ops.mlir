@@ -1,0 +1,597 @@
+// RUN: mini-iree-opt %s -p iree-dispatch-creation-hoist-encoding-ops --split-input-file | filecheck %s
+// RUN: mini-iree-opt %shared/reference/seed-walkthrough/02-set-encoding.after.mlir -p iree-dispatch-creation-hoist-encoding-ops | filecheck %s --check-prefix=WALK03
+// RUN: mini-iree-opt %shared/reference/seed-walkthrough/04-hoist-encoding-ops.local-propagation.before.mlir -p iree-dispatch-creation-hoist-encoding-ops | filecheck %s --check-prefix=WALK05
+// RUN: mini-iree-opt %shared/reference/iree-3.13/dynamic-matmul/05_SetEncodingPass.mlir -p iree-dispatch-creation-hoist-encoding-ops | filecheck %s --check-prefix=DYN
+// RUN: mini-iree-opt %shared/reference/iree-3.13/elementwise-producer-consumer/05_SetEncodingPass.mlir -p iree-dispatch-creation-hoist-encoding-ops | filecheck %s --check-prefix=EWISE
+// RUN: mini-iree-opt %shared/reference/iree-3.13/const-weight-matmul/05_SetEncodingPass.mlir -p iree-dispatch-creation-hoist-encoding-ops | filecheck %s --check-prefix=CONST
+
+// Walkthrough dump 02 -> 03: both operand encodings leave the dispatch, the
+// result encoding (on a tensor.empty) and the unset_encoding stay.
+// WALK03:      #map = affine_map<(d0, d1, d2) -> (d0, d2)>
+// WALK03-NEXT: #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+// WALK03-NEXT: #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+// WALK03-NEXT: #encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+// WALK03-NEXT: #encoding1 = #iree_encoding.encoding<operand_index = 1 : index, {{.*}}, user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+// WALK03-NEXT: #encoding2 = #iree_encoding.encoding<operand_index = 2 : index, {{.*}}, user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+// WALK03-LABEL: util.func public @matmul_f32f32f32
+// WALK03:        %[[D0:.+]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
+// WALK03:        %[[LHS:.+]] = hal.tensor.import %arg0
+// WALK03:        %[[D3:.+]] = hal.buffer_view.dim<%arg1 : !hal.buffer_view>[1] : index
+// WALK03-NEXT:   %[[RHS:.+]] = hal.tensor.import %arg1
+// WALK03-NEXT:   %[[SET_LHS:.+]] = iree_encoding.set_encoding %[[LHS]] : tensor<?x?xf32> -> tensor<?x?xf32, #encoding>
+// WALK03-NEXT:   %[[SET_RHS:.+]] = iree_encoding.set_encoding %[[RHS]] : tensor<?x?xf32> -> tensor<?x?xf32, #encoding1>
+// WALK03-NEXT:   %[[DISPATCH:.+]] = flow.dispatch.region -> (tensor<?x?xf32>{%[[D0]], %[[D3]]}) {
+// WALK03-NEXT:     %[[CST:.+]] = arith.constant 0.000000e+00 : f32
+// WALK03-NEXT:     %[[EMPTY:.+]] = tensor.empty(%[[D0]], %[[D3]]) : tensor<?x?xf32, #encoding2>
+// WALK03-NEXT:     %[[FILL:.+]] = linalg.fill ins(%[[CST]] : f32) outs(%[[EMPTY]] : tensor<?x?xf32, #encoding2>)
+// WALK03-NEXT:     %[[MM:.+]] = linalg.matmul ins(%[[SET_LHS]], %[[SET_RHS]] : tensor<?x?xf32, #encoding>, tensor<?x?xf32, #encoding1>) outs(%[[FILL]] : tensor<?x?xf32, #encoding2>)
+// WALK03-NEXT:     %[[UNSET:.+]] = iree_encoding.unset_encoding %[[MM]] : tensor<?x?xf32, #encoding2> -> tensor<?x?xf32>{%[[D0]], %[[D3]]}
+// WALK03-NEXT:     flow.return %[[UNSET]] : tensor<?x?xf32>
+// WALK03-NEXT:   }
+// WALK03-NEXT:   hal.tensor.export %[[DISPATCH]] "output0"
+
+// Walkthrough dump 04 -> 05: the unset_encoding sinks into the broadcasting
+// multiply, whose bias operand gets #encoding3 with the nested map chain
+// [#map2, #map3]; then the three set_encoding ops (and the weight constant)
+// are hoisted, in the order they appear in the dispatch.
+// WALK05:      #map = affine_map<(d0, d1, d2) -> (d0, d2)>
+// WALK05-NEXT: #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+// WALK05-NEXT: #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+// WALK05-NEXT: #map3 = affine_map<(d0, d1) -> (d1)>
+// WALK05-NEXT: #map4 = affine_map<(d0, d1) -> (d0, d1)>
+// WALK05-NEXT: #encoding = #iree_encoding.encoding<operand_index = 0 : index, {{.*}}, user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [255, 1023, 513]>
+// WALK05-NEXT: #encoding1 = #iree_encoding.encoding<operand_index = 1 : index, {{.*}}, user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [255, 1023, 513]>
+// WALK05-NEXT: #encoding2 = #iree_encoding.encoding<operand_index = 2 : index, {{.*}}, user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [255, 1023, 513]>
+// WALK05-NEXT: #encoding3 = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, [#map2, #map3]], iteration_sizes = [255, 1023, 513]>
+// WALK05-LABEL: util.func public @foo
+// WALK05-NEXT:   %[[A:.+]] = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<255x513xf32>
+// WALK05-NEXT:   %[[BIAS:.+]] = hal.tensor.import %arg1 "input1" : !hal.buffer_view -> tensor<1023xf32>
+// WALK05-NEXT:   %[[SET_A:.+]] = iree_encoding.set_encoding %[[A]] : tensor<255x513xf32> -> tensor<255x513xf32, #encoding>
+// WALK05-NEXT:   %[[W:.+]] = arith.constant dense<1.000000e+00> : tensor<513x1023xf32>
+// WALK05-NEXT:   %[[SET_W:.+]] = iree_encoding.set_encoding %[[W]] : tensor<513x1023xf32> -> tensor<513x1023xf32, #encoding1>
+// WALK05-NEXT:   %[[SET_BIAS:.+]] = iree_encoding.set_encoding %[[BIAS]] : tensor<1023xf32> -> tensor<1023xf32, #encoding3>
+// WALK05-NEXT:   %[[DISPATCH:.+]] = flow.dispatch.region -> (tensor<255x1023xf32>) {
+// WALK05-NEXT:     %[[INIT:.+]] = tensor.empty() : tensor<255x1023xf32, #encoding2>
+// WALK05-NEXT:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// WALK05-NEXT:     %[[ACC:.+]] = tensor.empty() : tensor<255x1023xf32, #encoding2>
+// WALK05-NEXT:     %[[FILL:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[ACC]] : tensor<255x1023xf32, #encoding2>)
+// WALK05-NEXT:     %[[MM:.+]] = linalg.matmul ins(%[[SET_A]], %[[SET_W]] : {{.*}}) outs(%[[FILL]] : tensor<255x1023xf32, #encoding2>)
+// WALK05-NEXT:     %[[MUL:.+]] = linalg.generic {indexing_maps = [#map4, #map3, #map4], iterator_types = ["parallel", "parallel"]} ins(%[[MM]], %[[SET_BIAS]] : tensor<255x1023xf32, #encoding2>, tensor<1023xf32, #encoding3>) outs(%[[INIT]] : tensor<255x1023xf32, #encoding2>)
+// WALK05:          arith.mulf
+// WALK05:        } -> tensor<255x1023xf32, #encoding2>
+// WALK05-NEXT:     %[[UNSET:.+]] = iree_encoding.unset_encoding %[[MUL]] : tensor<255x1023xf32, #encoding2> -> tensor<255x1023xf32>
+// WALK05-NEXT:     flow.return %[[UNSET]] : tensor<255x1023xf32>
+// WALK05-NEXT:   }
+
+// IREE 3.13, dynamic matmul: the set_encoding ops leave with their
+// encoding_dims, the tensor.dim chain moving out with them. The dims are
+// moved in program order; IREE 3.13 prints the same three dims in another
+// order (dim(lhs, 0), dim(rhs, 1), dim(lhs, 1)), which is only a naming
+// difference.
+// DYN-LABEL: util.func public @matmul_f32f32f32
+// DYN:         %[[LHS:.+]] = iree_tensor_ext.compute_barrier.start
+// DYN:         %[[RHS:.+]] = iree_tensor_ext.compute_barrier.start
+// DYN-NEXT:    %[[C0:.+]] = arith.constant 0 : index
+// DYN-NEXT:    %[[M:.+]] = tensor.dim %[[LHS]], %[[C0]]
+// DYN-NEXT:    %[[C1:.+]] = arith.constant 1 : index
+// DYN-NEXT:    %[[K:.+]] = tensor.dim %[[LHS]], %[[C1]]
+// DYN-NEXT:    %[[C1B:.+]] = arith.constant 1 : index
+// DYN-NEXT:    %[[N:.+]] = tensor.dim %[[RHS]], %[[C1B]]
+// DYN-NEXT:    %[[SET_LHS:.+]] = iree_encoding.set_encoding %[[LHS]] encoding_dims{%[[M]], %[[N]], %[[K]]} : tensor<?x?xf32> -> tensor<?x?xf32, #encoding>
+// DYN-NEXT:    %[[SET_RHS:.+]] = iree_encoding.set_encoding %[[RHS]] encoding_dims{%[[M]], %[[N]], %[[K]]} : tensor<?x?xf32> -> tensor<?x?xf32, #encoding1>
+// DYN-NEXT:    flow.dispatch.region
+// DYN-NEXT:      arith.constant 0.000000e+00 : f32
+// DYN-NEXT:      tensor.empty
+// DYN-NEXT:      linalg.fill
+// DYN-NEXT:      linalg.matmul ins(%[[SET_LHS]], %[[SET_RHS]] :
+// DYN-NEXT:      iree_encoding.unset_encoding {{.*}} encoding_dims{%[[M]], %[[N]], %[[K]]}
+// DYN-NEXT:      flow.return
+// DYN-NEXT:    }
+
+// IREE 3.13, matmul with elementwise producer and consumer. The producer is a
+// dispatch of its own, so its set_encoding is hoisted as is; the consumer
+// (add bias + relu) absorbs the unset_encoding and its bias gets the chained
+// map. The data-tiling walkthrough places the encoded init where the plain
+// tensor.empty was and keeps the init's sizes as the new unset_encoding's
+// result dims; IREE 3.13 creates the init right before the consumer and
+// builds fresh tensor.dim ops for those dims. The walkthrough's form is the
+// one produced.
+// EWISE-DAG:   #[[$MAP2:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// EWISE-DAG:   #[[$BCAST:.+]] = affine_map<(d0, d1) -> (d1)>
+// EWISE-DAG:   #[[$BIAS_ENC:.+]] = #iree_encoding.encoding<operand_index = 2 : index, {{.*}}, [#[[$MAP2]], #[[$BCAST]]]], iteration_sizes = [?, ?, ?]>
+// EWISE-LABEL: util.func public @matmul_ew_both
+// EWISE:         %[[N:.+]] = hal.buffer_view.dim<%arg2 : !hal.buffer_view>[1] : index
+// EWISE:         %[[RHS:.+]] = iree_tensor_ext.compute_barrier.start %{{.+}} : tensor<?x?xf32>
+// EWISE:         %[[BIAS:.+]] = iree_tensor_ext.compute_barrier.start %{{.+}} : tensor<?xf32>
+// EWISE-NEXT:    %[[PRODUCER:.+]] = flow.dispatch.region
+// EWISE:         %[[C1:.+]] = arith.constant 1 : index
+// EWISE-NEXT:    %[[DIM:.+]] = tensor.dim %[[RHS]], %[[C1]]
+// EWISE-NEXT:    %[[SET_LHS:.+]] = iree_encoding.set_encoding %[[PRODUCER]] encoding_dims{%[[M:.+]], %[[DIM]], %[[K:.+]]} : tensor<?x?xf32> -> tensor<?x?xf32, #encoding>
+// EWISE-NEXT:    %[[SET_RHS:.+]] = iree_encoding.set_encoding %[[RHS]] encoding_dims{%[[M]], %[[DIM]], %[[K]]}
+// EWISE-NEXT:    %[[SET_BIAS:.+]] = iree_encoding.set_encoding %[[BIAS]] encoding_dims{%[[M]], %[[DIM]], %[[K]]} : tensor<?xf32> -> tensor<?xf32, #[[$BIAS_ENC]]>
+// EWISE-NEXT:    flow.dispatch.region -> (tensor<?x?xf32>{%[[M]], %[[N]]}) {
+// EWISE-NEXT:      %[[INIT:.+]] = tensor.empty(%[[M]], %[[N]]) : tensor<?x?xf32, #encoding2>
+// EWISE-NEXT:      arith.constant 0.000000e+00 : f32
+// EWISE-NEXT:      tensor.empty
+// EWISE-NEXT:      linalg.fill
+// EWISE-NEXT:      %[[MM:.+]] = linalg.matmul ins(%[[SET_LHS]], %[[SET_RHS]] :
+// EWISE-NEXT:      %[[GEN:.+]] = linalg.generic {{.*}} ins(%[[MM]], %[[SET_BIAS]] : tensor<?x?xf32, #encoding2>, tensor<?xf32, #[[$BIAS_ENC]]>) outs(%[[INIT]] : tensor<?x?xf32, #encoding2>)
+// EWISE:           arith.maximumf
+// EWISE:         } -> tensor<?x?xf32, #encoding2>
+// EWISE-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding %[[GEN]] encoding_dims{%[[M]], %[[DIM]], %[[K]]} : tensor<?x?xf32, #encoding2> -> tensor<?x?xf32>{%[[M]], %[[N]]}
+// EWISE-NEXT:      flow.return %[[UNSET]]
+
+// IREE 3.13, matmul with a constant weight: the weight constant is already
+// outside the dispatch; both set_encoding ops and the M dim leave.
+// CONST-LABEL: util.func public @matmul_const
+// CONST-NEXT:    %[[W:.+]] = arith.constant dense_resource<__elided__> : tensor<256x512xf32>
+// CONST:         %[[LHS:.+]] = iree_tensor_ext.compute_barrier.start
+// CONST-NEXT:    %[[C0:.+]] = arith.constant 0 : index
+// CONST-NEXT:    %[[M:.+]] = tensor.dim %[[LHS]], %[[C0]]
+// CONST-NEXT:    %[[SET_LHS:.+]] = iree_encoding.set_encoding %[[LHS]] encoding_dims{%[[M]]} : tensor<?x256xf32> -> tensor<?x256xf32, #encoding>
+// CONST-NEXT:    %[[SET_W:.+]] = iree_encoding.set_encoding %[[W]] encoding_dims{%[[M]]} : tensor<256x512xf32> -> tensor<256x512xf32, #encoding1>
+// CONST-NEXT:    flow.dispatch.region
+// CONST-NEXT:      arith.constant 0.000000e+00 : f32
+// CONST-NEXT:      tensor.empty
+// CONST-NEXT:      linalg.fill
+// CONST-NEXT:      linalg.matmul ins(%[[SET_LHS]], %[[SET_W]] :
+// CONST-NEXT:      iree_encoding.unset_encoding
+// CONST-NEXT:      flow.return
+// CONST-NEXT:    }
+
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map1, #map2, #map3]>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map1, #map2, #map3]>
+#out = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map1, #map2, #map3]>
+util.func public @hoist_matmul_encodings(%arg0: tensor<2x128x64xf32>, %arg1: tensor<2x11008x128xf32>) -> tensor<2x11008x64xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = flow.dispatch.region -> (tensor<2x11008x64xf32>) {
+    %1 = iree_encoding.set_encoding %arg0 : tensor<2x128x64xf32> -> tensor<2x128x64xf32, #lhs>
+    %2 = iree_encoding.set_encoding %arg1 : tensor<2x11008x128xf32> -> tensor<2x11008x128xf32, #rhs>
+    %3 = tensor.empty() : tensor<2x11008x64xf32, #out>
+    %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<2x11008x64xf32, #out>) -> tensor<2x11008x64xf32, #out>
+    %5 = linalg.generic {indexing_maps = [#map1, #map2, #map3], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%1, %2 : tensor<2x128x64xf32, #lhs>, tensor<2x11008x128xf32, #rhs>) outs(%4 : tensor<2x11008x64xf32, #out>) {
+    ^bb0(%in: f32, %in_0: f32, %acc: f32):
+      %6 = arith.mulf %in, %in_0 : f32
+      %7 = arith.addf %6, %acc : f32
+      linalg.yield %7 : f32
+    } -> tensor<2x11008x64xf32, #out>
+    %8 = iree_encoding.unset_encoding %5 : tensor<2x11008x64xf32, #out> -> tensor<2x11008x64xf32>
+    flow.return %8 : tensor<2x11008x64xf32>
+  }
+  util.return %0 : tensor<2x11008x64xf32>
+}
+
+// A batch matmul written as a generic: both operand set_encoding ops leave.
+// CHECK-LABEL: util.func public @hoist_matmul_encodings
+// CHECK-SAME:    (%[[ARG0:.+]]: tensor<2x128x64xf32>, %[[ARG1:.+]]: tensor<2x11008x128xf32>)
+// CHECK:         %[[SET0:.+]] = iree_encoding.set_encoding %[[ARG0]] : tensor<2x128x64xf32> -> tensor<2x128x64xf32, #encoding>
+// CHECK-NEXT:    %[[SET1:.+]] = iree_encoding.set_encoding %[[ARG1]] : tensor<2x11008x128xf32> -> tensor<2x11008x128xf32, #encoding1>
+// CHECK-NEXT:    %[[DISPATCH:.+]] = flow.dispatch.region -> (tensor<2x11008x64xf32>) {
+// CHECK:           %[[MATMUL:.+]] = linalg.generic {{.*}} ins(%[[SET0]], %[[SET1]] :
+// CHECK:           %[[UNSET:.+]] = iree_encoding.unset_encoding %[[MATMUL]] : tensor<2x11008x64xf32, #encoding2>
+// CHECK-NEXT:      flow.return %[[UNSET]] : tensor<2x11008x64xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    util.return %[[DISPATCH]]
+
+// -----
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bc = affine_map<(d0, d1, d2) -> (d0, d1)>
+#m0 = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+#m1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#m2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#m0, #m1, #m2]>
+util.func public @bubble_through_dequant(%arg0: tensor<2x11008x128xi8>, %arg1: tensor<2x11008xf32>, %arg2: tensor<2x11008xf32>) -> tensor<2x11008x128xf32, #rhs> {
+  %0 = flow.dispatch.region -> (tensor<2x11008x128xf32, #rhs>) {
+    %1 = tensor.empty() : tensor<2x11008x128xf32>
+    %2 = linalg.generic {indexing_maps = [#id, #bc, #bc, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%arg0, %arg1, %arg2 : tensor<2x11008x128xi8>, tensor<2x11008xf32>, tensor<2x11008xf32>) outs(%1 : tensor<2x11008x128xf32>) {
+    ^bb0(%in: i8, %scale: f32, %zero: f32, %out: f32):
+      %3 = arith.extui %in : i8 to i32
+      %4 = arith.uitofp %3 : i32 to f32
+      %5 = arith.subf %4, %zero : f32
+      %6 = arith.mulf %5, %scale : f32
+      linalg.yield %6 : f32
+    } -> tensor<2x11008x128xf32>
+    %7 = iree_encoding.set_encoding %2 : tensor<2x11008x128xf32> -> tensor<2x11008x128xf32, #rhs>
+    flow.return %7 : tensor<2x11008x128xf32, #rhs>
+  }
+  util.return %0 : tensor<2x11008x128xf32, #rhs>
+}
+
+// The set_encoding bubbles through the dequantization onto its three inputs;
+// each records its own map in the RHS chain, then all three are hoisted.
+// CHECK-DAG:   #[[$M1:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG:   #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[$BC:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$ENC:.+]] = #iree_encoding.encoding<operand_index = 1 : index, {{.*}}, #[[$M1]], #{{.+}}]>
+// CHECK-DAG:   #[[$ENC_ID:.+]] = #iree_encoding.encoding<operand_index = 1 : index, {{.*}}, [#[[$M1]], #[[$ID]]], #{{.+}}]>
+// CHECK-DAG:   #[[$ENC_BC:.+]] = #iree_encoding.encoding<operand_index = 1 : index, {{.*}}, [#[[$M1]], #[[$BC]]], #{{.+}}]>
+// CHECK-LABEL: util.func public @bubble_through_dequant
+// CHECK-SAME:    (%[[ARG0:.+]]: tensor<2x11008x128xi8>, %[[ARG1:.+]]: tensor<2x11008xf32>, %[[ARG2:.+]]: tensor<2x11008xf32>)
+// CHECK-NEXT:    %[[SET0:.+]] = iree_encoding.set_encoding %[[ARG0]] : tensor<2x11008x128xi8> -> tensor<2x11008x128xi8, #[[$ENC_ID]]>
+// CHECK-NEXT:    %[[SET1:.+]] = iree_encoding.set_encoding %[[ARG1]] : tensor<2x11008xf32> -> tensor<2x11008xf32, #[[$ENC_BC]]>
+// CHECK-NEXT:    %[[SET2:.+]] = iree_encoding.set_encoding %[[ARG2]] : tensor<2x11008xf32> -> tensor<2x11008xf32, #[[$ENC_BC]]>
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[INIT:.+]] = tensor.empty() : tensor<2x11008x128xf32, #[[$ENC]]>
+// CHECK-NEXT:      %[[DEQUANT:.+]] = linalg.generic {{.*}} ins(%[[SET0]], %[[SET1]], %[[SET2]] : {{.*}}) outs(%[[INIT]] : tensor<2x11008x128xf32, #[[$ENC]]>)
+// CHECK:           arith.extui
+// CHECK:         } -> tensor<2x11008x128xf32, #[[$ENC]]>
+// CHECK-NEXT:      flow.return %[[DEQUANT]]
+
+// -----
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bc = affine_map<(d0, d1, d2) -> (d1, d2)>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]>
+util.func public @bubble_through_broadcast(%arg0: tensor<?x128xf32>, %d: index) -> tensor<2x?x128xf32, #rhs> {
+  %0 = flow.dispatch.region -> (tensor<2x?x128xf32, #rhs>{%d}) {
+    %1 = tensor.empty(%d) : tensor<2x?x128xf32>
+    %2 = linalg.generic {indexing_maps = [#bc, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%arg0 : tensor<?x128xf32>) outs(%1 : tensor<2x?x128xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    } -> tensor<2x?x128xf32>
+    %3 = iree_encoding.set_encoding %2 : tensor<2x?x128xf32> -> tensor<2x?x128xf32, #rhs>
+    flow.return %3 : tensor<2x?x128xf32, #rhs>
+  }
+  util.return %0 : tensor<2x?x128xf32, #rhs>
+}
+
+// Through a broadcast with a dynamic size: the encoded init reuses %d.
+// CHECK-DAG:   #[[$BMAP:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG:   #[[$ENC_B:.+]] = #iree_encoding.encoding<operand_index = 1 : index, {{.*}}[#{{.+}}, #[[$BMAP]]]
+// CHECK-LABEL: util.func public @bubble_through_broadcast
+// CHECK-SAME:    (%[[ARG0:.+]]: tensor<?x128xf32>, %[[D:.+]]: index)
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %[[ARG0]] : tensor<?x128xf32> -> tensor<?x128xf32, #[[$ENC_B]]>
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[INIT:.+]] = tensor.empty(%[[D]]) : tensor<2x?x128xf32, #encoding>
+// CHECK-NEXT:      %[[BCAST:.+]] = linalg.generic {{.*}} ins(%[[SET]] : tensor<?x128xf32, #[[$ENC_B]]>) outs(%[[INIT]] :
+// CHECK:           flow.return %[[BCAST]]
+
+// -----
+
+#in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+#m0 = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+#m1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f16, f16, f32], user_indexing_maps = [#m0, #m1, #m0]>
+util.func public @bubble_through_transposing_extf(%arg0: tensor<2x64x128xf16>) -> tensor<64x128x2xf32, #rhs> {
+  %0 = flow.dispatch.region -> (tensor<64x128x2xf32, #rhs>) {
+    %1 = tensor.empty() : tensor<64x128x2xf32>
+    %2 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%arg0 : tensor<2x64x128xf16>) outs(%1 : tensor<64x128x2xf32>) {
+    ^bb0(%in: f16, %o: f32):
+      %3 = arith.extf %in : f16 to f32
+      linalg.yield %3 : f32
+    } -> tensor<64x128x2xf32>
+    %4 = iree_encoding.set_encoding %2 : tensor<64x128x2xf32> -> tensor<64x128x2xf32, #rhs>
+    flow.return %4 : tensor<64x128x2xf32, #rhs>
+  }
+  util.return %0 : tensor<64x128x2xf32, #rhs>
+}
+
+// A transposing extf: the input map is composed with the inverse of the
+// output permutation (d1, d2, d0), giving (d2, d0, d1).
+// CHECK-DAG:   #[[$INV:.+]] = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+// CHECK-DAG:   #[[$ENC_T:.+]] = #iree_encoding.encoding<operand_index = 1 : index, {{.*}}[#{{.+}}, #[[$INV]]]
+// CHECK-LABEL: util.func public @bubble_through_transposing_extf
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %arg0 : tensor<2x64x128xf16> -> tensor<2x64x128xf16, #[[$ENC_T]]>
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      tensor.empty() : tensor<64x128x2xf32, #encoding>
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[SET]] :
+
+// -----
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]>
+util.func public @no_hoist_if_source_is_compute_op(%arg0: tensor<2x64x128xf32>) -> tensor<2x64x128xf32, #rhs> {
+  %0 = flow.dispatch.region -> (tensor<2x64x128xf32, #rhs>) {
+    %1 = tensor.empty() : tensor<2x64x128xf32>
+    %2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%arg0, %arg0 : tensor<2x64x128xf32>, tensor<2x64x128xf32>) outs(%1 : tensor<2x64x128xf32>) {
+    ^bb0(%in: f32, %in_0: f32, %out: f32):
+      %3 = arith.addf %in, %in_0 : f32
+      linalg.yield %3 : f32
+    } -> tensor<2x64x128xf32>
+    %4 = iree_encoding.set_encoding %2 : tensor<2x64x128xf32> -> tensor<2x64x128xf32, #rhs>
+    flow.return %4 : tensor<2x64x128xf32, #rhs>
+  }
+  util.return %0 : tensor<2x64x128xf32, #rhs>
+}
+
+// An add is neither a broadcast nor a dequant: its result is encoded in place.
+// CHECK-LABEL: util.func public @no_hoist_if_source_is_compute_op
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[ADD:.+]] = linalg.generic
+// CHECK:           %[[SET:.+]] = iree_encoding.set_encoding %[[ADD]]
+// CHECK-NEXT:      flow.return %[[SET]]
+
+// -----
+
+#encoding = #iree_encoding.padding<[0, ?]>
+util.func public @dont_hoist_padding_encoding() -> tensor<640x320xf32, #encoding> {
+  %0 = flow.dispatch.region -> (tensor<640x320xf32, #encoding>) {
+    %1 = tensor.empty() : tensor<640x320xf32>
+    %2 = iree_encoding.set_encoding %1 : tensor<640x320xf32> -> tensor<640x320xf32, #encoding>
+    flow.return %2 : tensor<640x320xf32, #encoding>
+  }
+  util.return %0 : tensor<640x320xf32, #encoding>
+}
+
+// CHECK-LABEL: util.func public @dont_hoist_padding_encoding
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[SET:.+]] = iree_encoding.set_encoding
+// CHECK-NEXT:      flow.return %[[SET]]
+
+// -----
+
+#encoding = #iree_encoding.testing<>
+util.func private @get_tensor(tensor<f32, #encoding>) -> tensor<f32>
+util.func public @dont_hoist_rank0_source(%arg0: tensor<f32>) -> tensor<f32> {
+  %0 = flow.dispatch.region -> (tensor<f32>) {
+    %1 = iree_encoding.set_encoding %arg0 : tensor<f32> -> tensor<f32, #encoding>
+    %2 = util.call @get_tensor(%1) : (tensor<f32, #encoding>) -> tensor<f32>
+    flow.return %2 : tensor<f32>
+  }
+  util.return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: util.func public @dont_hoist_rank0_source
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[SET:.+]] = iree_encoding.set_encoding %arg0 : tensor<f32>
+// CHECK-NEXT:      util.call @get_tensor(%[[SET]])
+
+// -----
+
+#encoding = #iree_encoding.testing<>
+util.func private @get_tensor(tensor<640x320xf32, #encoding>) -> tensor<640x320xf32>
+util.func public @hoist_constant_with_encoding() -> tensor<640x320xf32> {
+  %0 = flow.dispatch.region -> (tensor<640x320xf32>) {
+    %cst = arith.constant dense<1.0> : tensor<640x320xf32>
+    %1 = iree_encoding.set_encoding %cst : tensor<640x320xf32> -> tensor<640x320xf32, #encoding>
+    %2 = util.call @get_tensor(%1) : (tensor<640x320xf32, #encoding>) -> tensor<640x320xf32>
+    flow.return %2 : tensor<640x320xf32>
+  }
+  util.return %0 : tensor<640x320xf32>
+}
+
+// The constant leaves with its set_encoding.
+// CHECK-LABEL: util.func public @hoist_constant_with_encoding
+// CHECK-NEXT:    %[[CST:.+]] = arith.constant dense<1.000000e+00> : tensor<640x320xf32>
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %[[CST]]
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      util.call @get_tensor(%[[SET]])
+
+// -----
+
+#encoding = #iree_encoding.testing<>
+util.func private @get_tensor(tensor<640x320xf32, #encoding>) -> tensor<640x320xf32>
+util.func public @hoist_flow_mappable_slice(%input: tensor<1024x320xf32>) -> tensor<640x320xf32> {
+  %0 = flow.dispatch.region -> (tensor<640x320xf32>) {
+    %1 = tensor.extract_slice %input[7, 0] [640, 320] [1, 1] : tensor<1024x320xf32> to tensor<640x320xf32>
+    %2 = iree_encoding.set_encoding %1 : tensor<640x320xf32> -> tensor<640x320xf32, #encoding>
+    %3 = util.call @get_tensor(%2) : (tensor<640x320xf32, #encoding>) -> tensor<640x320xf32>
+    flow.return %3 : tensor<640x320xf32>
+  }
+  util.return %0 : tensor<640x320xf32>
+}
+
+// CHECK-LABEL: util.func public @hoist_flow_mappable_slice
+// CHECK-NEXT:    %[[SLICE:.+]] = tensor.extract_slice %{{.+}}[7, 0] [640, 320] [1, 1]
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %[[SLICE]]
+// CHECK-NEXT:    flow.dispatch.region
+
+// -----
+
+#encoding = #iree_encoding.testing<>
+util.func private @get_tensor(tensor<12x100x64xf16, #encoding>) -> tensor<12x100x64xf16>
+util.func public @no_hoist_non_contiguous_slice(%input: tensor<1x12x2080x64xf16>) -> tensor<12x100x64xf16> {
+  %0 = flow.dispatch.region -> (tensor<12x100x64xf16>) {
+    %1 = tensor.extract_slice %input[0, 0, 0, 0] [1, 12, 100, 64] [1, 1, 1, 1] : tensor<1x12x2080x64xf16> to tensor<12x100x64xf16>
+    %2 = iree_encoding.set_encoding %1 : tensor<12x100x64xf16> -> tensor<12x100x64xf16, #encoding>
+    %3 = util.call @get_tensor(%2) : (tensor<12x100x64xf16, #encoding>) -> tensor<12x100x64xf16>
+    flow.return %3 : tensor<12x100x64xf16>
+  }
+  util.return %0 : tensor<12x100x64xf16>
+}
+
+// Dim 2 is cut while dim 1 has 12 rows: not one contiguous range, so it stays.
+// CHECK-LABEL: util.func public @no_hoist_non_contiguous_slice
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[SLICE:.+]] = tensor.extract_slice
+// CHECK-NEXT:      iree_encoding.set_encoding %[[SLICE]]
+
+// -----
+
+#encoding = #iree_encoding.testing<>
+util.func public @hoist_yielded_set_encoding(%arg0: tensor<?x320xf32>, %d: index) -> (tensor<?x320xf32, #encoding>, tensor<?x320xf32>) {
+  %0:2 = flow.dispatch.region -> (tensor<?x320xf32, #encoding>{%d}, tensor<?x320xf32>{%d}) {
+    %1 = iree_encoding.set_encoding %arg0 : tensor<?x320xf32> -> tensor<?x320xf32, #encoding>
+    %2 = iree_encoding.unset_encoding %1 : tensor<?x320xf32, #encoding> -> tensor<?x320xf32>{%d}
+    flow.return %1, %2 : tensor<?x320xf32, #encoding>, tensor<?x320xf32>
+  }
+  util.return %0#0, %0#1 : tensor<?x320xf32, #encoding>, tensor<?x320xf32>
+}
+
+// The region returned the set_encoding result: the hoisted value replaces
+// that result and the region is rebuilt without it.
+// CHECK-LABEL: util.func public @hoist_yielded_set_encoding
+// CHECK-SAME:    (%[[ARG0:.+]]: tensor<?x320xf32>, %[[D:.+]]: index)
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %[[ARG0]]
+// CHECK-NEXT:    %[[DISPATCH:.+]] = flow.dispatch.region -> (tensor<?x320xf32>{%[[D]]}) {
+// CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding %[[SET]]
+// CHECK-NEXT:      flow.return %[[UNSET]] : tensor<?x320xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    util.return %[[SET]], %[[DISPATCH]]
+
+// -----
+
+#map3 = affine_map<(d0, d1) -> (d1, d0)>
+#map4 = affine_map<(d0, d1) -> ()>
+#map5 = affine_map<(d0, d1) -> (d0, d1)>
+#encoding = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]>
+util.func public @sink_through_transposing_consumer(%arg0: tensor<?x64xf32, #encoding>, %arg1: tensor<f32>, %d: index) -> tensor<64x?xbf16> {
+  %0 = flow.dispatch.region -> (tensor<64x?xbf16>{%d}) {
+    %1 = iree_encoding.unset_encoding %arg0 : tensor<?x64xf32, #encoding> -> tensor<?x64xf32>{%d}
+    %2 = tensor.empty(%d) : tensor<64x?xbf16>
+    %3 = linalg.generic {indexing_maps = [#map3, #map4, #map5], iterator_types = ["parallel", "parallel"]} ins(%1, %arg1 : tensor<?x64xf32>, tensor<f32>) outs(%2 : tensor<64x?xbf16>) {
+    ^bb0(%in: f32, %in_0: f32, %out: bf16):
+      %4 = arith.mulf %in, %in_0 : f32
+      %5 = arith.truncf %4 : f32 to bf16
+      linalg.yield %5 : bf16
+    } -> tensor<64x?xbf16>
+    flow.return %3 : tensor<64x?xbf16>
+  }
+  util.return %0 : tensor<64x?xbf16>
+}
+
+// The consumer reads the encoded tensor transposed: the chains of the other
+// operands start with the inverse of that map, then their own map; the
+// rank-0 operand gets a set_encoding that is not hoisted.
+// CHECK-DAG:   #[[$MAP2:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$T:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG:   #[[$S:.+]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG:   #[[$ENC_OUT:.+]] = #iree_encoding.encoding<operand_index = 2 : index, {{.*}}, [#[[$MAP2]], #[[$T]]]]>
+// CHECK-DAG:   #[[$ENC_S:.+]] = #iree_encoding.encoding<operand_index = 2 : index, {{.*}}, [#[[$MAP2]], #[[$T]], #[[$S]]]]>
+// CHECK-LABEL: util.func public @sink_through_transposing_consumer
+// CHECK-SAME:    (%[[ARG0:.+]]: tensor<?x64xf32, #encoding>, %[[ARG1:.+]]: tensor<f32>, %[[D:.+]]: index)
+// CHECK-NEXT:    flow.dispatch.region -> (tensor<64x?xbf16>{%[[D]]}) {
+// CHECK-NEXT:      %[[INIT:.+]] = tensor.empty(%[[D]]) : tensor<64x?xbf16, #[[$ENC_OUT]]>
+// CHECK-NEXT:      %[[SET:.+]] = iree_encoding.set_encoding %[[ARG1]] : tensor<f32> -> tensor<f32, #[[$ENC_S]]>
+// CHECK-NEXT:      %[[GEN:.+]] = linalg.generic {{.*}} ins(%[[ARG0]], %[[SET]] : tensor<?x64xf32, #encoding>, tensor<f32, #[[$ENC_S]]>) outs(%[[INIT]] : tensor<64x?xbf16, #[[$ENC_OUT]]>)
+// CHECK:         } -> tensor<64x?xbf16, #[[$ENC_OUT]]>
+// CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding %[[GEN]] : tensor<64x?xbf16, #[[$ENC_OUT]]> -> tensor<64x?xbf16>{%[[D]]}
+// CHECK-NEXT:      flow.return %[[UNSET]]
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#encoding = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]>
+util.func public @no_sink_with_two_users(%arg0: tensor<?x64xf32, #encoding>, %d: index) -> (tensor<?x64xf32>, tensor<?x64xf32>) {
+  %0:2 = flow.dispatch.region -> (tensor<?x64xf32>{%d}, tensor<?x64xf32>{%d}) {
+    %1 = iree_encoding.unset_encoding %arg0 : tensor<?x64xf32, #encoding> -> tensor<?x64xf32>{%d}
+    %2 = tensor.empty(%d) : tensor<?x64xf32>
+    %3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%1 : tensor<?x64xf32>) outs(%2 : tensor<?x64xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %5 = arith.mulf %in, %in : f32
+      linalg.yield %5 : f32
+    } -> tensor<?x64xf32>
+    %4 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%1 : tensor<?x64xf32>) outs(%2 : tensor<?x64xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %5 = arith.addf %in, %in : f32
+      linalg.yield %5 : f32
+    } -> tensor<?x64xf32>
+    flow.return %3, %4 : tensor<?x64xf32>, tensor<?x64xf32>
+  }
+  util.return %0#0, %0#1 : tensor<?x64xf32>, tensor<?x64xf32>
+}
+
+// CHECK-LABEL: util.func public @no_sink_with_two_users
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding %arg0
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[UNSET]] : tensor<?x64xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%[[UNSET]] : tensor<?x64xf32>)
+// CHECK:           flow.return %{{.+}}, %{{.+}} : tensor<?x64xf32>, tensor<?x64xf32>
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#encoding = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]>
+util.func public @no_sink_into_reduction(%arg0: tensor<?x64xf32, #encoding>, %d: index) -> tensor<?xf32> {
+  %0 = flow.dispatch.region -> (tensor<?xf32>{%d}) {
+    %1 = iree_encoding.unset_encoding %arg0 : tensor<?x64xf32, #encoding> -> tensor<?x64xf32>{%d}
+    %2 = tensor.empty(%d) : tensor<?xf32>
+    %3 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%1 : tensor<?x64xf32>) outs(%2 : tensor<?xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %4 = arith.addf %in, %out : f32
+      linalg.yield %4 : f32
+    } -> tensor<?xf32>
+    flow.return %3 : tensor<?xf32>
+  }
+  util.return %0 : tensor<?xf32>
+}
+
+// CHECK-LABEL: util.func public @no_sink_into_reduction
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding %arg0
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[UNSET]] : tensor<?x64xf32>)
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#encoding = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]>
+util.func public @no_sink_through_init(%arg0: tensor<?x64xf32>, %d: index) -> tensor<?x64xf32> {
+  %0 = flow.dispatch.region -> (tensor<?x64xf32>{%d}) {
+    %1 = tensor.empty(%d) : tensor<?x64xf32, #encoding>
+    %2 = iree_encoding.unset_encoding %1 : tensor<?x64xf32, #encoding> -> tensor<?x64xf32>{%d}
+    %3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<?x64xf32>) outs(%2 : tensor<?x64xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %4 = arith.addf %in, %out : f32
+      linalg.yield %4 : f32
+    } -> tensor<?x64xf32>
+    flow.return %3 : tensor<?x64xf32>
+  }
+  util.return %0 : tensor<?x64xf32>
+}
+
+// CHECK-LABEL: util.func public @no_sink_through_init
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding
+// CHECK-NEXT:      linalg.generic {{.*}} outs(%[[UNSET]] : tensor<?x64xf32>)
+
+// -----
+
+#in = affine_map<(d0, d1, d2) -> (d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#encoding = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iteration_sizes = [2, 2, 2]>
+util.func public @no_sink_into_broadcast(%arg0: tensor<2x2xf32, #encoding>) -> tensor<2x2x2xf32> {
+  %0 = flow.dispatch.region -> (tensor<2x2x2xf32>) {
+    %1 = iree_encoding.unset_encoding %arg0 : tensor<2x2xf32, #encoding> -> tensor<2x2xf32>
+    %2 = tensor.empty() : tensor<2x2x2xf32>
+    %3 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%1 : tensor<2x2xf32>) outs(%2 : tensor<2x2x2xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      linalg.yield %a : f32
+    } -> tensor<2x2x2xf32>
+    flow.return %3 : tensor<2x2x2xf32>
+  }
+  util.return %0 : tensor<2x2x2xf32>
+}
+
+// The consumer broadcasts the encoded 2-D tensor to 3-D: its map has no
+// inverse, so the unset_encoding stays.
+// CHECK-LABEL: util.func public @no_sink_into_broadcast
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding %arg0
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[UNSET]] : tensor<2x2xf32>)
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#encoding = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]>
+util.func public @no_sink_outside_dispatch(%arg0: tensor<?x64xf32, #encoding>, %d: index) -> tensor<?x64xf32> {
+  %0 = iree_encoding.unset_encoding %arg0 : tensor<?x64xf32, #encoding> -> tensor<?x64xf32>{%d}
+  %1 = tensor.empty(%d) : tensor<?x64xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<?x64xf32>) outs(%1 : tensor<?x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %3 = arith.mulf %in, %in : f32
+    linalg.yield %3 : f32
+  } -> tensor<?x64xf32>
+  util.return %2 : tensor<?x64xf32>
+}
+
+// CHECK-LABEL: util.func public @no_sink_outside_dispatch
+// CHECK-NEXT:    %[[UNSET:.+]] = iree_encoding.unset_encoding %arg0
+// CHECK-NEXT:    tensor.empty
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[UNSET]] : tensor<?x64xf32>)
