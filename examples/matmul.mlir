@@ -1,5 +1,5 @@
 // The data-tiling walkthrough's test program: a dynamic f32 matmul.
-// mini-iree-opt examples/matmul.mlir
+// mini-iree-opt -p data-tiling-dispatch-creation examples/matmul.mlir
 func.func @matmul_f32f32f32(%arg0: tensor<?x?xf32>, %arg1: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
