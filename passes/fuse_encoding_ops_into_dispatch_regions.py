@@ -19,13 +19,13 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.dialects import flow, iree_encoding, tensor
 from mini_iree.compiler.dispatch_regions import (
     dispatch_result_dims,
     is_outside_dispatch,
     move_defs_before,
     rebuild_dispatch_region,
 )
+from mini_iree.dialects import flow, iree_encoding, tensor
 
 __all__ = ["FuseEncodingOpsIntoDispatchRegionsPass"]
 
