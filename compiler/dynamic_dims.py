@@ -9,23 +9,13 @@ region result) asks here for the values already in the IR instead of creating
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-
-def _count_dynamic(value: SSAValue) -> int:
-    type_ = value.type
-    return sum(1 for d in type_.get_shape() if d == DYNAMIC_INDEX) if isinstance(type_, TensorType) else 0
-
-
-def _split(dims: Sequence[SSAValue], values: Sequence[SSAValue], index: int) -> list[SSAValue]:
-    """The dims of ``values[index]`` out of the concatenated dims of all ``values``."""
-    start = sum(_count_dynamic(v) for v in values[:index])
-    return list(dims[start : start + _count_dynamic(values[index])])
+from mini_iree.dialects.utils import count_dynamic
 
 
 def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
@@ -39,7 +29,9 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     """
     from mini_iree.dialects import flow, hal, iree_encoding, iree_tensor_ext, tensor
 
-    if _count_dynamic(value) == 0:
+    from mini_iree.compiler.dispatch_regions import dispatch_result_dims
+
+    if count_dynamic(value.type) == 0:
         return [] if isinstance(value.type, TensorType) else None
     if not isinstance(value, OpResult):
         return None
@@ -47,7 +39,7 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     if isinstance(op, hal.TensorImportOp):
         return list(op.target_dims)
     if isinstance(op, flow.DispatchRegionOp):
-        return _split(op.result_dims, op.results, index)
+        return dispatch_result_dims(op, index)
     if isinstance(op, (flow.TensorEncodeOp, iree_encoding.UnsetEncodingOp)):
         return list(op.result_dims)
     if isinstance(op, iree_tensor_ext.ComputeBarrierStartOp):

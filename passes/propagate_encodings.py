@@ -33,6 +33,7 @@ from xdsl.rewriter import Rewriter
 
 from mini_iree.compiler.dispatch_regions import (
     dispatch_result_dims,
+    erase_if_dead,
     is_outside_dispatch,
     rebuild_dispatch_region,
 )
@@ -69,11 +70,6 @@ def _is_propagable(encoding: Attribute) -> bool:
     return isinstance(encoding, iree_encoding.EncodingAttr) or iree_encoding.is_serialized_encoding(encoding)
 
 
-def _erase_if_dead(op: Operation) -> None:
-    if op.parent is not None and all(not r.uses for r in op.results):
-        Rewriter.erase_op(op)
-
-
 def _bubble_set_encoding_above_cast(op: iree_encoding.SetEncodingOp) -> bool:
     """`set_encoding(cast(x))` -> `cast(set_encoding(x))`, both outside dispatches."""
     cast = op.source.owner
@@ -86,7 +82,7 @@ def _bubble_set_encoding_above_cast(op: iree_encoding.SetEncodingOp) -> bool:
     new_set = iree_encoding.SetEncodingOp(source, _with_encoding(source.type, encoding), list(op.encoding_dims))
     new_cast = tensor.CastOp(new_set.result, op.result.type)
     Rewriter.replace_op(op, [new_set, new_cast])
-    _erase_if_dead(cast)
+    erase_if_dead([cast])
     return True
 
 
@@ -129,7 +125,7 @@ def _sink_unset_encoding_below_cast(op: tensor.CastOp) -> bool:
         encoded = new_cast.dest
     new_unset = iree_encoding.UnsetEncodingOp(encoded, op.dest.type, result_dims, list(unset.encoding_dims))
     Rewriter.replace_op(op, [*new_ops, new_unset])
-    _erase_if_dead(unset)
+    erase_if_dead([unset])
     return True
 
 
@@ -157,7 +153,7 @@ def _fold_set_of_unset(op: iree_encoding.SetEncodingOp) -> bool:
         return False
     op.result.replace_all_uses_with(unset.source)
     Rewriter.erase_op(op)
-    _erase_if_dead(unset)
+    erase_if_dead([unset])
     return True
 
 
@@ -193,7 +189,7 @@ def _forward_encoded_dispatch_result(op: iree_encoding.SetEncodingOp) -> bool:
         replacement = new_region.results[-1]
     op.result.replace_all_uses_with(replacement)
     Rewriter.erase_op(op)
-    _erase_if_dead(unset)
+    erase_if_dead([unset])
     return True
 
 

@@ -32,6 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.dispatch_regions import erase_if_dead
 from mini_iree.compiler.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.encoding_properties import (
     get_dynamic_loop_dims,
@@ -45,11 +46,6 @@ from mini_iree.compiler.encoding_properties import (
 from mini_iree.passes.annotate_data_tiling_hints import function_ops
 
 _ENCODING_OPTIONS = ("default", "padding")
-
-
-def _erase_if_dead(op: Operation | None) -> None:
-    if op is not None and op.parent is not None and all(not r.uses for r in op.results):
-        Rewriter.erase_op(op)
 
 
 def _encoded_init(
@@ -76,19 +72,6 @@ def _encoded_init(
     set_op = iree_encoding.SetEncodingOp(init, encoded_type, loop_dims)
     Rewriter.insert_op(set_op, point)
     return set_op.result, None
-
-
-def _erase_dead_fill(init: SSAValue) -> None:
-    """Erase a ``linalg.fill`` init (and its ``tensor.empty``) left without uses."""
-    from mini_iree.dialects import linalg, tensor
-
-    fill = init.owner
-    if not isinstance(fill, linalg.FillOp):
-        return
-    root = fill.outputs[0].owner
-    _erase_if_dead(fill)
-    if isinstance(root, tensor.EmptyOp):
-        _erase_if_dead(root)
 
 
 def _clone_with_operands(op: Operation, operands: list[SSAValue], result_type: TensorType) -> Operation:
@@ -170,5 +153,7 @@ class SetEncodingPass(ModulePass):
         op.results[0].replace_all_uses_with(unset.result)
         Rewriter.erase_op(op)
 
-        _erase_dead_fill(init)
+        # The fill (and its tensor.empty) the encoded init replaced, once unused.
+        if isinstance(init.owner, Operation):
+            erase_if_dead([init.owner])
 
