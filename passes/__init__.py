@@ -29,6 +29,43 @@ _PASSES: dict[str, str] = {
         "mini_iree.passes.convert_encoding_to_flow:ConvertEncodingToFlowPass"
     ),
     "iree-util-hoist-into-globals": "mini_iree.passes.hoist_into_globals:HoistIntoGlobalsPass",
+    # Target devices and outlining (walkthrough dump 09).
+    "iree-hal-assign-target-devices": "mini_iree.passes.assign_target_devices:AssignTargetDevicesPass",
+    "iree-hal-materialize-target-devices": (
+        "mini_iree.passes.materialize_target_devices:MaterializeTargetDevicesPass"
+    ),
+    "iree-dispatch-creation-convert-dispatch-regions-to-workgroups": (
+        "mini_iree.passes.convert_dispatch_regions_to_workgroups:ConvertDispatchRegionsToWorkgroupsPass"
+    ),
+    "iree-flow-outline-dispatch-regions": "mini_iree.passes.outline_dispatch_regions:OutlineDispatchRegionsPass",
+    "iree-flow-annotate-dispatches": "mini_iree.passes.annotate_dispatches:AnnotateDispatchesPass",
+    "iree-flow-deduplicate-executables": "mini_iree.passes.deduplicate_executables:DeduplicateExecutablesPass",
+    # The stream half of data tiling (walkthrough dumps 10-17).
+    "iree-stream-conversion": "mini_iree.passes.convert_to_stream:ConvertToStreamPass",
+    "iree-stream-specialize-encodings": "mini_iree.passes.specialize_encodings:SpecializeEncodingsPass",
+    "iree-stream-encode-host-tensors": "mini_iree.passes.encode_host_tensors:EncodeHostTensorsPass",
+    "iree-stream-encode-device-tensors": "mini_iree.passes.encode_device_tensors:EncodeDeviceTensorsPass",
+    "iree-stream-materialize-encodings": "mini_iree.passes.materialize_encodings:MaterializeEncodingsPass",
+    # Dispatch operands and HAL interfaces (the form walkthrough dumps 18/19 start from).
+    "iree-stream-annotate-dispatch-assumptions": (
+        "mini_iree.passes.annotate_dispatch_assumptions:AnnotateDispatchAssumptionsPass"
+    ),
+    "iree-stream-pack-dispatch-operands": "mini_iree.passes.pack_dispatch_operands:PackDispatchOperandsPass",
+    "iree-hal-materialize-interfaces": "mini_iree.passes.materialize_interfaces:MaterializeInterfacesPass",
+    # The codegen half of data tiling (walkthrough dumps 18-23).
+    "iree-codegen-materialize-device-encoding": (
+        "mini_iree.passes.materialize_device_encoding:MaterializeDeviceEncodingPass"
+    ),
+    "iree-codegen-bufferize-dispatch-tensor-load-store": (
+        "mini_iree.passes.bufferize_dispatch_tensor_load_store:BufferizeDispatchTensorLoadStorePass"
+    ),
+    "iree-codegen-combine-layout-transformation": (
+        "mini_iree.passes.combine_layout_transformation:CombineLayoutTransformationPass"
+    ),
+    # IREE 3.13's name for the same pass (its `scope` option selects where chains end).
+    "iree-codegen-combine-result-layout-transformation": (
+        "mini_iree.passes.combine_layout_transformation:CombineResultLayoutTransformationPass"
+    ),
 }
 
 # Upstream passes that make pipelines and tests pleasant.

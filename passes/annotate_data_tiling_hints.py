@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -22,16 +21,10 @@ from mini_iree.compiler.encoding_properties import (
     is_supported_contraction_op,
     set_data_tiling_hint,
 )
+from mini_iree.compiler.module_utils import function_ops
 
 # IREE's EncodingOpType spellings, the values `data-tiling-op-types` accepts.
 _OP_TYPES = ("matmul", "scaled_matmul", "conv")
-
-
-def function_ops(module: ModuleOp) -> list[Operation]:
-    """Every ``func.func`` and ``util.func`` of the module (nested modules included)."""
-    from mini_iree.dialects import util
-
-    return [op for op in module.walk() if isinstance(op, (func.FuncOp, util.FuncOp))]
 
 
 def _normalize_list(value: object) -> tuple[str, ...]:

@@ -43,7 +43,7 @@ from mini_iree.compiler.encoding_properties import (
     operand_types_with_encodings,
     remove_data_tiling_hint,
 )
-from mini_iree.passes.annotate_data_tiling_hints import function_ops
+from mini_iree.compiler.module_utils import function_ops
 
 _ENCODING_OPTIONS = ("default", "padding")
 
