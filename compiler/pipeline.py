@@ -12,8 +12,10 @@ Every mistake is a ``DiagnosticError`` at ``<cmdline>:1:COL``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_spec
@@ -134,8 +136,32 @@ def parse_pipeline_text(text: str, *, mlir_syntax: bool, base_col: int = 1) -> l
     return _flatten(elements)
 
 
+# Characters xDSL's option lexer takes in an unquoted value (lists are comma-separated).
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.,+\-]*")
+
+
+def split_options(text: str) -> list[tuple[str, str]]:
+    """``key=value`` pairs of an options string, split on blanks outside quotes (values keep their quotes)."""
+    pairs: list[tuple[str, str]] = []
+    for chunk in re.findall(r"(?:[^\s\"']|\"[^\"]*\"|'[^']*')+", text):
+        key, sep, value = chunk.partition("=")
+        pairs.append((key, value if sep else ""))
+    return pairs
+
+
+def _quote_values(options: str) -> str:
+    """Options with values such as ``x86_64:+avx,+avx2`` quoted, so that target
+    names can be written as people type them (MLIR's option parser takes them
+    unquoted too)."""
+    out = []
+    for key, value in split_options(options):
+        needs_quotes = value and value[0] not in "\"'" and not _PLAIN_VALUE.fullmatch(value)
+        out.append(f'{key}="{value}"' if needs_quotes else (f"{key}={value}" if value else key))
+    return " ".join(out)
+
+
 def _instantiate(ref: PassRef, cls: type[ModulePass]) -> ModulePass:
-    spec_text = ref.name if ref.options is None else f"{ref.name}{{{ref.options}}}"
+    spec_text = ref.name if ref.options is None else f"{ref.name}{{{_quote_values(ref.options)}}}"
     try:
         spec: ArgSpec = parse_spec(spec_text)
     except (Exception, ArgSpecParseError) as err:  # noqa: BLE001 - xDSL's is a BaseException
@@ -155,18 +181,31 @@ def _instantiate(ref: PassRef, cls: type[ModulePass]) -> ModulePass:
 def build_passes(
     refs: list[PassRef],
     available: dict[str, Callable[[], type[ModulePass]]],
-    pipelines: dict[str, str],
+    pipelines: Mapping[str, Any],
     _depth: int = 0,
 ) -> list[ModulePass]:
-    """Instantiate the passes of a parsed pipeline, expanding named pipelines."""
+    """Instantiate the passes of a parsed pipeline, expanding named pipelines.
+
+    A named pipeline is its text, or an object whose ``expand(options)`` gives
+    the text for the options written after its name (``passes.Pipeline``).
+    """
     passes: list[ModulePass] = []
     for ref in refs:
         if ref.name in pipelines:
             if _depth > 16:
                 raise _error(ref.col, f"pipeline '{ref.name}' expands into itself")
-            if ref.options:
-                raise _error(ref.col, f"pipeline '{ref.name}' takes no options")
-            inner = parse_pipeline_text(pipelines[ref.name], mlir_syntax=False, base_col=ref.col)
+            pipeline = pipelines[ref.name]
+            if isinstance(pipeline, str):
+                if ref.options:
+                    raise _error(ref.col, f"pipeline '{ref.name}' takes no options")
+                text = pipeline
+            else:
+                values = {key: value.strip("\"'") for key, value in split_options(ref.options or "")}
+                try:
+                    text = pipeline.expand(values)
+                except ValueError as err:
+                    raise _error(ref.col, f"invalid options for pipeline '{ref.name}': {err}") from None
+            inner = parse_pipeline_text(text, mlir_syntax=False, base_col=ref.col)
             for inner_ref in inner:
                 inner_ref.col = ref.col
             passes.extend(build_passes(inner, available, pipelines, _depth + 1))

@@ -7,6 +7,7 @@ pipeline names it.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 
 from xdsl.passes import ModulePass
@@ -89,14 +90,54 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {name: _factory(spec) for name, spec in {**_XDSL_PASSES, **_PASSES}.items()}
 
 
-# Named pipelines: name -> pipeline text in -p syntax, expanded in place wherever
-# the name appears in -p or --pass-pipeline.
-_PIPELINES: dict[str, str] = {
+@dataclass(frozen=True)
+class Pipeline:
+    """A named pipeline: passes in ``-p`` syntax, where ``{option}`` stands for an option's value.
+
+    ``options`` maps each option to its default; an entry of ``passes`` written
+    ``?option:TEXT`` is kept only when that option has a non-empty value.
+    """
+
+    summary: str
+    passes: tuple[str, ...]
+    options: tuple[tuple[str, str, str], ...] = ()  # (name, default, help)
+
+    def expand(self, values: dict[str, str] | None = None) -> str:
+        """The pipeline text with the given option values (defaults elsewhere)."""
+        given = dict(values or {})
+        unknown = sorted(set(given) - {name for name, _, _ in self.options})
+        if unknown:
+            known = ", ".join(name for name, _, _ in self.options) or "none"
+            raise ValueError(f"no such option '{unknown[0]}' (options: {known})")
+        chosen = {name: given.get(name, default) for name, default, _ in self.options}
+        entries = []
+        for entry in self.passes:
+            if entry.startswith("?"):
+                condition, _, entry = entry[1:].partition(":")
+                if not chosen.get(condition):
+                    continue
+            entries.append(entry.format(**chosen) if "{" in entry else entry)
+        return ",".join(entries)
+
+
+_TARGET_OPTION = (
+    "target",
+    "",
+    "the devices to compile for, as iree-hal-assign-target-devices' targetDevices: "
+    "gfx942, 'x86_64:+avx,+avx2,+fma', vmvx, or several separated by commas",
+)
+
+# Named pipelines, expanded in place wherever the name appears in -p or --pass-pipeline.
+_PIPELINES: dict[str, Pipeline] = {
     # The first half of the data-tiling walkthrough, from a plain func.func on
     # tensors to hoisted, flow-level encodings (walkthrough dumps 00-08).
     # `canonicalize` after convert-encoding-to-flow, as the walkthrough prints it.
-    "data-tiling-dispatch-creation": ",".join(
-        [
+    "data-tiling-dispatch-creation": Pipeline(
+        "the walkthrough's first half: wrap entry points, form dispatch regions, set and hoist encodings, "
+        "convert them to flow, hoist constant encodings into globals (dumps 00-08)",
+        (
+            "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
+            "?target:iree-hal-materialize-target-devices",
             "iree-abi-wrap-entry-points",
             "iree-dispatch-creation-form-dispatch-regions",
             "iree-dispatch-creation-annotate-data-tiling-hints",
@@ -107,11 +148,12 @@ _PIPELINES: dict[str, str] = {
             "iree-dispatch-creation-convert-encoding-to-flow",
             "canonicalize",
             "iree-util-hoist-into-globals",
-        ]
+        ),
+        (_TARGET_OPTION,),
     ),
 }
 
 
-def get_all_pipelines() -> dict[str, str]:
-    """Every named pipeline, mapped to the passes it stands for."""
+def get_all_pipelines() -> dict[str, Pipeline]:
+    """Every named pipeline by name."""
     return dict(_PIPELINES)

@@ -59,16 +59,21 @@ def _imported_type(function: Operation, index: int, type_: Attribute) -> Attribu
     """The tensor type a ``!hal.buffer_view`` argument is imported as, else ``type_``.
 
     A public function after ``iree-abi-wrap-entry-points`` takes buffer views; the
-    ``hal.tensor.import`` that reads one says which tensor it must hold.
+    ``hal.tensor.import`` (``stream.tensor.import``) that reads one says which tensor it must hold.
     """
     from mini_iree.dialects import hal
 
     if not isinstance(type_, hal.BufferViewType):
         return type_
     argument = function.regions[0].blocks[0].args[index]
+    from mini_iree.dialects import stream
+
     for use in argument.uses:
         if isinstance(use.operation, hal.TensorImportOp):
             return use.operation.results[0].type
+        # After stream conversion the import names the tensor it reads.
+        if isinstance(use.operation, stream.TensorImportOp):
+            return use.operation.result_encoding
     raise ValueError(f"argument {index} is a !hal.buffer_view that no hal.tensor.import reads")
 
 

@@ -98,3 +98,30 @@ def test_bad_pass_options(options, message):
     diag = info.value.diagnostics[0]
     assert message in diag.message
     assert diag.loc.col == 5
+
+
+def test_named_pipeline_options_expand():
+    from mini_iree.passes import get_all_pipelines
+
+    pipeline = get_all_pipelines()["data-tiling-dispatch-creation"]
+    plain = pipeline.expand()
+    assert "assign-target-devices" not in plain
+    targeted = pipeline.expand({"target": "x86_64:+avx,+avx2,+fma"})
+    assert targeted.startswith("iree-hal-assign-target-devices{targetDevices=x86_64:+avx,+avx2,+fma},")
+    assert targeted.endswith(plain)
+
+
+def test_named_pipeline_unknown_option_is_a_cmdline_error(opt):
+    from conftest import REPO
+
+    result = opt([str(REPO / "examples" / "matmul.mlir"), "-p", "data-tiling-dispatch-creation{foo=1}"])
+    assert result.returncode == 1
+    assert "<cmdline>:1:1: error: invalid options for pipeline 'data-tiling-dispatch-creation'" in result.stderr
+    assert "no such option 'foo' (options: target)" in result.stderr
+
+
+def test_option_values_people_type_are_quoted():
+    from mini_iree.compiler.pipeline import _quote_values
+
+    assert _quote_values("targetDevices=vmvx,x86_64:+avx512f") == 'targetDevices="vmvx,x86_64:+avx512f"'
+    assert _quote_values('a=1,2 b="x:y" c') == 'a=1,2 b="x:y" c'
