@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike, is_side_effect_free
 
+from mini_iree.compiler.bit_extend import is_bit_extend_op
 from mini_iree.dialects import flow, linalg, util
 
 __all__ = [
@@ -81,9 +82,6 @@ _UNHOISTABLE_OPS = frozenset({"iree_encoding.set_encoding", "flow.dispatch.workg
 
 # Region control flow: hoistable as a whole when its body is, never as a leaf.
 _REGION_CONTROL_FLOW = frozenset({"scf.for", "scf.if", "scf.while"})
-
-_BIT_EXTENDS = frozenset({"arith.extf", "arith.extsi", "arith.extui"})
-
 
 def is_dispatch_container(op: Operation) -> bool:
     """``flow.dispatch.region`` / ``flow.dispatch.workgroups``: bodies that become executables."""
@@ -165,19 +163,6 @@ def _defining_scope(value: SSAValue) -> Operation | None:
     return block.parent_op() if block is not None else None
 
 
-def _is_bit_extend(op: linalg.GenericOp) -> bool:
-    """A generic whose body only widens its single input (dequantization-style ``extf``/``extsi``)."""
-    body_ops = list(op.body.block.ops)
-    if len(op.inputs) != 1 or len(op.outputs) != 1 or len(body_ops) != 2:
-        return False
-    cast, yield_ = body_ops
-    return (
-        cast.name in _BIT_EXTENDS
-        and cast.operands[0] is op.body.block.args[0]
-        and tuple(yield_.operands) == (cast.results[0],)
-    )
-
-
 def _is_broadcast(op: linalg.GenericOp) -> bool:
     """MLIR's ``isaBroadcastOpInterface``: yield the single input, read along fewer dims than the output."""
     if len(op.inputs) != 1 or len(op.outputs) != 1:
@@ -204,7 +189,7 @@ def _is_hoistable_leaf_op(op: Operation) -> bool:
     if isinstance(op, linalg.GenericOp):
         if not any(isinstance(v.type, ShapedType) for v in op.inputs):
             return False  # fill-like or index sequences
-        return not _is_bit_extend(op) and not _is_broadcast(op)
+        return not is_bit_extend_op(op) and not _is_broadcast(op)
     return True
 
 

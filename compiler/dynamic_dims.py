@@ -40,6 +40,8 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
         return list(op.target_dims)
     if isinstance(op, flow.DispatchRegionOp):
         return dispatch_result_dims(op, index)
+    if isinstance(op, (flow.DispatchWorkgroupsOp, flow.DispatchOp)):
+        return _shaped_result_dims(op.result_types, op.result_dims, index)
     if isinstance(op, (flow.TensorEncodeOp, iree_encoding.UnsetEncodingOp)):
         return list(op.result_dims)
     if isinstance(op, iree_tensor_ext.ComputeBarrierStartOp):
@@ -52,6 +54,12 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     if outputs is not None and index < len(outputs) and outputs[index].type.get_shape() == value.type.get_shape():
         return find_dynamic_dims(outputs[index])
     return None
+
+
+def _shaped_result_dims(result_types, result_dims, index: int) -> list[SSAValue]:
+    """The ``{...}`` sizes of result ``index`` of an op listing all its results' sizes in order."""
+    start = sum(count_dynamic(t) for t in result_types[:index])
+    return list(result_dims[start : start + count_dynamic(result_types[index])])
 
 
 def dominates_point(value: SSAValue, block: Block) -> bool:

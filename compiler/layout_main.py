@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
+import numpy as np
+
 from mini_iree.compiler import layout as L
 from mini_iree.compiler.layout.materialization import format_ops
+from mini_iree.compiler.output_file import OutputError, write_output
 
 if TYPE_CHECKING:
     from xdsl.ir import Attribute
@@ -93,7 +97,7 @@ def _subject(args: argparse.Namespace) -> Subject:
         if args.shape is None:
             raise ValueError("--encoding-info needs --shape (e.g. --shape 10x7xf32)")
         shape, element_type, bits = _mlir_shape(args.shape)
-        info = L.parse_encoding_info(args.encoding_info)
+        info = _parse_encoding_info(args.encoding_info)
         relayout = L.encoding_relayout(info, shape)
         tile = 1
         for t in L.inner_tiles(info):
@@ -111,6 +115,22 @@ def _subject(args: argparse.Namespace) -> Subject:
     for t in layout.tiles[0] if layout.tiles else ():
         tile *= 1 if t == L.COMBINE_DIMENSION else t
     return Subject(L.xla_relayout(xla), str(xla), xla.element_bits, tile, xla)
+
+
+def _parse_encoding_info(text: str) -> MaterializeEncodingInfo:
+    from xdsl.utils.exceptions import DiagnosticException
+
+    import mini_iree.compiler.parsing  # noqa: F401 - its linear-time string lexer (xDSL's backtracks for minutes)
+
+    for width in re.findall(r"\b[su]?i(\d+)\b", text):
+        if int(width) > 16777215:
+            raise ValueError("cannot parse encoding_info: integer bitwidth is limited to 16777215 bits")
+    try:
+        return L.parse_encoding_info(text)
+    except DiagnosticException as err:
+        # Attribute verifiers run while the dictionary is parsed (an i16 out of range).
+        lines = str(err).strip().splitlines()
+        raise ValueError(f"cannot parse encoding_info: {lines[0] if lines else type(err).__name__}") from None
 
 
 def _xla_equivalent(subject: Subject) -> str:
@@ -150,9 +170,16 @@ def cmd_index(subject: Subject, args: argparse.Namespace) -> None:
         print(int(offset))
 
 
+GRID_MAX_ELEMENTS = 1 << 20
+"""`grid` prints every element: beyond this many, it would only flood the terminal."""
+
+
 def cmd_grid(subject: Subject, args: argparse.Namespace) -> None:
     if subject.relayout.rank != 2:
         raise ValueError(f"grid needs a rank-2 shape, this one has rank {subject.relayout.rank}")
+    elements = subject.relayout.elements()
+    if elements is not None and elements > GRID_MAX_ELEMENTS:
+        raise ValueError(f"grid prints at most {GRID_MAX_ELEMENTS} elements, this shape has {elements}")
     grid = subject.relayout.index_grid()
     width = len(str(int(grid.max()))) if grid.size else 1
     for row in grid:
@@ -217,8 +244,7 @@ def cmd_draw(subject: Subject, args: argparse.Namespace) -> None:
 
     picture = drawing.layout_picture(subject.relayout, subject.title, subject.tile_elements)
     if args.output.endswith(".svg"):
-        with open(args.output, "w") as f:
-            f.write(drawing.to_svg(picture))
+        write_output(args.output, drawing.to_svg(picture))
     elif args.output.endswith(".png"):
         drawing.save_png(picture, args.output)
     else:
@@ -241,6 +267,8 @@ def _parse_element_types(text: str) -> list[Attribute]:
     from xdsl.dialects.builtin import AnyFloat, Builtin, IntegerType
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
+
+    import mini_iree.compiler.parsing  # noqa: F401 - its linear-time string lexer
 
     names = [name.strip() for name in text.split(",")]
     if len(names) != 3:
@@ -404,16 +432,39 @@ def main(argv: list[str] | None = None) -> int:
             args.indices = [args.subject, *args.indices]
             args.subject = None
         subject = _subject(args)
-        COMMANDS[args.command][0](subject, args)
+        _check_fits_int64(subject)
+        with np.errstate(all="raise"):
+            COMMANDS[args.command][0](subject, args)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader (e.g. `| head`) has gone: not an error of ours.
         sys.stderr.close()
         return 0
-    except (_UsageError, ValueError, OSError) as err:
+    except (_UsageError, ValueError, OSError, OutputError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except (OverflowError, FloatingPointError) as err:
+        print(f"error: the layout's offsets do not fit in 64-bit integers ({err})", file=sys.stderr)
+        return 1
+    except Exception as err:  # noqa: BLE001 - a crash still ends in one line
+        if os.environ.get("MINI_IREE_TRACEBACK"):
+            raise
+        print(f"error: internal error: {type(err).__name__}: {err} (set MINI_IREE_TRACEBACK=1 for details)", file=sys.stderr)
+        return 1
     return 0
+
+
+INT64_MAX = 2**63 - 1
+
+
+def _check_fits_int64(subject: Subject) -> None:
+    """Offsets are computed in int64 (as XLA's are): a buffer past that is an error, not a wrap-around."""
+    shapes = (subject.relayout.logical_shape, subject.relayout.physical_shape)
+    if any(d is not None and d > INT64_MAX for shape in shapes for d in shape):
+        raise ValueError("a dimension size does not fit in a 64-bit integer")
+    padded = subject.relayout.padded_elements()
+    if padded is not None and padded * max(subject.element_bits, 8) // 8 > INT64_MAX:
+        raise ValueError(f"the layout needs {padded} elements, more than 64-bit offsets can address")
 
 
 if __name__ == "__main__":

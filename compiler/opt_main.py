@@ -19,17 +19,21 @@ import argparse
 import os
 import re
 import sys
-import tempfile
+import time
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
-from xdsl.xdsl_opt_main import xDSLOptMain
+from xdsl.xdsl_opt_main import VersionAction, xDSLOptMain
 
 from mini_iree import __version__
+from mini_iree.compiler.cmdline import ArgumentParser, CommandLineError
 from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
+from mini_iree.compiler.output_file import OutputError, check_writable, write_output
 from mini_iree.compiler.parsing import parse_mlir
 from mini_iree.compiler.pipeline import CMDLINE, build_passes, parse_pipeline_text
 from mini_iree.compiler.verifier import verify_op_tree
@@ -50,6 +54,8 @@ class ChunkResult:
     output: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # --verify-each-with-interpreter's line per pass, printed only when the chunk succeeds.
+    check_summaries: list[str] = field(default_factory=list)
 
 
 def split_input(data: bytes, split: bool) -> list[Chunk]:
@@ -73,7 +79,25 @@ class MiniIREEOptMain(xDSLOptMain):
     cmdline_error: DiagnosticError | None
 
     def __init__(self, args: Sequence[str] | None = None):
-        super().__init__(description="mini-iree's modular optimizer driver (mlir-opt conventions)", args=args)
+        # xDSLOptMain.__init__ would add xDSL's own flags (targets, frontends,
+        # --print-between-passes, ...), none of which means anything here, and
+        # exits with status 2 on a bad flag; the steps are the same otherwise.
+        # A bad flag raises CommandLineError.
+        self.available_frontends = {}
+        self.available_passes = {}
+        self.available_targets = {}
+        self.ctx = Context()
+        self.register_all_dialects()
+        self.register_all_passes()
+        arg_parser = ArgumentParser(
+            prog="mini-iree-opt", description="mini-iree's modular optimizer driver (mlir-opt conventions)"
+        )
+        self.register_all_arguments(arg_parser)
+        self.args = arg_parser.parse_args(args)
+        self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
+        self.timing = Timing()
+        self.check_summaries: list[str] = []
+        self.setup_pipeline()
 
     # -- registration ------------------------------------------------------
 
@@ -89,58 +113,8 @@ class MiniIREEOptMain(xDSLOptMain):
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 
-    def register_all_targets(self):
-        # Output is always MLIR text; keep xDSL's other targets out of start-up.
-        self.available_targets["mlir"] = lambda: None  # type: ignore[assignment]
-
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
-        super().register_all_arguments(arg_parser)
-        arg_parser.add_argument(
-            "--pass-pipeline",
-            default=None,
-            help="MLIR textual pass pipeline, e.g. 'builtin.module(func.func(cse))'",
-        )
-        arg_parser.add_argument(
-            "--mlir-print-op-generic",
-            action="store_true",
-            help="print operations in the generic form",
-        )
-        arg_parser.add_argument(
-            "--mlir-print-local-scope",
-            action="store_true",
-            help="print every attribute inline instead of through #aliases",
-        )
-        arg_parser.add_argument(
-            "--mlir-print-ir-after-all",
-            action="store_true",
-            help="print the IR after every pass to stderr",
-        )
-        arg_parser.add_argument(
-            "--verify-each-with-interpreter",
-            action="store_true",
-            help="run the public functions on seeded random inputs before the pipeline and after every pass, "
-            "and fail on the first pass that changes their results",
-        )
-        arg_parser.add_argument(
-            "--interpreter-dynamic-size",
-            type=int,
-            default=None,
-            metavar="N",
-            help="with --verify-each-with-interpreter: the size of every dynamic dimension (default: random, 1-16)",
-        )
-        arg_parser.add_argument(
-            "--interpreter-seed",
-            type=int,
-            default=0,
-            metavar="S",
-            help="with --verify-each-with-interpreter: the seed of the random inputs (default 0)",
-        )
-        arg_parser.add_argument(
-            "--mlir-print-ir-tree-dir",
-            default=None,
-            metavar="DIR",
-            help="write the IR after every pass to DIR/builtin_module_no-symbol-name/N_pass.mlir",
-        )
+        register_arguments(arg_parser, sorted(self.available_passes), sorted(_pipelines()), self.version_format)
 
     # -- pipeline ----------------------------------------------------------
 
@@ -159,7 +133,21 @@ class MiniIREEOptMain(xDSLOptMain):
                 refs = parse_pipeline_text(self.args.passes, mlir_syntax=False)
             elif self.args.pass_pipeline:
                 refs = parse_pipeline_text(self.args.pass_pipeline, mlir_syntax=True)
-            self.passes = build_passes(refs, self.available_passes, get_all_pipelines())
+            try:
+                self.passes = build_passes(refs, self.available_passes, get_all_pipelines())
+            except ImportError as err:
+                raise DiagnosticError(
+                    Diagnostic(SourceLoc(CMDLINE, 1, 1), f"a pass of the pipeline cannot be loaded: {err}")
+                ) from None
+            for flag in ("before", "after"):
+                for name in getattr(self.args, f"mlir_print_ir_{flag}") or []:
+                    if name not in self.available_passes:
+                        raise DiagnosticError(
+                            Diagnostic(
+                                SourceLoc(CMDLINE, 1, 1),
+                                f"--mlir-print-ir-{flag}: '{name}' does not refer to a registered pass",
+                            )
+                        )
         except DiagnosticError as err:
             self.cmdline_error = err
 
@@ -181,50 +169,89 @@ class MiniIREEOptMain(xDSLOptMain):
             ) from None
 
     def print_module(self, module: ModuleOp) -> str:
-        from mini_iree.compiler.printer import print_module_to_string
+        from mini_iree.compiler.print_options import print_module_text
 
-        return print_module_to_string(
+        generic = self.args.mlir_print_op_generic
+        if not self.args.verify_each and not generic:
+            # As MLIR's printer: IR that does not verify (a pass's output, unchecked)
+            # is printed in the generic form, which does not rely on its invariants.
+            try:
+                verify_op_tree(module, SourceLoc(CMDLINE, 1, 1))
+            except DiagnosticError:
+                generic = True
+        return print_module_text(
             module,
-            generic=self.args.mlir_print_op_generic or self.args.print_op_generic,
+            generic=generic,
             local_scope=self.args.mlir_print_local_scope,
+            debuginfo=self.args.mlir_print_debuginfo,
+            elide_elements_larger_than=self.args.mlir_elide_elementsattrs_if_larger,
         )
 
-    def dump_after(self, index: int, pass_: ModulePass, module: ModuleOp) -> None:
+    def dump(self, when: str, pass_: ModulePass, text: str) -> None:
+        spec = str(pass_.pipeline_pass_spec())
+        sys.stderr.write(f"// -----// IR Dump {when} {type(pass_).__name__}: {spec} //----- //\n{text}\n")
+
+    def write_tree_dump(self, index: int, pass_: ModulePass, text: str) -> None:
         spec = str(pass_.pipeline_pass_spec())
         header = f"// -----// IR Dump After {type(pass_).__name__}: {spec} //----- //\n"
-        text = self.print_module(module)
-        if self.args.mlir_print_ir_after_all:
-            sys.stderr.write(header + text)
-        if self.args.mlir_print_ir_tree_dir:
-            folder = os.path.join(self.args.mlir_print_ir_tree_dir, "builtin_module_no-symbol-name")
+        folder = os.path.join(self.args.mlir_print_ir_tree_dir, "builtin_module_no-symbol-name")
+        try:
             os.makedirs(folder, exist_ok=True)
             with open(os.path.join(folder, f"{index}_{pass_.name}.mlir"), "w") as f:
                 f.write(header + text)
+        except OSError as err:
+            raise DiagnosticError(
+                Diagnostic(SourceLoc(CMDLINE, 1, 1), f"cannot write to --mlir-print-ir-tree-dir '{folder}': {err.strerror}")
+            ) from None
+
+    def _prints(self, names: list[str] | None, pass_: ModulePass) -> bool:
+        return bool(names) and pass_.name in names  # type: ignore[operator]
 
     def process(self, chunk: Chunk) -> str:
         """Parse, verify, transform and print one chunk; DiagnosticError on failure."""
+        args = self.args
         name = self.input_name()
-        module = parse_mlir(self.ctx, chunk.data, name, chunk.line_offset)
+        with self.timing.phase("Parser"):
+            module = parse_mlir(self.ctx, chunk.data, name, chunk.line_offset)
         start = SourceLoc(name, chunk.line_offset + 1, 1)
-        verify = not self.args.disable_verify
-        if verify:
+        # The input is always verified, as by MLIR's parser; --verify-each=false
+        # only skips the verifier after each pass.
+        with self.timing.phase("Verifier"):
             verify_op_tree(module, start)
         checker = self.make_result_checker(module, start)
         for index, pass_ in enumerate(self.passes):
-            try:
-                pass_.apply(self.ctx, module)
-            except OpError as err:
-                raise DiagnosticError(Diagnostic(op_location(err.op, start), err.text)) from None
-            except DiagnosticException as err:
-                message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-                raise DiagnosticError(Diagnostic(op_location(module, start), message)) from None
-            if verify:
-                verify_op_tree(module, start)
-            if self.args.mlir_print_ir_after_all or self.args.mlir_print_ir_tree_dir:
-                self.dump_after(index, pass_, module)
+            before = None
+            if args.mlir_print_ir_before_all or self._prints(args.mlir_print_ir_before, pass_):
+                before = self.print_module(module)
+                self.dump("Before", pass_, before)
+            if args.mlir_print_ir_after_change and before is None:
+                before = self.print_module(module)
+            with self.timing.phase(type(pass_).__name__, index):
+                try:
+                    pass_.apply(self.ctx, module)
+                except OpError as err:
+                    raise DiagnosticError(Diagnostic(op_location(err.op, start), err.text)) from None
+                except DiagnosticException as err:
+                    message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                    raise DiagnosticError(Diagnostic(op_location(module, start), message)) from None
+            if args.verify_each:
+                with self.timing.phase("Verifier"):
+                    verify_op_tree(module, start)
+            after = None
+            if args.mlir_print_ir_after_all or self._prints(args.mlir_print_ir_after, pass_):
+                after = self.print_module(module)
+                self.dump("After", pass_, after)
+            elif args.mlir_print_ir_after_change:
+                after = self.print_module(module)
+                if after != before:
+                    self.dump("After", pass_, after)
+            if args.mlir_print_ir_tree_dir:
+                self.write_tree_dump(index, pass_, after if after is not None else self.print_module(module))
             if checker is not None:
-                self.check_results(checker, module, pass_, start)
-        return self.print_module(module)
+                with self.timing.phase("Interpreter"):
+                    self.check_results(checker, module, pass_, start)
+        with self.timing.phase("Output"):
+            return self.print_module(module)
 
     # -- --verify-each-with-interpreter -------------------------------------
 
@@ -247,14 +274,16 @@ class MiniIREEOptMain(xDSLOptMain):
         from mini_iree.compiler.interpreter.verify_each import ResultsChanged
 
         try:
-            checker.check(module, pass_.name)
+            summary = checker.check(module, pass_.name)
         except ResultsChanged as err:
             raise DiagnosticError(Diagnostic(op_location(err.op, start), err.message)) from None
+        self.check_summaries.append(summary)
 
     def run_chunk(self, chunk: Chunk) -> ChunkResult:
         from mini_iree.compiler.verify_diagnostics import check, parse_expectations
 
         result = ChunkResult()
+        self.check_summaries = result.check_summaries
         try:
             result.output = self.process(chunk)
         except DiagnosticError as err:
@@ -276,12 +305,21 @@ class MiniIREEOptMain(xDSLOptMain):
         return result
 
     def run(self) -> int:  # type: ignore[override]
+        if self.args.list_passes:
+            sys.stdout.write(list_passes(self.available_passes, _pipelines()))
+            return 0
         if self.cmdline_error is not None:
             for diag in self.cmdline_error.diagnostics:
                 sys.stderr.write(f"{diag}\n")
             return 1
+        output = self.args.output_file
         try:
+            if output is not None:
+                check_writable(output)
             data = self.read_input()
+        except OutputError as err:
+            sys.stderr.write(f"error: {err}\n")
+            return 1
         except DiagnosticError as err:
             sys.stderr.write(f"{err.diagnostics[0]}\n")
             return 1
@@ -290,38 +328,279 @@ class MiniIREEOptMain(xDSLOptMain):
         failed = False
         for chunk in split_input(data, self.args.split_input_file):
             result = self.run_chunk(chunk)
-            for line in result.problems:
+            succeeded = not result.problems and result.output is not None
+            for line in result.check_summaries if succeeded else result.problems:
                 sys.stderr.write(line + "\n")
             failed |= bool(result.problems)
             if result.output is not None:
                 outputs.append(result.output)
         text = "// -----\n".join(outputs)
+        if self.args.mlir_timing:
+            sys.stderr.write(self.timing.report())
 
-        if self.args.output_file is None:
+        if output is None or output == "-":
             sys.stdout.write(text)
             sys.stdout.flush()
         elif not failed:
-            write_atomically(self.args.output_file, text)
+            # A failed run leaves the output file as it was.
+            try:
+                write_output(output, text)
+            except OutputError as err:
+                sys.stderr.write(f"error: {err}\n")
+                return 1
         return 1 if failed else 0
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write through a temporary file so a failure never leaves half an output."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".mini-iree-opt-", suffix=".tmp")
+def _pipelines() -> dict:
+    from mini_iree.passes import get_all_pipelines
+
+    return get_all_pipelines()
+
+
+def _bool_value(text: str) -> bool:
+    """An LLVM boolean option value (`--verify-each=false`)."""
+    value = text.lower()
+    if value in ("true", "1", ""):
+        return True
+    if value in ("false", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"'{text}' is invalid value for boolean argument; try 0 or 1")
+
+
+def _pass_list(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _non_negative(text: str) -> int:
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument") from None
+
+
+def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipelines: list[str], version_format: str):
+    """mini-iree-opt's flags: mlir-opt's spelling wherever mlir-opt has the flag."""
+    parser.add_argument("input_file", nargs="?", metavar="FILE", help="the input .mlir file ('-' or none: stdin)")
+    parser.add_argument("-o", "--output-file", metavar="FILE", help="the output file ('-': stdout, the default)")
+    parser.add_argument(
+        "-p",
+        "--passes",
+        default="",
+        metavar="PIPELINE",
+        help="passes to run, comma-separated, options in braces ('cse,iree-util-hoist-into-globals{...}'). "
+        f"Passes: {', '.join(passes)}. Pipelines: {', '.join(pipelines) or 'none'}. See --list-passes.",
+    )
+    parser.add_argument(
+        "--pass-pipeline",
+        default=None,
+        metavar="PIPELINE",
+        help="MLIR textual pass pipeline, e.g. 'builtin.module(func.func(cse))'",
+    )
+    parser.add_argument(
+        "--list-passes", action="store_true", help="list every pass and pass pipeline with its summary and options"
+    )
+    parser.add_argument(
+        "--split-input-file", action="store_true", help="split the input at '// -----' lines and process each piece"
+    )
+    parser.add_argument(
+        "--verify-diagnostics",
+        action="store_true",
+        help="check the diagnostics against the input's expected-error/warning/note comments",
+    )
+    parser.add_argument(
+        "--allow-unregistered-dialect", action="store_true", help="allow operations of unregistered dialects"
+    )
+    parser.add_argument(
+        "--verify-each",
+        type=_bool_value,
+        nargs="?",
+        const=True,
+        default=True,
+        metavar="BOOL",
+        help="verify the input and the IR after each pass (default true; --verify-each=false to skip)",
+    )
+    parser.add_argument("--mlir-print-op-generic", action="store_true", help="print operations in the generic form")
+    parser.add_argument(
+        "--mlir-print-local-scope", action="store_true", help="print every attribute inline instead of through #aliases"
+    )
+    parser.add_argument(
+        "--mlir-print-debuginfo", action="store_true", help="print each operation's location (loc(...))"
+    )
+    parser.add_argument(
+        "--mlir-elide-elementsattrs-if-larger",
+        type=_non_negative,
+        default=None,
+        metavar="N",
+        help="print elements attributes with more than N elements as dense_resource<__elided__>",
+    )
+    parser.add_argument(
+        "--mlir-print-ir-before-all", action="store_true", help="print the IR before every pass to stderr"
+    )
+    parser.add_argument(
+        "--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass to stderr"
+    )
+    parser.add_argument(
+        "--mlir-print-ir-before",
+        type=_pass_list,
+        default=None,
+        metavar="PASS[,PASS...]",
+        help="print the IR before each run of these passes to stderr",
+    )
+    parser.add_argument(
+        "--mlir-print-ir-after",
+        type=_pass_list,
+        default=None,
+        metavar="PASS[,PASS...]",
+        help="print the IR after each run of these passes to stderr",
+    )
+    parser.add_argument(
+        "--mlir-print-ir-after-change",
+        action="store_true",
+        help="print the IR after a pass only when the pass changed it",
+    )
+    parser.add_argument(
+        "--mlir-print-ir-tree-dir",
+        default=None,
+        metavar="DIR",
+        help="write the IR after every pass to DIR/builtin_module_no-symbol-name/N_pass.mlir",
+    )
+    parser.add_argument(
+        "--mlir-timing", action="store_true", help="print the wall time of parsing, each pass and output to stderr"
+    )
+    parser.add_argument(
+        "--verify-each-with-interpreter",
+        action="store_true",
+        help="run the public functions on seeded random inputs before the pipeline and after every pass, "
+        "print one line per pass that kept their results, and fail on the first pass that changed them",
+    )
+    parser.add_argument(
+        "--interpreter-dynamic-size",
+        type=_non_negative,
+        default=None,
+        metavar="N",
+        help="with --verify-each-with-interpreter: the size of every dynamic dimension (default: random, 1-16)",
+    )
+    parser.add_argument(
+        "--interpreter-seed",
+        type=_integer,
+        default=0,
+        metavar="S",
+        help="with --verify-each-with-interpreter: the seed of the random inputs (default 0)",
+    )
+    parser.add_argument("--version", action=VersionAction, version_format=version_format)
+
+
+def list_passes(available: dict, pipelines: dict) -> str:
+    """`--list-passes`: every pass and pipeline, a one-line summary, its options."""
+    lines = ["Passes:"]
+    for name in sorted(available):
+        try:
+            cls = available[name]()
+        except ImportError as err:  # a registered pass whose module is broken must not hide the others
+            lines.append(f"  {name} - (cannot be loaded: {err})")
+            continue
+        lines.append(f"  {name} - {_UPSTREAM_SUMMARIES.get(name) or _summary(cls.__doc__)}")
+        fields = getattr(cls, "__dataclass_fields__", {})
+        for field_name, f in fields.items():
+            if field_name == "name" or not f.init:
+                continue
+            lines.append(f"    {field_name.replace('_', '-')}={_option_type(f.type)} (default: {_option_default(f)})")
+    lines.append("Pass pipelines:")
+    for name in sorted(pipelines):
+        pipeline = pipelines[name]
+        summary = getattr(pipeline, "summary", None) or str(pipeline)
+        lines.append(f"  {name} - {_summary(summary)}")
+        for option in getattr(pipeline, "options", ()):
+            option_name, default, help_text = option
+            lines.append(f"    {option_name}=<string> (default: '{default}') {help_text}")
+    return "\n".join(lines) + "\n"
+
+
+# xDSL's passes carry no docstring; these are MLIR's summaries of the same passes.
+_UPSTREAM_SUMMARIES = {
+    "cse": "Eliminate common sub-expressions",
+    "dce": "Remove operations that have no uses and no side effects",
+}
+
+
+def _summary(doc: str | None) -> str:
+    text = (doc or "").strip()
+    return " ".join(text.split("\n\n", 1)[0].split()) if text else "(no description)"
+
+
+def _option_type(annotation) -> str:
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    return f"<{text.replace(' ', '')}>"
+
+
+def _option_default(f) -> str:
+    import dataclasses
+
+    if f.default is not dataclasses.MISSING:
+        value = f.default
+    elif f.default_factory is not dataclasses.MISSING:
+        value = f.default_factory()
+    else:
+        return "required"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+class Timing:
+    """--mlir-timing: wall time per phase, printed as MLIR's execution time report."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.phases: dict[tuple[int, str], float] = {}
+
+    @contextmanager
+    def phase(self, name: str, index: int = -1):
+        # Parser first, then the passes in pipeline order, then output; across
+        # --split-input-file chunks the times add up.
+        key = {"Parser": (-3, name), "Verifier": (-2, name), "Output": (1 << 30, name)}.get(name, (index, name))
+        if name == "Interpreter":
+            key = ((1 << 30) - 1, name)
+        begin = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.phases[key] = self.phases.get(key, 0.0) + time.perf_counter() - begin
+
+    def report(self) -> str:
+        total = max(time.perf_counter() - self.start, 1e-9)
+        rule = "===" + "-" * 73 + "===\n"
+        out = [rule, " " * 25 + "... Execution time report ...\n", rule]
+        out.append(f"  Total Execution Time: {total:.4f} seconds\n\n")
+        out.append("  ----Wall Time----  ----Name----\n")
+        measured = 0.0
+        for (_, name), seconds in sorted(self.phases.items()):
+            measured += seconds
+            out.append(f"  {seconds:8.4f} ({100 * seconds / total:5.1f}%)  {name}\n")
+        rest = max(total - measured, 0.0)
+        out.append(f"  {rest:8.4f} ({100 * rest / total:5.1f}%)  Rest\n")
+        out.append(f"  {total:8.4f} (100.0%)  Total\n")
+        return "".join(out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return MiniIREEOptMain(args=argv).run()
+    except CommandLineError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -30,6 +30,28 @@ MLIRLexer._unescaped_characters_regex = re.compile(  # noqa: SLF001
 )
 
 
+_xdsl_lex_string_literal = MLIRLexer._lex_string_literal  # noqa: SLF001
+
+
+def _lex_string_literal(self: MLIRLexer, start_pos: int):
+    """A string whose escapes spell valid UTF-8 (`"x\\C3\\A9"`, as the printer writes `é`) is a string.
+
+    xDSL makes every literal with a non-ASCII escaped byte a bytes literal, which
+    ``parse_str_literal`` then rejects, so printed output did not parse again.
+    """
+    token = _xdsl_lex_string_literal(self, start_pos)
+    if token.kind == MLIRTokenKind.BYTES_LIT:
+        try:
+            token.span.bytes_contents.decode("utf-8")  # type: ignore[attr-defined]
+        except UnicodeDecodeError:
+            return token
+        return type(token)(MLIRTokenKind.STRING_LIT, token.span)
+    return token
+
+
+MLIRLexer._lex_string_literal = _lex_string_literal  # noqa: SLF001
+
+
 class _LineTable:
     """Offset -> (line, column) in O(log n), shifted by a chunk's line offset."""
 
@@ -43,17 +65,40 @@ class _LineTable:
         return line + 1 + self.line_offset, offset - self.starts[line] + 1
 
 
+class _DefaultDialectStack(list):
+    """MLIR's default-dialect stack in the place of xDSL's dialect stack.
+
+    xDSL pushes the dialect of every op it parses and resolves a bare op name
+    against every dialect on the stack, so a ``return`` written directly in a
+    ``flow.dispatch.region`` inside a ``func.func`` became a ``func.return``.
+    MLIR pushes, for each op parsed in the custom form, the op's own default
+    dialect (``OpAsmOpInterface::getDefaultDialect``; none for most ops) and
+    resolves a bare name against the innermost entry only. xDSL still calls
+    ``append``/``pop`` around each op; ``append`` pushes what the parser
+    decided when it looked the op up.
+    """
+
+    def __init__(self):
+        super().__init__(["builtin"])
+        self.next = ""
+
+    def append(self, _dialect_of_the_op: str) -> None:
+        super().append(self.next)
+
+
 class LocatedParser(Parser):
     """An xDSL ``Parser`` that stamps each op with its ``file:line:col``."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
+        self._parser_state.dialect_stack = _DefaultDialectStack()
         self._file = name
         self._lines = _LineTable(text, line_offset)
         # Start offsets of the ops being parsed; when something fails inside an
         # op, the innermost one is where the error belongs.
         self.op_starts: list[int] = []
         self.last_op_name = ""
+        self._last_location_end = -1
 
     def loc_of(self, offset: int) -> SourceLoc:
         line, col = self._lines.at(offset)
@@ -64,13 +109,57 @@ class LocatedParser(Parser):
         self.op_starts.append(start)
         op = super().parse_operation()
         self.op_starts.pop()
-        if isinstance(op.location, UnknownLoc):
+        # An op without `loc(...)` gets its position; an explicit `loc(unknown)`
+        # (the last thing parsed for the op) stays, so printed locations round-trip.
+        explicit = self._last_location_end == self._current_token.span.start
+        if isinstance(op.location, UnknownLoc) and not explicit:
             op.location = self.loc_of(start).to_attr()
         return op
 
+    def parse_optional_argument(self, expect_type: bool = True):
+        # MLIR's OpAsmParser::parseArgument takes an optional `loc(...)` after the
+        # type (what --mlir-print-debuginfo prints); xDSL's stops at the type.
+        arg = super().parse_optional_argument(expect_type)
+        if isinstance(arg, Parser.Argument) and arg.location is None:
+            location = self.parse_optional_location()
+            if location is not None:
+                arg = Parser.Argument(arg.name, arg.type, location)
+        return arg
+
+    def parse_optional_location(self):
+        location = super().parse_optional_location()
+        if location is not None:
+            self._last_location_end = self._current_token.span.start
+        return location
+
     def _get_op_by_name(self, name: str):
+        from mini_iree.compiler.printer import DEFAULT_DIALECTS
+
         self.last_op_name = name
-        return super()._get_op_by_name(name)
+        stack = self._parser_state.dialect_stack
+        assert isinstance(stack, _DefaultDialectStack)
+        default = stack[-1]
+        if self._name_was_quoted():
+            # The generic form names the op in full and sets no default dialect.
+            op_type = self.ctx.get_optional_op(name)
+            stack.next = default
+        else:
+            op_type = self.ctx.get_optional_op(name, dialect_stack=[default] if default else [])
+            stack.next = DEFAULT_DIALECTS.get(op_type.name, "") if op_type is not None else ""
+        if op_type is None:
+            if "." not in name:
+                tried = f" (tried '{default}.{name}' as well)" if default else ""
+                self.raise_error(f"custom op '{name}' is unknown{tried}", self.op_starts[-1] if self.op_starts else None)
+            self.raise_error(f"Operation {name} is not registered")
+        return op_type
+
+    def _name_was_quoted(self) -> bool:
+        """Whether the op name just read was a string literal (the generic form)."""
+        text = self.lexer.input.content
+        i = self._current_token.span.start - 1
+        while i >= 0 and text[i].isspace():
+            i -= 1
+        return i >= 0 and text[i] == '"'
 
     def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
         start = self._current_token.span.start
@@ -79,15 +168,27 @@ class LocatedParser(Parser):
             self.raise_error("invalid dimension", start)
         return value
 
+    def _parse_optional_integer_or_float_type(self):
+        # MLIR's limit (IntegerType::kMaxWidth); xDSL would try to build the range
+        # of an i92233720368575807 and run out of memory.
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BARE_IDENT:
+            match = self._builtin_integer_type_regex.match(token.text)
+            if match is not None and int(match.group(1)) > 16777215:
+                self.raise_error("integer bitwidth is limited to 16777215 bits", token.span)
+        return super()._parse_optional_integer_or_float_type()
+
     def error_loc(self) -> SourceLoc:
         return self.loc_of(self.op_starts[-1] if self.op_starts else self.pos)
 
     def parse_located_module(self) -> ModuleOp:
         # An input with nothing but comments and whitespace is an empty module, as in MLIR.
         if self._current_token.kind == MLIRTokenKind.EOF:
-            return ModuleOp([])
+            module = ModuleOp([])
+            module.location = self.loc_of(0).to_attr()
+            return module
         module = self.parse_module()
-        if isinstance(module.location, UnknownLoc):
+        if isinstance(module.location, UnknownLoc) and self._last_location_end != self._current_token.span.start:
             module.location = self.loc_of(0).to_attr()
         return module
 
@@ -107,8 +208,18 @@ def parse_mlir(ctx: Context, source: str | bytes, name: str, line_offset: int = 
     Raises ``DiagnosticError`` for any malformed input; never another exception.
     """
     text = _decode(source, name, line_offset) if isinstance(source, bytes) else source
+    if text.startswith("\ufeff"):
+        # MLIR's lexer does not skip a byte order mark either; say what the invisible character is.
+        raise DiagnosticError(
+            Diagnostic(SourceLoc(name, line_offset + 1, 1), "unexpected character: a UTF-8 byte order mark (U+FEFF)")
+        )
     _forget_elided_resources(ctx)
-    parser = LocatedParser(ctx, text, name, line_offset)
+    try:
+        # Building the parser lexes the first token, which can already fail (a lone `"`).
+        parser = LocatedParser(ctx, text, name, line_offset)
+    except ParseError as err:
+        loc = _LineTable(text, line_offset).at(err.span.start)
+        raise DiagnosticError(Diagnostic(SourceLoc(name, *loc), err.msg.strip() or "parse error")) from None
     try:
         return parser.parse_located_module()
     except ParseError as err:

@@ -358,9 +358,9 @@ class _NameState:
             stack.extend(reversed(nested))
 
 
-# Ops whose regions print unqualified names of one dialect (MLIR's
-# OpAsmOpInterface::getDefaultDialect).
-_DEFAULT_DIALECT = {"builtin.module": "builtin", "func.func": "func"}
+# Ops whose regions print (and parse, see parsing.py) unqualified names of one
+# dialect (MLIR's OpAsmOpInterface::getDefaultDialect).
+DEFAULT_DIALECTS = {"builtin.module": "builtin", "func.func": "func"}
 
 
 @dataclass(eq=False, repr=False)
@@ -520,7 +520,7 @@ class MLIRPrinter(Printer):
         if op in self.diagnostic.op_messages:
             for message in self.diagnostic.op_messages[op]:
                 self._add_message_on_next_line(message, begin - len(name), begin)
-        self._dialect_stack.append(_DEFAULT_DIALECT.get(op.name, ""))
+        self._dialect_stack.append(DEFAULT_DIALECTS.get(op.name, ""))
         try:
             op.print(self)
         finally:

@@ -17,6 +17,7 @@ and exits with status 1.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -41,6 +42,10 @@ _ELEMENT_TYPES = {
     "f64": "float64",
     "bf16": "bfloat16",
 }
+
+
+# An input is built in memory; a typo such as 4294967297x16xf32 must be an error, not 256 GiB.
+MAX_INPUT_BYTES = 1 << 30
 
 
 class UsageError(Exception):
@@ -100,14 +105,20 @@ def parse_input(text: str):
         shape = [int(d) for d in dims]
     except ValueError:
         raise UsageError(f"invalid shape '{spec}' in input '{text}'") from None
+    if any(d < 0 for d in shape):
+        raise UsageError(f"invalid shape '{spec}' in input '{text}': sizes cannot be negative")
     dtype = _numpy_dtype(type_name)
+    count = math.prod(shape)
+    if count * dtype.itemsize > MAX_INPUT_BYTES:
+        raise UsageError(
+            f"input '{spec}' needs {count * dtype.itemsize} bytes, more than mini-iree-run allocates ({MAX_INPUT_BYTES})"
+        )
     if values.startswith("@"):
         array = _load_npy(values[1:])
         if list(array.shape) != shape or array.dtype != dtype:
             raise UsageError(f"'{values[1:]}' holds {_describe(array)}, not {spec}")
         return array
     tokens = [t for t in re.split(r"[\s,\[\]]+", values) if t]
-    count = int(np.prod(shape, dtype=np.int64))
     try:
         if type_name == "i1":
             parsed = [t.lower() in ("1", "true") for t in tokens]
@@ -117,11 +128,18 @@ def parse_input(text: str):
             parsed = [float(t) for t in tokens]
     except ValueError as err:
         raise UsageError(f"invalid value in input '{text}': {err}") from None
-    if len(parsed) == 1 and count != 1:
-        return np.full(shape, parsed[0], dtype=dtype)
-    if len(parsed) != count:
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        bad = next((v for v in parsed if not info.min <= v <= info.max), None)
+        if bad is not None:
+            raise UsageError(f"value {bad} in input '{text}' is out of range for {type_name}")
+    if len(parsed) != count and len(parsed) != 1:
         raise UsageError(f"input '{spec}' needs {count} values (or one to splat), got {len(parsed)}")
-    return np.array(parsed, dtype=dtype).reshape(shape)
+    # A float too large for the element type becomes inf, as a C cast makes it; no warning.
+    with np.errstate(over="ignore"):
+        if len(parsed) == 1 and count != 1:
+            return np.full(shape, parsed[0], dtype=dtype)
+        return np.array(parsed, dtype=dtype).reshape(shape)
 
 
 def _describe(array) -> str:
@@ -182,7 +200,9 @@ def _is_buffer_view(type_) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from mini_iree.compiler.cmdline import ArgumentParser
+
+    parser = ArgumentParser(
         prog="mini-iree-run",
         description="Run a function of a .mlir file on numpy arrays (iree-run-module conventions).",
     )
@@ -229,7 +249,11 @@ def run_tool(args: argparse.Namespace, out) -> None:
 
     name = args.input_file
     try:
-        data = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
+        if name == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(name, "rb") as f:
+                data = f.read()
     except OSError as err:
         raise UsageError(f"could not open input file '{name}': {err.strerror}") from None
     module = parse_mlir(make_context(), data, name)
@@ -294,8 +318,13 @@ def _run_dispatch_function(module, function, args: argparse.Namespace):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    from mini_iree.compiler.cmdline import CommandLineError
+
+    try:
+        args = build_parser().parse_args(argv)
+    except CommandLineError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
     from mini_iree.compiler.diagnostics import DiagnosticError
     from mini_iree.compiler.interpreter import InterpreterError
 

@@ -33,12 +33,22 @@ class Expectation:
     loc: SourceLoc
     matched: bool = False
 
+    def regex_error(self) -> str | None:
+        """Why the ``-re`` text is not a valid regex (None when it is, or is no regex)."""
+        if not self.is_regex:
+            return None
+        try:
+            re.compile(_regex_of(self.text))
+        except re.error as err:
+            return str(err)
+        return None
+
     def matches(self, diag: Diagnostic) -> bool:
         if diag.severity != self.severity or diag.loc.line != self.line:
             return False
         if not self.is_regex:
             return self.text in diag.message
-        return re.search(_regex_of(self.text), diag.message) is not None
+        return self.regex_error() is None and re.search(_regex_of(self.text), diag.message) is not None
 
 
 def _regex_of(text: str) -> str:
@@ -86,6 +96,11 @@ def parse_expectations(text: str, file: str, line_offset: int = 0) -> list[Expec
 def check(expectations: list[Expectation], diagnostics: list[Diagnostic]) -> list[str]:
     """Error lines for every mismatch (empty when everything was as expected)."""
     problems: list[str] = []
+    for e in expectations:
+        if (error := e.regex_error()) is not None:
+            # MLIR reports a malformed expected-*-re pattern where it is written.
+            problems.append(f"{e.loc}: error: invalid regex: {error}")
+            e.matched = True
     for diag in diagnostics:
         hit = next((e for e in expectations if not e.matched and e.matches(diag)), None)
         if hit is None:

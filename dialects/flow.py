@@ -1,13 +1,15 @@
 """The ``flow`` dialect: dispatch regions, executables and dispatches of tensors.
 
 ``flow`` is IREE's host-side tensor program after dispatch-region formation. The
-data-tiling pipeline works on it in three shapes:
+data-tiling pipeline works on it in four shapes:
 
 * ``flow.dispatch.region``: a group of ops that will become one GPU/CPU kernel,
   still inline in the host function and capturing values from above. Data tiling
   moves ``set_encoding`` ops into or out of these regions.
 * ``flow.tensor.encode``: the host-side form of ``set_encoding``, a whole-tensor
   relayout the stream dialect later turns into its own dispatch.
+* ``flow.dispatch.workgroups``: the same region isolated from above, every
+  value it uses an operand, tensors read and written through dispatch tensors.
 * ``flow.executable`` + ``flow.dispatch``: after outlining, each region is a
   function in an executable and the host calls it with a workload.
 
@@ -456,7 +458,10 @@ class ReturnOp(IRDLOperation):
                 )
             if tuple(self.operand_types) != tuple(parent.result_types):
                 raise VerifyException("operand types do not match with parent results")
-        elif isinstance(parent, DispatchRegionOp | ExecutableExportOp):
+        elif isinstance(parent, DispatchWorkgroupsOp) and region is parent.workgroup_body:
+            if self.operands:
+                raise VerifyException("a flow.dispatch.workgroups body returns nothing; results are stored")
+        elif isinstance(parent, DispatchRegionOp | ExecutableExportOp | DispatchWorkgroupsOp):
             verify_workgroup_count_return(self)
 
 
@@ -879,6 +884,149 @@ class DispatchOp(IRDLOperation):
         verify_dispatch_symbol_uses(self, self.entry_points, self.workload, ExecutableExportOp.name)
 
 
+@irdl_op_definition
+class DispatchWorkgroupsOp(IRDLOperation):
+    """A dispatch whose body is isolated from above: every value it uses is an operand.
+
+    The body's block arguments are the operands, tensors seen as
+    ``!iree_tensor_ext.dispatch.tensor<readonly:...>`` (``readwrite`` when a
+    result is tied to them), other values as they are, followed by one
+    ``writeonly`` dispatch tensor per untied result. The body loads its inputs
+    with ``dispatch.tensor.load``, stores its results with
+    ``dispatch.tensor.store`` and ends in an operand-less ``flow.return``. The
+    ``count`` region computes the workgroup count from the workload.
+
+        %8 = flow.dispatch.workgroups[%0, %1](%6, %0, %1) : (tensor<?x?xf32>{%0, %1}, index, index)
+               -> tensor<?x?xf32>{%0, %1} =
+            (%arg2: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32>>, %arg3: index, %arg4: index,
+             %arg5: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>) {
+          ...
+          flow.return
+        } count(%arg2: index, %arg3: index) -> (index, index, index) {...}
+
+    https://iree.dev/reference/mlir-dialects/Flow/#flowdispatchworkgroups-flowdispatchworkgroupsop
+    """
+
+    name = "flow.dispatch.workgroups"
+
+    workload = var_operand_def(IndexType)
+    arguments = var_operand_def()
+    argument_dims = var_operand_def(IndexType)
+    result_dims = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    res = var_result_def()
+    workgroup_body = region_def()
+    workgroup_count = region_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(IsolatedFromAbove())
+
+    def __init__(
+        self,
+        workload: Sequence[SSAValue | Operation],
+        arguments: Sequence[SSAValue | Operation],
+        argument_dims: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        result_dims: Sequence[SSAValue | Operation] = (),
+        tied_operands: Sequence[int] = (),
+        workgroup_body: Region | None = None,
+        workgroup_count: Region | None = None,
+    ):
+        super().__init__(
+            operands=[workload, arguments, argument_dims, result_dims],
+            result_types=[result_types],
+            properties={"tied_operands": tied_operands_attr(tied_operands)},
+            regions=[workgroup_body if workgroup_body is not None else Region(Block()), workgroup_count or Region()],
+        )
+
+    def tied_operand_of(self, result_index: int) -> int:
+        """The operand index result ``result_index`` is tied to, or ``UNTIED_INDEX``."""
+        return tied_operand_index(self.tied_operands, result_index)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchWorkgroupsOp:
+        workload = parse_optional_workload(parser)
+        arguments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        arg_types, arg_dims, result_types, result_dims, tied = parse_shaped_function_type(parser, arguments)
+        if len(arg_types) != len(arguments):
+            parser.raise_error(f"expected {len(arguments)} argument types but got {len(arg_types)}", pos, parser.pos)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_punctuation("=")
+        block_args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+        body = parser.parse_region(block_args)
+        count = Region()
+        if parser.parse_optional_keyword("count") is not None:
+            count = parse_workgroup_count_region(parser, ReturnOp.name)
+        op = cls(
+            workload,
+            [parser.resolve_operand(a, t) for a, t in zip(arguments, arg_types)],
+            resolve_index_operands(parser, arg_dims),
+            result_types,
+            resolve_index_operands(parser, result_dims),
+            tied,
+            body,
+            count,
+        )
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_workload(printer, self.workload)
+        printer.print_string("(")
+        printer.print_list(self.arguments, printer.print_operand)
+        printer.print_string(") : ")
+        print_shaped_function_type(
+            printer, self.arguments, self.argument_dims, self.result_types, self.result_dims, self.tied_operands
+        )
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" =")
+        with printer.indented(2):
+            printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("(")
+        entry = self.workgroup_body.blocks.first
+        if entry is not None:
+            printer.print_list(entry.args, printer.print_block_argument)
+        printer.print_string(") ")
+        printer.print_region(self.workgroup_body, print_entry_block_args=False)
+        if self.workgroup_count.blocks:
+            printer.print_string(" count")
+            print_workgroup_count_region(printer, self.workgroup_count)
+
+    def verify_(self) -> None:
+        verify_op_dynamic_dims(self.arguments.types, self.argument_dims)
+        verify_op_dynamic_dims(self.result_types, self.result_dims)
+        verify_tied_operands(self.tied_operands, len(self.results), len(self.arguments))
+        entry = self.workgroup_body.blocks.first
+        if entry is None:
+            raise VerifyException("expected a workgroup body")
+        untied = sum(1 for i in range(len(self.results)) if self.tied_operand_of(i) == UNTIED_INDEX)
+        if len(entry.args) != len(self.arguments) + untied:
+            raise VerifyException(
+                f"workgroup body takes {len(entry.args)} arguments but the op has {len(self.arguments)} operands "
+                f"and {untied} untied results"
+            )
+        tied_to = {self.tied_operand_of(i) for i in range(len(self.results))} - {UNTIED_INDEX}
+        for index, (operand, arg) in enumerate(zip(self.arguments, entry.args)):
+            if isinstance(operand.type, TensorType):
+                access = "readwrite" if index in tied_to else "readonly"
+                if not isinstance(arg.type, DispatchTensorTypeBase) or arg.type.bound_type != operand.type:
+                    raise VerifyException(
+                        f"workgroup body argument {index} must be a dispatch tensor of {operand.type}, got {arg.type}"
+                    )
+                if arg.type.access.data != access and not (access == "readonly" and arg.type.can_read()):
+                    raise VerifyException(f"workgroup body argument {index} must be {access}, got {arg.type}")
+            elif arg.type != operand.type:
+                raise VerifyException(f"workgroup body argument {index} has type {arg.type}, operand has {operand.type}")
+        count_block = self.workgroup_count.blocks.first
+        if count_block is not None and tuple(count_block.arg_types) != tuple(v.type for v in self.workload):
+            raise VerifyException(
+                f"workload operands and workgroup count args mismatch ({len(self.workload)} vs {len(count_block.args)})"
+            )
+
+
 # ---------------------------------------------------------------------------
 # Inside dispatch functions
 # ---------------------------------------------------------------------------
@@ -961,6 +1109,7 @@ Flow = Dialect(
         ExecutableOp,
         ExecutableExportOp,
         DispatchOp,
+        DispatchWorkgroupsOp,
         DispatchTieShapeOp,
         DispatchTensorLoadOp,
         DispatchTensorStoreOp,

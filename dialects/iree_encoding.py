@@ -534,6 +534,12 @@ class EncodingAttr(ParametrizedAttribute, SerializableAttr):
     def num_dynamic_encoding_dims(self) -> int | None:
         return sum(1 for size in self.get_iteration_sizes() if size == DYNAMIC_INDEX)
 
+    def is_serialized(self) -> bool:
+        # The older spelling of a resolved encoding kept its layouts here
+        # (`layouts = [...]`, walkthrough dumps 12 and 15); today it is a
+        # separate `#iree_encoding.layout`.
+        return _present(self.layouts)
+
     # -- rewriting --------------------------------------------------------------
 
     def clone_with_new_operand_indexing_map(self, new_map: AffineMap) -> EncodingAttr:

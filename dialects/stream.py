@@ -566,6 +566,10 @@ class TensorConstantOp(IRDLOperation):
             properties={"value": value, "result_encoding": result_encoding, "affinity": affinity},
         )
 
+    def asm_result_names(self) -> list[str | None]:
+        """IREE names a constant's result ``%cst``."""
+        return ["cst"]
+
     def verify_(self) -> None:
         verify_encoding_dims(self.result_encoding, self.result_encoding_dims)
 
@@ -1110,6 +1114,10 @@ class AsyncConstantOp(IRDLOperation):
             result_types=[result_type],
             properties={"value": value, "affinity": affinity},
         )
+
+    def asm_result_names(self) -> list[str | None]:
+        """IREE names a constant's result ``%cst``."""
+        return ["cst"]
 
 
 @irdl_op_definition

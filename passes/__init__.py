@@ -63,6 +63,10 @@ _PASSES: dict[str, str] = {
     "iree-codegen-combine-layout-transformation": (
         "mini_iree.passes.combine_layout_transformation:CombineLayoutTransformationPass"
     ),
+    # The LLVMGPU pipeline's variant: padding loops distributed to workgroups, then threads (dump 23).
+    "iree-codegen-gpu-combine-layout-transformation": (
+        "mini_iree.passes.combine_layout_transformation:GPUCombineLayoutTransformationPass"
+    ),
     # IREE 3.13's name for the same pass (its `scope` option selects where chains end).
     "iree-codegen-combine-result-layout-transformation": (
         "mini_iree.passes.combine_layout_transformation:CombineResultLayoutTransformationPass"
@@ -148,6 +152,56 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-dispatch-creation-convert-encoding-to-flow",
             "canonicalize",
             "iree-util-hoist-into-globals",
+        ),
+        (_TARGET_OPTION,),
+    ),
+    # The second half of the walkthrough's host side: devices, outlined executables,
+    # stream, per-device layouts, storage sizes and encoding dispatches (dumps 09-17).
+    # `canonicalize,cse` after conversion, as IREE's stream pipeline runs them
+    # (dump 13 has one `hal.element_type` where dump 10 has two).
+    "data-tiling-stream": Pipeline(
+        "the walkthrough's stream half: target devices, outline dispatches, convert to stream, specialize "
+        "encodings per device, encode host and device tensors, materialize encodings (dumps 09-17)",
+        (
+            "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
+            "?target:iree-hal-materialize-target-devices",
+            "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
+            "iree-flow-outline-dispatch-regions",
+            "iree-flow-annotate-dispatches",
+            "iree-flow-deduplicate-executables",
+            "iree-stream-conversion",
+            "canonicalize",
+            "cse",
+            "iree-stream-specialize-encodings",
+            "iree-stream-encode-host-tensors",
+            "iree-stream-encode-device-tensors",
+            "iree-stream-materialize-encodings",
+        ),
+        (_TARGET_OPTION,),
+    ),
+    # The device side: dispatch operands and HAL interfaces, then codegen's
+    # materialization of encodings and relayout folding (dumps 18-23).
+    "data-tiling-codegen": Pipeline(
+        "the walkthrough's codegen half: dispatch assumptions and operands, HAL interfaces, materialize device "
+        "encodings, bufferize dispatch loads/stores, combine relayouts into map_scatter (dumps 18-23)",
+        (
+            "iree-stream-annotate-dispatch-assumptions",
+            "iree-stream-pack-dispatch-operands",
+            "iree-hal-materialize-interfaces",
+            "iree-codegen-materialize-device-encoding",
+            "iree-codegen-bufferize-dispatch-tensor-load-store",
+            "iree-codegen-combine-layout-transformation",
+        ),
+    ),
+    # All of it: a plain func.func on tensors to materialized, executable HAL dispatches.
+    "data-tiling": Pipeline(
+        "the whole walkthrough: data-tiling-dispatch-creation, data-tiling-stream and data-tiling-codegen",
+        (
+            "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
+            "?target:iree-hal-materialize-target-devices",
+            "data-tiling-dispatch-creation",
+            "data-tiling-stream",
+            "data-tiling-codegen",
         ),
         (_TARGET_OPTION,),
     ),

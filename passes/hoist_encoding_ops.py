@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, FixedBitwidthType, ModuleOp, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
+from mini_iree.compiler.bit_extend import is_bit_extend_op
 from mini_iree.compiler.contraction import is_projected_permutation
 from mini_iree.compiler.dispatch_regions import (
     backward_slice_in_dispatch,
@@ -53,37 +54,6 @@ def _is_identity(affine_map: AffineMap) -> bool:
 
 def _all_parallel(op: linalg.GenericOp) -> bool:
     return all(it.data.value == "parallel" for it in op.iterator_types.data)
-
-
-def _bitwidth(ty: Attribute) -> int | None:
-    """Element bit width of an int/float tensor (index has none)."""
-    if not isinstance(ty, TensorType):
-        return None
-    element = ty.get_element_type()
-    return element.bitwidth if isinstance(element, FixedBitwidthType) else None
-
-
-def _is_bit_extend(op: linalg.GenericOp) -> bool:
-    """IREE's ``isBitExtendOp``: the widest highest-rank input is narrower than the result.
-
-    This is a dequantization (``extf``/``extsi``/``uitofp``, maybe with a scale)
-    that is cheap to run on the encoded layout; math-dialect bodies are not.
-    """
-    if len(op.outputs) != 1 or not _all_parallel(op):
-        return False
-    ranked = [v for v in op.inputs if isinstance(v.type, TensorType)]
-    if not ranked:
-        return False
-    max_rank = max(v.type.get_num_dims() for v in ranked)  # type: ignore[attr-defined]
-    if max_rank == 0:
-        return False
-    widths = [_bitwidth(v.type) for v in ranked if v.type.get_num_dims() == max_rank]  # type: ignore[attr-defined]
-    out_width = _bitwidth(op.res[0].type) if op.res else None
-    if any(w is None for w in widths) or out_width is None:
-        return False
-    if any(body_op.name.startswith("math.") for body_op in op.body.block.ops):
-        return False
-    return max(w for w in widths if w is not None) < out_width
 
 
 def _is_broadcast(op: linalg.GenericOp) -> bool:
@@ -144,7 +114,7 @@ def bubble_up_set_encoding(op: iree_encoding.SetEncodingOp) -> bool:
     producer = op.source.owner
     if not isinstance(producer, linalg.GenericOp) or _same_dispatch(op, producer) is None:
         return False
-    if not (_is_bit_extend(producer) or _is_broadcast(producer)):
+    if not (is_bit_extend_op(producer) or _is_broadcast(producer)):
         return False
     if len(producer.res) != 1 or not producer.res[0].has_one_use() or len(producer.outputs) != 1:
         return False

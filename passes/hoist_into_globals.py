@@ -99,7 +99,8 @@ class _Hoister:
         self.symbols = {
             op.sym_name.data
             for op in module.body.block.ops
-            if op.has_trait(SymbolOpInterface) and hasattr(op, "sym_name")
+            # A nested `module` is a symbol op whose name is optional.
+            if op.has_trait(SymbolOpInterface) and getattr(op, "sym_name", None) is not None
         }
 
     def hoist_function(self, function: Operation) -> None:

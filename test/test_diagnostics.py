@@ -157,3 +157,82 @@ def test_truncated_or_corrupted_reference_never_crashes(tmp_path, data):
     assert "Traceback" not in result.stderr
     if result.returncode != 0:
         assert_one_diagnostic(result, path)
+
+
+def test_wrong_terminator_in_a_region_is_rejected(tmp_path):
+    # `return` is func.return only directly in a func.func (its default dialect);
+    # a flow.dispatch.region sets none, so MLIR does not know the op there.
+    text = (
+        "func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = flow.dispatch.region -> (tensor<4xf32>) {\n"
+        "    return %arg0 : tensor<4xf32>\n"
+        "  }\n"
+        "  return %0 : tensor<4xf32>\n"
+        "}\n"
+    )
+    path = write(tmp_path, "terminator.mlir", text)
+    m = assert_one_diagnostic(run_opt([path]), path)
+    assert (m.group("line"), m.group("col")) == ("3", "5")
+    assert m.group(0).endswith("error: custom op 'return' is unknown")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        # util.func sets no default dialect either.
+        ("util.func @f() {\n  return\n}\n", "custom op 'return' is unknown"),
+        # At the top level the default dialect is builtin.
+        ("return\n", "custom op 'return' is unknown (tried 'builtin.return' as well)"),
+    ],
+)
+def test_bare_op_names_resolve_only_in_the_default_dialect(tmp_path, text, message):
+    path = write(tmp_path, "bare.mlir", text)
+    m = assert_one_diagnostic(run_opt([path]), path)
+    assert m.group(0).endswith(f"error: {message}")
+
+
+def test_bare_op_names_where_mlir_allows_them(tmp_path):
+    text = "module {\n  func.func @f() {\n    return\n  }\n}\n"
+    result = run_opt([write(tmp_path, "ok.mlir", text)])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == text
+
+
+@pytest.mark.parametrize(
+    "data, where, message",
+    [
+        (b"\xef\xbb\xbfmodule {\n}\n", (1, 1), "unexpected character: a UTF-8 byte order mark (U+FEFF)"),
+        (b'"', (1, 1), "End of file reached before closing string literal."),
+        (b'  "abc', (1, 3), "End of file reached before closing string literal."),
+        (b"func.func @f(%a: i92233720368575807) {\n  return\n}\n", (1, 18), "integer bitwidth is limited to 16777215 bits"),
+    ],
+)
+def test_lexer_level_errors(tmp_path, data, where, message):
+    path = write(tmp_path, "lex.mlir", data)
+    m = assert_one_diagnostic(run_opt([path]), path)
+    assert (int(m.group("line")), int(m.group("col"))) == where
+    assert m.group(0).endswith(f"error: {message}")
+
+
+def test_explicit_unknown_locations_round_trip(tmp_path):
+    text = 'module {\n  "test.op"() : () -> () loc(unknown)\n} loc(unknown)\n'
+    result = run_opt([write(tmp_path, "loc.mlir", text), "--mlir-print-debuginfo", "--allow-unregistered-dialect"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == text
+
+
+def test_verify_each_false_still_verifies_the_input(tmp_path):
+    # As in MLIR, --verify-each=false skips the verifier after passes, not on the input.
+    text = 'func.func @f() -> i32 {\n  %0 = "test.op"() : () -> i64\n  return %0 : i64\n}\n'
+    path = write(tmp_path, "verify.mlir", text)
+    m = assert_one_diagnostic(run_opt([path, "--verify-each=false"]), path)
+    assert "'func.return' op" in m.group(0)
+
+
+def test_malformed_expected_error_regex(tmp_path):
+    text = "// expected-error-re @+1 {{a {{[}} b}}\n%0 = ???\n"
+    path = write(tmp_path, "re.mlir", text)
+    result = run_opt([path, "--verify-diagnostics"])
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert f"{path}:1:4: error: invalid regex: unterminated character set at position 3\n" in result.stderr

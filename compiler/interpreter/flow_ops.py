@@ -25,6 +25,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
@@ -36,7 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
-from mini_iree.dialects import flow, iree_tensor_ext
+from mini_iree.dialects import flow, hal, iree_tensor_ext
 
 __all__ = [
     "DispatchTensor",
@@ -90,20 +91,38 @@ def lookup_nested_symbol(op: Operation, ref: SymbolRefAttr) -> Operation:
 
 
 def exported_function(op: Operation, ref: SymbolRefAttr) -> func.FuncOp:
-    """The ``func.func`` an executable export ``@executable::@export`` names."""
+    """The ``func.func`` an executable export names.
+
+    ``@executable::@export`` is a flow/stream export (which names its function);
+    ``@executable::@variant::@export`` a ``hal.executable.export``, whose function
+    of the same name is in the variant's module.
+    """
     export = lookup_nested_symbol(op, ref)
-    if not isinstance(export, flow.ExecutableExportOpBase):
+    if isinstance(export, hal.ExecutableExportOp):
+        container, function_name = export.parent_op(), export.sym_name.data
+    elif isinstance(export, flow.ExecutableExportOpBase):
+        container, function_name = export.parent_op(), export.function_ref.root_reference.data
+    else:
         raise InterpreterError(op, f"{ref} is not an executable export")
-    executable = export.parent_op()
-    for candidate in executable.walk() if executable is not None else ():
-        if isinstance(candidate, func.FuncOp) and candidate.sym_name.data == export.function_ref.root_reference.data:
+    for candidate in container.walk() if container is not None else ():
+        if isinstance(candidate, func.FuncOp) and candidate.sym_name.data == function_name:
             return candidate
-    raise InterpreterError(op, f"executable export {ref} names no function @{export.function_ref.root_reference.data}")
+    raise InterpreterError(op, f"executable export {ref} names no function @{function_name}")
 
 
 def call_exported_function(interpreter: Interpreter, op: Operation, ref: SymbolRefAttr, args: Sequence[Any]) -> None:
-    """Run the function behind ``ref`` with ``args``; dispatch functions return nothing."""
+    """Run the function behind ``ref`` with ``args``; dispatch functions return nothing.
+
+    A ``hal.executable.export`` function takes no arguments: ``args`` become its
+    dispatch context (resources -> bindings, scalars -> push constants).
+    """
     function = exported_function(op, ref)
+    export = lookup_nested_symbol(op, ref)
+    if isinstance(export, hal.ExecutableExportOp):
+        from mini_iree.compiler.interpreter.hal_ops import call_with_interface
+
+        call_with_interface(interpreter, op, function, export.layout, args)
+        return
     block = function.body.block
     if len(block.args) != len(args):
         raise InterpreterError(
@@ -249,6 +268,67 @@ def store_dispatch_tensor(interpreter: Interpreter, op: iree_tensor_ext.Dispatch
     return ()
 
 
+def bind_dispatch_operands(
+    op: Operation,
+    args: tuple,
+    argument_values: Sequence[SSAValue],
+    argument_dim_values: Sequence[SSAValue],
+    result_values: Sequence[SSAValue],
+    result_dim_values: Sequence[SSAValue],
+) -> tuple[list[Any], list[DispatchTensor]]:
+    """The arguments a dispatch passes to its body, and the holders its results are read from.
+
+    Shared by ``flow.dispatch`` (which calls an exported function) and
+    ``flow.dispatch.workgroups`` (which runs its own body): tensor operands
+    become dispatch tensors, scalars pass as they are, untied results get fresh
+    ``writeonly`` holders appended after the operands.
+    """
+    values = dict(zip(op.operands, args))
+    arguments = [values[v] for v in argument_values]
+    argument_dims = [int(values[v]) for v in argument_dim_values]
+    result_dims = [int(values[v]) for v in result_dim_values]
+    tied_attr = op.properties.get("tied_operands")
+    tied = [t.value.data for t in tied_attr.data] if isinstance(tied_attr, ArrayAttr) else []
+    # Each tensor operand becomes a holder of its array; scalars pass as they are.
+    # A tied operand is updated in place, so it gets a copy (SSA values never
+    # change); the others are shared read-only.
+    call_args: list[Any] = []
+    holders: list[DispatchTensor | None] = []
+    for index, (value, type_) in enumerate(zip(arguments, (v.type for v in argument_values))):
+        if isinstance(type_, TensorType):
+            dims = [argument_dims.pop(0) for _ in range(type_.get_shape().count(DYNAMIC_INDEX))]
+            shape = shape_with_dims(op, type_.get_shape(), dims)
+            if tuple(np.shape(value)) != shape:
+                raise InterpreterError(op, f"operand of shape {np.shape(value)} does not match {shape}")
+            if index in tied:
+                holder = DispatchTensor(np.array(value, copy=True), "readwrite")
+            else:
+                holder = DispatchTensor(np.asarray(value), "readonly")
+            holders.append(holder)
+            call_args.append(holder)
+        else:
+            holders.append(None)
+            call_args.append(value)
+    # Untied results get fresh holders appended to the arguments; a tied
+    # result is written through its operand's holder.
+    results: list[DispatchTensor] = []
+    for index, result in enumerate(result_values):
+        type_ = result.type
+        assert isinstance(type_, TensorType)
+        dims = [result_dims.pop(0) for _ in range(type_.get_shape().count(DYNAMIC_INDEX))]
+        tied_to = tied[index] if index < len(tied) else -1
+        if tied_to >= 0:
+            holder = holders[tied_to]
+            if holder is None:
+                raise InterpreterError(op, f"result {index} is tied to non-tensor operand {tied_to}")
+        else:
+            shape = shape_with_dims(op, type_.get_shape(), dims)
+            holder = DispatchTensor(np.zeros(shape, numpy_dtype(type_.element_type)), "writeonly")
+            call_args.append(holder)
+        results.append(holder)
+    return call_args, results
+
+
 # ---------------------------------------------------------------------------
 # flow
 # ---------------------------------------------------------------------------
@@ -280,49 +360,19 @@ class FlowFunctions(InterpreterFunctions):
 
     @impl(flow.DispatchOp)
     def run_dispatch(self, interpreter: Interpreter, op: flow.DispatchOp, args: tuple):
-        values = dict(zip(op.operands, args))
-        arguments = [values[v] for v in op.arguments]
-        argument_dims = [int(values[v]) for v in op.argument_dims]
-        result_dims = [int(values[v]) for v in op.result_dims]
-        tied = [t.value.data for t in op.tied_operands.data] if op.tied_operands is not None else []
-        # Each tensor operand becomes a holder of its array; scalars pass as they are.
-        # A tied operand is updated in place, so it gets a copy (SSA values never
-        # change); the others are shared read-only.
-        call_args: list[Any] = []
-        holders: list[DispatchTensor | None] = []
-        for index, (value, type_) in enumerate(zip(arguments, (v.type for v in op.arguments))):
-            if isinstance(type_, TensorType):
-                dims = [argument_dims.pop(0) for _ in range(type_.get_shape().count(DYNAMIC_INDEX))]
-                shape = shape_with_dims(op, type_.get_shape(), dims)
-                if tuple(np.shape(value)) != shape:
-                    raise InterpreterError(op, f"operand of shape {np.shape(value)} does not match {shape}")
-                if index in tied:
-                    holder = DispatchTensor(np.array(value, copy=True), "readwrite")
-                else:
-                    holder = DispatchTensor(np.asarray(value), "readonly")
-                holders.append(holder)
-                call_args.append(holder)
-            else:
-                holders.append(None)
-                call_args.append(value)
-        # Untied results get fresh holders appended to the arguments; a tied
-        # result is written through its operand's holder.
-        results: list[DispatchTensor] = []
-        for index, result in enumerate(op.res):
-            type_ = result.type
-            assert isinstance(type_, TensorType)
-            dims = [result_dims.pop(0) for _ in range(type_.get_shape().count(DYNAMIC_INDEX))]
-            tied_to = tied[index] if index < len(tied) else -1
-            if tied_to >= 0:
-                holder = holders[tied_to]
-                if holder is None:
-                    raise InterpreterError(op, f"result {index} is tied to non-tensor operand {tied_to}")
-            else:
-                shape = shape_with_dims(op, type_.get_shape(), dims)
-                holder = DispatchTensor(np.zeros(shape, numpy_dtype(type_.element_type)), "writeonly")
-                call_args.append(holder)
-            results.append(holder)
+        call_args, results = bind_dispatch_operands(op, args, op.arguments, op.argument_dims, op.res, op.result_dims)
         call_exported_function(interpreter, op, op.entry_points.data[0], call_args)
+        return tuple(h.array for h in results)
+
+    @impl(flow.DispatchWorkgroupsOp)
+    def run_dispatch_workgroups(self, interpreter: Interpreter, op: flow.DispatchWorkgroupsOp, args: tuple):
+        # The body runs once, as one workgroup covering the whole workload; it
+        # sees its operands as dispatch tensors and stores its results into them.
+        call_args, results = bind_dispatch_operands(op, args, op.arguments, op.argument_dims, op.res, op.result_dims)
+        block = op.workgroup_body.block
+        if len(block.args) != len(call_args):
+            raise InterpreterError(op, f"workgroup body takes {len(block.args)} arguments, {len(call_args)} are bound")
+        run_block(interpreter, block, call_args)
         return tuple(h.array for h in results)
 
     @impl(flow.DispatchTieShapeOp)

@@ -9,6 +9,10 @@ After codegen a dispatch function takes no arguments: it reads push constants
 (``hal.interface.binding.subspan``). To run such a function on its own, the
 caller provides a :class:`DispatchContext` (bindings as flat byte buffers,
 push constants as 32-bit words); :func:`run_dispatch` is the entry point.
+Inside a whole program, a ``stream.async.dispatch @ex::@variant::@export`` of
+a ``hal.executable`` builds that context from its operands
+(:func:`call_with_interface`): its resources are the bindings, written in
+place, and its packed i32 operands the push constants.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute
 
-from mini_iree.compiler.interpreter.core import InterpreterError, make_interpreter, numpy_dtype
+from mini_iree.compiler.interpreter.core import InterpreterError, make_interpreter, numpy_dtype, run_block
 from mini_iree.compiler.interpreter.flow_ops import shape_with_dims, view_binding
 from mini_iree.dialects import hal
 
@@ -30,6 +35,7 @@ __all__ = [
     "DispatchContext",
     "HalFunctions",
     "as_bytes",
+    "call_with_interface",
     "element_type_code",
     "run_dispatch",
     "split_index",
@@ -138,17 +144,63 @@ def run_dispatch(
 ) -> list[np.ndarray]:
     """Run the argument-less dispatch function ``@function_name`` of ``module``.
 
-    ``bindings`` are the binding buffers (any array; they are copied into flat
-    byte buffers); the function's writes land in the returned byte buffers, in
-    binding order. View them with ``buffer.view(dtype)``.
+    The function is a top-level one (a dump of one dispatch) or, in a whole
+    program, the function of that name in the first ``hal.executable.variant``
+    that has one. ``bindings`` are the binding buffers (any array; they are
+    copied into flat byte buffers); the function's writes land in the returned
+    byte buffers, in binding order. View them with ``buffer.view(dtype)``.
     """
-    from mini_iree.compiler.interpreter import find_function
-
     context = DispatchContext([as_bytes(np.asarray(b)) for b in bindings], [int(c) for c in constants])
     interpreter = make_interpreter(module)
     interpreter.set_data(HalFunctions, "dispatch_context", context)
-    interpreter.call_op(find_function(module, function_name), ())
+    interpreter.call_op(_dispatch_function(module, function_name), ())
     return context.bindings
+
+
+def _dispatch_function(module: ModuleOp, name: str) -> Any:
+    from mini_iree.compiler.interpreter import find_function
+
+    try:
+        return find_function(module, name)
+    except InterpreterError:
+        for executable in module.ops:
+            if not isinstance(executable, hal.ExecutableOp):
+                continue
+            for variant in executable.variant_ops:
+                inner = variant.inner_module
+                for op in inner.regions[0].block.ops if inner is not None else ():
+                    if isinstance(op, func.FuncOp) and op.sym_name.data == name and op.body.blocks:
+                        return op
+        raise
+
+
+def call_with_interface(
+    interpreter: Interpreter, op: Any, function: Any, layout: hal.PipelineLayoutAttr, args: Sequence[Any]
+) -> None:
+    """Run the argument-less dispatch ``function`` for a host dispatch ``op`` passing ``args``.
+
+    The dispatch's arguments, in order, are resources (flat ``uint8`` arrays,
+    bound in place so the function's stores land in them) and scalars (the
+    packed i32 operands): the resources become bindings 0, 1, ... and the
+    scalars push constants 0, 1, ..., as ``iree-hal-materialize-interfaces``
+    numbered them. Their counts must match the export's ``layout``.
+    """
+    bindings = [a for a in args if isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == np.uint8]
+    constants = [a for a in args if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == np.uint8)]
+    name = function.sym_name.data
+    if len(bindings) != len(layout.bindings.data) or len(constants) != layout.constants.data:
+        raise InterpreterError(
+            op,
+            f"dispatch passes {len(bindings)} resources and {len(constants)} scalars but @{name}'s layout has "
+            f"{len(layout.bindings.data)} bindings and {layout.constants.data} constants",
+        )
+    context = DispatchContext(bindings, [int(c) & 0xFFFFFFFF for c in constants])
+    previous = interpreter.get_data(HalFunctions, "dispatch_context", lambda: None)
+    interpreter.set_data(HalFunctions, "dispatch_context", context)
+    try:
+        run_block(interpreter, function.body.block, ())
+    finally:
+        interpreter.set_data(HalFunctions, "dispatch_context", previous)
 
 
 def _context(interpreter: Interpreter, op: Any) -> DispatchContext:

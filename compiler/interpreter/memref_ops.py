@@ -67,6 +67,16 @@ class MemrefFunctions(InterpreterFunctions):
     @impl(memref.StoreOp)
     def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
         value, array, *indices = args
+        from mini_iree.compiler.interpreter.scf_ops import lane_mask
+
+        mask = lane_mask(interpreter)
+        if mask is not None:
+            # Inside a loop nest running as lanes: store for the active lanes only (the
+            # others may hold indices that are out of bounds).
+            shape = np.broadcast_shapes(np.shape(mask), np.shape(value), *(np.shape(i) for i in indices))
+            active = np.broadcast_to(mask, shape)
+            indices = [np.broadcast_to(i, shape)[active] for i in indices]
+            value = np.broadcast_to(value, shape)[active]
         array[_check_index(op, array, tuple(indices))] = value
         return ()
 

@@ -27,11 +27,105 @@ def _condition(op: Operation, value: Any) -> bool:
     return bool(value)
 
 
+# ---------------------------------------------------------------------------
+# Lanes: a loop nest run once on index arrays, one lane per iteration
+# ---------------------------------------------------------------------------
+#
+# An `scf.forall` without shared outputs whose body only computes indices and
+# stores into memrefs (the padding loops of iree-codegen-combine-layout-
+# transformation) runs its iterations as lanes of whole arrays. Nested loops
+# whose bounds differ per lane step all lanes together, up to the longest trip
+# count, with a mask saying which lanes are still inside their loop; `scf.if` on
+# an array condition narrows the mask; `memref.store` writes the masked lanes.
+
+
+def lane_mask(interpreter: Interpreter) -> Any:
+    """The lanes the current op runs for (None outside a vectorized loop nest)."""
+    return interpreter.get_data(ScfFunctions, "lane_mask", lambda: None)
+
+
+def _with_mask(interpreter: Interpreter, mask: Any, run) -> Any:
+    outer = lane_mask(interpreter)
+    interpreter.set_data(ScfFunctions, "lane_mask", mask)
+    try:
+        return run()
+    finally:
+        interpreter.set_data(ScfFunctions, "lane_mask", outer)
+
+
+def _and_masks(a: Any, b: Any) -> Any:
+    return b if a is None else a & b
+
+
+_LANE_SAFE_DIALECTS = ("arith.", "affine.")
+
+
+def _runs_as_lanes(op: Operation) -> bool:
+    """Whether every op nested in `op` can run on lanes: index arithmetic, stores, loops without results."""
+    from xdsl.dialects import memref
+
+    for nested in op.walk():
+        if nested is op:
+            continue
+        if nested.name.startswith(_LANE_SAFE_DIALECTS) or isinstance(nested, (memref.StoreOp, xdsl_scf.YieldOp)):
+            continue
+        if isinstance(nested, xdsl_scf.ForOp) and not nested.iter_args:
+            continue
+        if isinstance(nested, xdsl_scf.IfOp) and not nested.results:
+            continue
+        if isinstance(nested, scf.ForallOp) and not nested.outputs:
+            continue
+        if isinstance(nested, scf.InParallelOp) and not list(nested.regions[0].block.ops):
+            continue
+        return False
+    return True
+
+
+def _mixed_values(interpreter: Interpreter, static: Any, dynamic: Any) -> list[Any]:
+    """Like `mixed_ints`, but an index array (a bound that differs per lane) stays an array."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    values = iter(interpreter.get_values(dynamic))
+    result: list[Any] = []
+    for s in static:
+        value = next(values) if s == DYNAMIC_INDEX else s
+        result.append(np.asarray(value, dtype=np.int64) if np.ndim(value) else int(value))
+    return result
+
+
+def _trip_counts(lower: Any, upper: Any, step: Any) -> Any:
+    return np.maximum(-((np.asarray(lower) - np.asarray(upper)) // np.asarray(step)), 0)
+
+
+def _run_lanes(interpreter: Interpreter, block, lowers, uppers, steps) -> None:
+    """Run `block` for every lane and every iteration of a loop whose bounds may differ per lane.
+
+    All lanes step together: iteration t runs with `iv = lower + t * step` on the lanes
+    that still have an iteration t."""
+    counts = [_trip_counts(lo, hi, st) for lo, hi, st in zip(lowers, uppers, steps)]
+    outer = lane_mask(interpreter)
+    longest = []
+    for count in counts:
+        # Only active lanes decide how many iterations the nest needs.
+        live = count if outer is None else np.where(outer, count, 0)
+        longest.append(int(np.max(live)) if np.size(live) else 0)
+    for ts in itertools.product(*(range(n) for n in longest)):
+        ivs = [np.asarray(lo) + t * np.asarray(st) for lo, t, st in zip(lowers, ts, steps)]
+        mask = outer
+        for t, count in zip(ts, counts):
+            mask = _and_masks(mask, np.asarray(t < count))
+        _with_mask(interpreter, mask, lambda ivs=ivs: run_block(interpreter, block, ivs))
+
+
 @register_impls
 class ScfFunctions(InterpreterFunctions):
     @impl(xdsl_scf.ForOp)
     def run_for(self, interpreter: Interpreter, op: xdsl_scf.ForOp, args: tuple[Any, ...]):
         lb, ub, step, *values = args
+        if (np.ndim(lb) or np.ndim(ub)) and not values and np.ndim(step) == 0 and step > 0:
+            # Inside a loop nest running as lanes: each lane has its own bounds.
+            _run_lanes(interpreter, op.body.block, [lb], [ub], [step])
+            return ()
         if np.ndim(lb) or np.ndim(ub) or np.ndim(step):
             raise InterpreterError(op, "loop bounds must be scalars (this loop cannot run vectorized)")
         if step <= 0:
@@ -44,6 +138,17 @@ class ScfFunctions(InterpreterFunctions):
 
     @impl(xdsl_scf.IfOp)
     def run_if(self, interpreter: Interpreter, op: xdsl_scf.IfOp, args: tuple[Any, ...]):
+        if np.ndim(args[0]) and not op.results and lane_mask(interpreter) is not None:
+            # A per-lane condition: each branch runs for the lanes that take it.
+            condition = np.asarray(args[0], dtype=bool)
+            outer = lane_mask(interpreter)
+            true_block = op.true_region.block
+            _with_mask(interpreter, _and_masks(outer, condition), lambda: run_block(interpreter, true_block, []))
+            if op.false_region.blocks:
+                _with_mask(
+                    interpreter, _and_masks(outer, ~condition), lambda: run_block(interpreter, op.false_region.block, [])
+                )
+            return ()
         if _condition(op, args[0]):
             return run_block(interpreter, op.true_region.block, [])
         if op.false_region.blocks:
@@ -74,11 +179,25 @@ class ScfFunctions(InterpreterFunctions):
 
     @impl(scf.ForallOp)
     def run_forall(self, interpreter: Interpreter, op: scf.ForallOp, args: tuple[Any, ...]):
-        lower = mixed_ints(interpreter, op.staticLowerBound.get_values(), op.dynamicLowerBound)
-        upper = mixed_ints(interpreter, op.staticUpperBound.get_values(), op.dynamicUpperBound)
+        lower = _mixed_values(interpreter, op.staticLowerBound.get_values(), op.dynamicLowerBound)
+        upper = _mixed_values(interpreter, op.staticUpperBound.get_values(), op.dynamicUpperBound)
         steps = mixed_ints(interpreter, op.staticStep.get_values(), op.dynamicStep)
+        if not op.outputs and (lane_mask(interpreter) is not None or any(np.ndim(b) for b in [*lower, *upper])):
+            # Nested in a loop nest that runs as lanes.
+            _run_lanes(interpreter, op.region.block, lower, upper, steps)
+            return ()
         if any(s <= 0 for s in steps):
             raise InterpreterError(op, f"steps must be positive, got {steps}")
+        if not op.outputs and _runs_as_lanes(op):
+            # Every iteration at once: one lane per iteration, each induction variable a
+            # broadcastable index array.
+            grids = [np.arange(lo, hi, st, dtype=np.int64) for lo, hi, st in zip(lower, upper, steps)]
+            if any(g.size == 0 for g in grids):
+                return ()
+            ivs = list(np.ix_(*grids)) if grids else []
+            mask = np.ones(np.broadcast_shapes(*(g.shape for g in ivs)) if ivs else (), dtype=bool)
+            _with_mask(interpreter, mask, lambda: run_block(interpreter, op.region.block, ivs))
+            return ()
         outputs = [np.array(v, copy=True) for v in interpreter.get_values(op.outputs)]
         block = op.region.block
         num_ivs = len(lower)

@@ -14,6 +14,11 @@ and reads them. Before device code is materialized both sides see the logical
 array (``stream.tensor.encode`` copies the logical value); after
 materialization the encoding dispatches write packed tiles and the consumer
 reads packed tiles. Either way producer and consumer agree.
+
+Because the logical value would fit a resource sized without the layout's
+padding, ``stream.tensor.encode`` results and ``stream.binding.subspan`` views of
+tensors with a resolved layout check that the resource has room for the stored
+layout: a host-side size computed too small fails at once.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from mini_iree.compiler.interpreter.flow_ops import (
 from mini_iree.compiler.interpreter.util_ops import attribute_value
 from mini_iree.dialects import iree_encoding, stream
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr
+from mini_iree.dialects.iree_tensor_ext import DispatchTensorTypeBase
 
 __all__ = ["StreamFunctions", "storage_size"]
 
@@ -98,6 +104,20 @@ def storage_size(op: Operation, type_: Attribute, dims: Sequence[int]) -> int:
                 sizes.append(int(np.prod(padded, dtype=np.int64)) * itemsize)
         return max(sizes)
     return plain
+
+
+def _check_fits(op: Operation, size: int, type_: Attribute, dims: Sequence[int]) -> None:
+    """A resource holding a tensor with a resolved layout must have room for the stored layout.
+
+    Before device code is materialized the interpreter keeps the logical value
+    in such a resource, which would fit a too-small (e.g. unpadded) size; this
+    check makes a wrong host-side size computation an error at once.
+    """
+    if not isinstance(type_, TensorType) or not isinstance(type_.encoding, iree_encoding.LayoutAttr):
+        return
+    needed = storage_size(op, type_, dims)
+    if size < needed:
+        raise InterpreterError(op, f"a {size}-byte resource is too small for {type_}: its layout needs {needed} bytes")
 
 
 def _new_resource(op: Operation, size: int) -> np.ndarray:
@@ -163,7 +183,9 @@ class StreamFunctions(InterpreterFunctions):
         result_type = op.result_encoding
         assert isinstance(result_type, TensorType)
         array = slice_to_shape(op, array, shape_with_dims(op, result_type.get_shape(), result_dims))
-        return (_store_array(op, array, int(values[op.result_size])),)
+        result_size = int(values[op.result_size])
+        _check_fits(op, result_size, result_type, result_dims)
+        return (_store_array(op, array, result_size),)
 
     @impl(stream.TensorConstantOp)
     def run_tensor_constant(self, interpreter: Interpreter, op: stream.TensorConstantOp, args: tuple):
@@ -197,6 +219,10 @@ class StreamFunctions(InterpreterFunctions):
     @impl(stream.BindingSubspanOp)
     def run_binding_subspan(self, interpreter: Interpreter, op: stream.BindingSubspanOp, args: tuple):
         binding, offset, *dims = args
+        bound = op.result.type
+        if isinstance(bound, DispatchTensorTypeBase) and isinstance(binding, np.ndarray):
+            # The device reads an encoded binding in its stored (padded) layout.
+            _check_fits(op, binding.size - int(offset), bound.bound_type, [int(d) for d in dims])
         return (view_binding(op, binding, int(offset), op.result.type, [int(d) for d in dims]),)
 
     @impl(stream.TensorDispatchOp)

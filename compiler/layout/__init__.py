@@ -6,7 +6,8 @@ question about it: packed shape, linear index and its inverse, padded size,
 numpy execution, affine index expressions. XLA shapes (`xla_shape.py`,
 `xla_tiling.py`, `xla_sizes.py`) and IREE `encoding_info` (`iree_encoding.py`,
 `materialization.py`) both build one; `map_scatter.py` turns one into the
-index computation of a `map_scatter` body; `bridge.py` translates between them and
+index computation of a `map_scatter` body; `storage.py` turns one into the host's
+byte-size arithmetic (`stream.tensor.sizeof`); `bridge.py` translates between them and
 `drawing.py` draws them.
 
 Names are exported lazily (PEP 562): `from mini_iree.compiler.layout import
@@ -42,6 +43,9 @@ _EXPORTS: dict[str, str] = {
     "LinearizeDelinearize": "map_scatter",
     "MapScatterIndexing": "map_scatter",
     "map_scatter_indexing": "map_scatter",
+    "StorageSize": "storage",
+    "StorageSizeError": "storage",
+    "tensor_storage_size": "storage",
     "Pad": "steps",
     "Reshape": "steps",
     "Shape": "steps",
@@ -112,6 +116,7 @@ if TYPE_CHECKING:
     from .map_scatter import InBounds, LinearizeDelinearize, MapScatterIndexing, map_scatter_indexing
     from .relayout import Relayout
     from .steps import Pad, Reshape, Shape, Step, Transpose, format_shape, inverse_permutation
+    from .storage import StorageSize, StorageSizeError, tensor_storage_size
     from .xla_shape import (
         COMBINE_DIMENSION,
         ELEMENT_TYPES,

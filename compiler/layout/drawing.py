@@ -11,6 +11,7 @@ SVG is written as text; PNG goes through matplotlib, imported only when asked.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from html import escape
 
@@ -69,8 +70,8 @@ def layout_picture(relayout: Relayout, title: str, tile_elements: int) -> Pictur
     """Cells of the drawing: one per logical (or padding) element."""
     logical = static(relayout.logical_shape, "a picture")
     grown, grown_relayout = _padded_grid(relayout)
-    cells_count = int(np.prod(grown, dtype=np.int64))
-    if cells_count > MAX_CELLS:
+    cells_count = math.prod(grown)  # Python ints: np.prod would wrap around on a huge tile
+    if cells_count > MAX_CELLS or any(d > MAX_CELLS for d in grown):  # (a 0-size dim makes the count 0)
         raise ValueError(f"{cells_count} cells are too many to draw (at most {MAX_CELLS}); draw a smaller shape")
     offsets = grown_relayout.index_grid()
     inside = np.ones(grown, dtype=bool)
@@ -117,8 +118,13 @@ def to_svg(picture: Picture) -> str:
 
 
 def save_png(picture: Picture, path: str) -> None:
-    """The same drawing through matplotlib (imported here, on demand)."""
-    import matplotlib
+    """The same drawing through matplotlib (imported here, on demand: SVG needs none)."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ValueError(
+            "PNG output needs matplotlib, which is not installed: pip install 'mini-iree[png]' (or write .svg)"
+        ) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -262,3 +262,19 @@ def unmaterialization_ops(info: MaterializeEncodingInfo, shape: Shape) -> list[M
         ops.append(CollapseShapeOp(expand.reassociation, pack.result_shape))
     ops.append(UnPackOp(pack.inner_dims_pos, pack.inner_tiles, pack.outer_dims_perm, tuple(shape)))
     return ops
+
+
+def packed_outer_dims(info: MaterializeEncodingInfo, rank: int) -> tuple[tuple[int, int | None], ...]:
+    """Where each outer dim of the packed tensor comes from: (source dim, its inner tile or None).
+
+    Outer dim `j` of the pack is source dim `outerDimsPerm[j]`, divided (rounded
+    up) by its tile when it is tiled. IR builders turn this into the sizes of a
+    packed tensor (`affine.apply ceildiv`) from the sizes of the logical one.
+    """
+    tile_of = dict(zip(info.inner_dims_pos, inner_tiles(info)))
+    return tuple((d, tile_of[d]) if d in tile_of else (d, None) for d in _outer_perm(info, rank))
+
+
+def materialized_shape(info: MaterializeEncodingInfo, shape: Shape) -> Shape:
+    """The shape of the materialized tensor: the pack's result, swizzled when there is a swizzle."""
+    return materialization_ops(info, shape)[-1].result_shape

@@ -22,7 +22,7 @@ that, as data a pass can turn into ops; `evaluate` runs it on numpy arrays.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,6 +41,10 @@ class LinearizeDelinearize:
     operands: tuple[int, ...]
     linearize_basis: Shape
     delinearize_basis: Shape
+    linearize_shape: int | None = field(default=None, compare=False)
+    """Which of `relayout.shapes()` the linearize basis is (for a pass that needs its SSA sizes)."""
+    delinearize_shape: int | None = field(default=None, compare=False)
+    """Which of `relayout.shapes()` the delinearize basis is."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class InBounds:
 
     operands: tuple[int, ...]
     bounds: Shape
+    bounds_shape: int | None = field(default=None, compare=False)
+    """Which of `relayout.shapes()` the bounds are."""
 
 
 Stage = LinearizeDelinearize | InBounds
@@ -86,18 +92,19 @@ def map_scatter_indexing(relayout: Relayout, *, unpack: bool = True) -> MapScatt
     packed index, always in bounds.
     """
     shapes = relayout.shapes()
-    pairs = list(zip(relayout.steps, shapes[:-1], shapes[1:]))
+    # (step, its source shape, its result shape, and their positions in `shapes`)
+    pairs = [(step, shapes[k], shapes[k + 1], k, k + 1) for k, step in enumerate(relayout.steps)]
     if unpack:
         # Walk backwards: each step maps its result shape to its source shape.
         start_shape = shapes[-1]
-        moves = [(step, result, source) for step, source, result in reversed(pairs)]
+        moves = [(step, result, source, r, s) for step, source, result, s, r in reversed(pairs)]
     else:
         start_shape = shapes[0]
-        moves = [(step, source, result) for step, source, result in pairs]
+        moves = list(pairs)
 
     order = list(range(len(start_shape)))  # current index i is "physical" dim order[i]
     stages: list[Stage] = []
-    for step, from_shape, to_shape in moves:
+    for step, from_shape, to_shape, from_index, to_index in moves:
         if isinstance(step, Transpose):
             # Forward: result dim j is source dim perm[j]; backward: the inverse.
             if unpack:
@@ -108,8 +115,10 @@ def map_scatter_indexing(relayout: Relayout, *, unpack: bool = True) -> MapScatt
                 new_order = [order[p] for p in step.permutation]
             order = new_order
         elif isinstance(step, Reshape):
-            stages.append(LinearizeDelinearize(tuple(order), tuple(from_shape), tuple(to_shape)))
+            stages.append(
+                LinearizeDelinearize(tuple(order), tuple(from_shape), tuple(to_shape), from_index, to_index)
+            )
             order = list(range(len(to_shape)))
         elif isinstance(step, Pad) and unpack:
-            stages.append(InBounds(tuple(order), tuple(to_shape)))
+            stages.append(InBounds(tuple(order), tuple(to_shape), to_index))
     return MapScatterIndexing(len(start_shape), tuple(stages), tuple(order))

@@ -107,18 +107,28 @@ def _tile_dim(d: int) -> str:
 
 @dataclass(frozen=True)
 class XlaShape:
-    """An array shape: element type, dimension sizes, optional layout."""
+    """An array shape: element type, dimension sizes, optional layout.
+
+    A bounded dynamic dimension (`<=3`) holds its bound in ``dimensions`` and is
+    marked in ``dynamic_dimensions``, as in XLA's `Shape`: storage, and so every
+    layout computation, is for the bound.
+    """
 
     element_type: str
     dimensions: tuple[int, ...]
     layout: XlaLayout | None = field(default=None)
+    dynamic_dimensions: tuple[bool, ...] = field(default=())
+
+    def is_dynamic_dimension(self, dim: int) -> bool:
+        return bool(self.dynamic_dimensions) and self.dynamic_dimensions[dim]
 
     @property
     def rank(self) -> int:
         return len(self.dimensions)
 
     def without_layout(self) -> str:
-        return f"{self.element_type}[{','.join(map(str, self.dimensions))}]"
+        dims = ",".join(("<=" if self.is_dynamic_dimension(i) else "") + str(d) for i, d in enumerate(self.dimensions))
+        return f"{self.element_type}[{dims}]"
 
     def __str__(self) -> str:
         return self.without_layout() + ("" if self.layout is None else str(self.layout))
@@ -141,7 +151,7 @@ class XlaShape:
 # Parsing
 # ===--------------------------------------------------------------------=== #
 
-_TOKEN = re.compile(r"\s*(?:(?P<int>-?\d+)|(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct>\S))")
+_TOKEN = re.compile(r"\s*(?:(?P<int>-?\d+)|(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct><=|\S))")
 
 
 class _Lexer:
@@ -198,14 +208,20 @@ def parse_shape_unvalidated(text: str) -> XlaShape:
         raise XlaLayoutError(f"expects a shape with an array element type, got '{type_name}'")
     lexer.expect("[", "expects '[' to start the dimension sizes")
     dims: list[int] = []
+    dynamic: list[bool] = []
     if not lexer.accept("]"):
         while True:
-            if lexer.peek()[1] in ("?", "<"):
-                raise XlaLayoutError("dynamic dimensions are not supported")
+            if lexer.peek()[1] == "?":
+                # XLA's unbounded dynamic size: no bound, so no storage size to lay out.
+                raise XlaLayoutError("unbounded dynamic dimensions are not supported ('?' has no bound; write '<=N')")
+            if lexer.peek()[1] == "<":
+                raise XlaLayoutError("expects '<=' before a dimension bound")
+            bounded = lexer.accept("<=")
             size = lexer.integer()
             if size < 0:
                 raise XlaLayoutError(f"invalid dimension size {size}")
             dims.append(size)
+            dynamic.append(bounded)
             if lexer.accept("]"):
                 break
             lexer.expect(",", "expects ',' or ']' in the dimension sizes")
@@ -218,7 +234,7 @@ def parse_shape_unvalidated(text: str) -> XlaShape:
             )
     if lexer.peek()[0] != "eof":
         raise XlaLayoutError(f"unexpected '{lexer.peek()[1]}' after the shape")
-    return XlaShape(type_name.lower(), tuple(dims), layout)
+    return XlaShape(type_name.lower(), tuple(dims), layout, tuple(dynamic) if any(dynamic) else ())
 
 
 def _parse_layout(lexer: _Lexer) -> XlaLayout:

@@ -137,6 +137,13 @@ def test_serializable_attributes():
     assert not PaddingAttr([0, DYNAMIC_INDEX]).is_serialized()
 
 
+def test_older_encoding_with_layouts_is_serialized():
+    """Before `#iree_encoding.layout`, resolved layouts sat on the encoding itself (`layouts = [...]`)."""
+    resolved = EncodingAttr(0, EncodingOpType.MATMUL, [f32, f32, f32], layouts=[PaddingAttr([0, 0])])
+    assert resolved.is_serialized()
+    assert not matmul_encoding(0).is_serialized()
+
+
 def test_layout_verifier():
     with pytest.raises(VerifyException, match="expected non-empty layouts"):
         LayoutAttr([])

@@ -125,3 +125,26 @@ def test_buffer_view_entry_points_are_checked(tmp_path):
     )
     assert code == 1
     assert "changed the results of @matmul_f32f32f32" in err
+
+
+def test_a_program_the_interpreter_cannot_run_is_a_clean_error(tmp_path):
+    # i4 has no numpy type; a trip count of 10^12 would need terabytes. Neither may crash.
+    cases = {
+        "i4": (
+            "func.func @f(%a: tensor<4xi4>) -> tensor<4xi4> {\n  return %a : tensor<4xi4>\n}\n",
+            "error: cannot check @f: no numpy dtype for integer type i4",
+        ),
+        "forall": (
+            "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "  %0 = scf.forall (%i) in (1000000000000) shared_outs(%o = %a) -> (tensor<4xf32>) {\n  }\n"
+            "  return %0 : tensor<4xf32>\n}\n",
+            "error: cannot run @f before the pipeline: ",
+        ),
+    }
+    for name, (text, message) in cases.items():
+        path = tmp_path / f"{name}.mlir"
+        path.write_text(text)
+        code, _, err = run_opt([str(path), "-p", "cse", "--verify-each-with-interpreter"])
+        assert code == 1, err
+        assert err.startswith(f"{path}:1:1: {message}"), err
+        assert "internal error" not in err

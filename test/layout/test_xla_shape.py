@@ -80,3 +80,44 @@ def test_parse_fields():
 
 def test_layout_alone():
     assert str(L.parse_layout("{1, 0 : T(8, 128)}")) == "{1,0:T(8,128)}"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("f32[<=3,5]{1,0:T(2,2)}", "f32[<=3,5]{1,0:T(2,2)}"),
+        ("F32[ <=3 , 5 ]", "f32[<=3,5]"),
+        ("s8[2,<=0,<=7]{0,1,2}", "s8[2,<=0,<=7]{0,1,2}"),
+    ],
+)
+def test_bounded_dynamic_dimensions_print_as_xla(text, expected):
+    assert L.canonical(text) == expected
+    assert L.canonical(expected) == expected
+
+
+def test_bounded_dynamic_dimension_is_laid_out_for_its_bound():
+    # XLA's Shape keeps the bound as the dimension size and marks it dynamic;
+    # storage (and every offset) is that of the bound.
+    bounded = L.parse_shape("f32[<=3,5]{1,0:T(2,2)}")
+    static = L.parse_shape("f32[3,5]{1,0:T(2,2)}")
+    assert bounded.dimensions == (3, 5)
+    assert bounded.is_dynamic_dimension(0) and not bounded.is_dynamic_dimension(1)
+    assert bounded != static
+    assert L.padded_bytes(bounded) == L.padded_bytes(static)
+    assert L.xla_relayout(bounded).linear_index([[2], [3]]) == L.xla_relayout(static).linear_index([[2], [3]])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("f32[<3,5]", "expects '<=' before a dimension bound"),
+        ("f32[< =3,5]", "expects '<=' before a dimension bound"),
+        ("f32[<=,5]", "expects integer"),
+        ("f32[<=-1,5]", "invalid dimension size -1"),
+        ("f32[<=3,5]{0,0}", "duplicate values: {0, 0}; shape: f32[<=3,5]"),
+    ],
+)
+def test_bounded_dynamic_dimension_errors(text, message):
+    with pytest.raises(L.XlaLayoutError) as err:
+        L.parse_shape(text)
+    assert message in str(err.value)

@@ -1,13 +1,5 @@
 // RUN: mini-iree-opt %s -p iree-dispatch-creation-annotate-data-tiling-hints --split-input-file | filecheck %s
 // RUN: mini-iree-opt %s -p 'iree-dispatch-creation-annotate-data-tiling-hints{data-tiling-op-types=scaled_matmul}' --split-input-file | filecheck %s --check-prefix=NOMATMUL
-// RUN: mini-iree-opt %shared/reference/seed-walkthrough/00-annotate-data-tiling-hints.before.mlir -p iree-dispatch-creation-annotate-data-tiling-hints | filecheck %s --check-prefix=WALK
-
-// Walkthrough dump 00 -> 01: the matmul inside the dispatch region of a util.func gets the hint.
-// WALK-LABEL: util.func public @matmul_f32f32f32(
-// WALK:         flow.dispatch.region
-// WALK:           linalg.fill
-// WALK-NEXT:      linalg.matmul {iree.opt.data_tiling} ins(%2, %5 : tensor<?x?xf32>, tensor<?x?xf32>)
-// WALK-NEXT:      flow.return
 
 func.func @matmul_static(%lhs: tensor<16x32xf32>, %rhs: tensor<32x8xf32>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
   %0 = linalg.matmul ins(%lhs, %rhs : tensor<16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>

@@ -223,3 +223,62 @@ func.func @seed_store_to_readonly(%arg0: tensor<4xf32>, %arg1: !flow.dispatch.te
   flow.dispatch.tensor.store %arg0, %arg1, offsets = [0], sizes = [4], strides = [1] : tensor<4xf32> -> !flow.dispatch.tensor<readonly:tensor<4xf32>>
   return
 }
+
+// -----
+
+func.func @workgroups_missing_output(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'flow.dispatch.workgroups' op workgroup body takes 1 arguments but the op has 1 operands and 1 untied results}}
+  %0 = flow.dispatch.workgroups(%arg0) : (tensor<4xf32>) -> tensor<4xf32> =
+      (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xf32>>) {
+    flow.return
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @workgroups_wrong_binding(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'flow.dispatch.workgroups' op workgroup body argument 0 must be a dispatch tensor of tensor<4xf32>, got tensor<4xf32>}}
+  %0 = flow.dispatch.workgroups(%arg0) : (tensor<4xf32>) -> tensor<4xf32> =
+      (%in: tensor<4xf32>, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4xf32>>) {
+    flow.return
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @workgroups_tied_not_readwrite(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'flow.dispatch.workgroups' op workgroup body argument 0 must be readwrite, got !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xf32>>}}
+  %0 = flow.dispatch.workgroups(%arg0) : (tensor<4xf32>) -> %arg0 =
+      (%io: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xf32>>) {
+    flow.return
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @workgroups_body_returns_values(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = flow.dispatch.workgroups(%arg0) : (tensor<4xf32>) -> tensor<4xf32> =
+      (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xf32>>, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4xf32>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'flow.return' op a flow.dispatch.workgroups body returns nothing; results are stored}}
+    flow.return %c0 : index
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @workgroups_count_mismatch(%arg0: tensor<4xf32>, %w: index) -> tensor<4xf32> {
+  // expected-error @+1 {{'flow.dispatch.workgroups' op workload operands and workgroup count args mismatch (1 vs 2)}}
+  %0 = flow.dispatch.workgroups[%w](%arg0) : (tensor<4xf32>) -> tensor<4xf32> =
+      (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xf32>>, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4xf32>>) {
+    flow.return
+  } count(%a: index, %b: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%a, %b)
+    flow.return %x, %y, %z : index, index, index
+  }
+  return %0 : tensor<4xf32>
+}

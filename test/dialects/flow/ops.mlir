@@ -192,3 +192,42 @@ func.func @seed_era_dispatch_tensor(%arg0: !flow.dispatch.tensor<readonly:tensor
 // CHECK:         %[[D1:.+]] = flow.dispatch.workload.ordinal %arg2, 1 : index
 // CHECK:         flow.dispatch.tensor.load %arg0, offsets = [0, 0], sizes = [%[[D0]], %[[D1]]], strides = [1, 1] : !flow.dispatch.tensor<readonly:tensor<?x?xf32>>{%[[D0]], %[[D1]]} -> tensor<?x?xf32>
 // CHECK:         flow.dispatch.tensor.store %{{.+}}, %arg3, offsets = [0, 0], sizes = [1, 256], strides = [1, 1] : tensor<1x256xf32> -> !flow.dispatch.tensor<writeonly:tensor<1x256xf32>>
+
+// -----
+
+// flow.dispatch.workgroups: operands, `=`, the body's arguments (dispatch
+// tensors, then one writeonly tensor per untied result), and the count region.
+
+func.func @dispatch_workgroups(%arg0: tensor<?x4xf32>, %arg1: index) -> tensor<?x4xf32> {
+  %0 = flow.dispatch.workgroups[%arg1](%arg0, %arg1) : (tensor<?x4xf32>{%arg1}, index) -> tensor<?x4xf32>{%arg1} attributes {tag} =
+      (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>, %d: index, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>) {
+    %1 = iree_tensor_ext.dispatch.tensor.load %in, offsets = [0, 0], sizes = [%d, 4], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>{%d} -> tensor<?x4xf32>
+    iree_tensor_ext.dispatch.tensor.store %1, %out, offsets = [0, 0], sizes = [%d, 4], strides = [1, 1] : tensor<?x4xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>{%d}
+    flow.return
+  } count(%w: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%w)
+    flow.return %x, %y, %z : index, index, index
+  }
+  return %0 : tensor<?x4xf32>
+}
+// CHECK-LABEL: func.func @dispatch_workgroups(
+// CHECK:         %0 = flow.dispatch.workgroups[%arg1](%arg0, %arg1) : (tensor<?x4xf32>{%arg1}, index) -> tensor<?x4xf32>{%arg1} attributes {tag} =
+// CHECK-NEXT:        (%{{.+}}: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>, %{{.+}}: index, %{{.+}}: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>) {
+// CHECK:           flow.return
+// CHECK-NEXT:    } count(%{{.+}}: index) -> (index, index, index) {
+// CHECK-NEXT:      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(
+// CHECK-NEXT:      flow.return %x, %y, %z : index, index, index
+// CHECK-NEXT:    }
+
+// -----
+
+func.func @dispatch_workgroups_tied(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = flow.dispatch.workgroups(%arg0) : (tensor<4xf32>) -> %arg0 =
+      (%io: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>>) {
+    flow.return
+  }
+  return %0 : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @dispatch_workgroups_tied(
+// CHECK:         flow.dispatch.workgroups(%arg0) : (tensor<4xf32>) -> %arg0 =
+// CHECK-NEXT:        (%{{.+}}: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>>) {

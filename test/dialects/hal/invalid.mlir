@@ -127,3 +127,56 @@ func.func @device_target_bad_config() attributes {target = #hal.device.target<"l
 func.func @device_affinity_bad_queue() attributes {affinity = #hal.device.affinity<@dev, [64]>} {
   return
 }
+
+// -----
+
+#executable_target_x86_64 = #hal.executable.target<"llvm-cpu", "x86_64">
+hal.executable private @ex {
+  hal.executable.variant public @x86_64 target(#executable_target_x86_64) {
+    // expected-error @+1 {{expected workgroup_count to take (%device: !hal.device, %workload_0: index, %workload_1: index, ...}}
+    hal.executable.export public @entry layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>) count(%arg0: index) -> (index, index, index) {
+      hal.return %arg0, %arg0, %arg0 : index, index, index
+    }
+  }
+}
+
+// -----
+
+#executable_target_x86_64 = #hal.executable.target<"llvm-cpu", "x86_64">
+hal.executable private @ex {
+  hal.executable.variant public @x86_64 target(#executable_target_x86_64) {
+    // expected-error @+1 {{workgroup count region must return the XYZ dimension counts as `index` types}}
+    hal.executable.export public @entry layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>) count(%arg0: !hal.device, %arg1: index) -> (index, index, index) {
+      hal.return %arg1, %arg1 : index, index
+    }
+  }
+}
+
+// -----
+
+#executable_target_x86_64 = #hal.executable.target<"llvm-cpu", "x86_64">
+// expected-error @+1 {{'hal.executable.variant' expects parent op 'hal.executable'}}
+hal.executable.variant public @x86_64 target(#executable_target_x86_64) {
+}
+
+// -----
+
+hal.executable private @ex {
+  // expected-error @+1 {{'hal.executable.export' expects parent op 'hal.executable.variant'}}
+  hal.executable.export public @entry layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>)
+}
+
+// -----
+
+hal.executable private @ex {
+  // expected-error @+1 {{expected #hal.executable.target}}
+  hal.executable.variant public @x86_64 target(#hal.pipeline.layout<bindings = []>) {
+  }
+}
+
+// -----
+
+func.func @return_count_mismatch(%arg0: index) {
+  // expected-error @+1 {{return must have the same number of operands as the parent result signature (have 1, expected 0)}}
+  hal.return %arg0 : index
+}

@@ -186,3 +186,56 @@ func.func @interface_constant_load_hints() {
   %0 = hal.interface.constant.load layout(<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer>]>) ordinal(1) alignment(16) values([0 : i32, 32 : i32]) : index
   return
 }
+
+// -----
+
+// An executable with two variants, each with an export (with and without a
+// workgroup count region) and its module; the `*_end` terminators stay implicit.
+// CHECK: #pipeline_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+// CHECK-LABEL: hal.executable private @ex {
+// CHECK-NEXT:    hal.executable.variant public @arm_64 target(#executable_target_arm_64) {
+// CHECK-NEXT:      hal.executable.export public @entry ordinal(0) layout(#pipeline_layout) count(%arg0: !hal.device, %arg1: index, %arg2: index) -> (index, index, index) {
+// CHECK-NEXT:        %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
+// CHECK-NEXT:        hal.return %x, %y, %z : index, index, index
+// CHECK-NEXT:      }
+// CHECK-NEXT:      builtin.module {
+// CHECK-NEXT:        func.func @entry() {
+// CHECK-NEXT:          hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
+// CHECK-NEXT:          return
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    hal.executable.variant public @x86_64 target(#executable_target_x86_64) attributes {note = "external"} {
+// CHECK-NEXT:      hal.executable.export public @entry layout(#pipeline_layout)
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  hal.executable public lazy @lazy_ex {
+// CHECK-NEXT:  }
+// LOCAL-LABEL: hal.executable private @ex {
+// LOCAL:         hal.executable.variant public @arm_64 target(#hal.executable.target<"llvm-cpu", "arm_64">) {
+// LOCAL-NEXT:      hal.executable.export public @entry ordinal(0) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) count(
+#executable_target_arm_64 = #hal.executable.target<"llvm-cpu", "arm_64">
+#executable_target_x86_64 = #hal.executable.target<"llvm-cpu", "x86_64">
+#pipeline_layout = #hal.pipeline.layout<constants = 1, bindings = [
+  #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">,
+  #hal.pipeline.binding<storage_buffer, Indirect>
+], flags = Indirect>
+hal.executable private @ex {
+  hal.executable.variant public @arm_64 target(#executable_target_arm_64) {
+    hal.executable.export public @entry ordinal(0) layout(#pipeline_layout) count(%arg0: !hal.device, %arg1: index, %arg2: index) -> (index, index, index) {
+      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
+      hal.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @entry() {
+        %0 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
+        return
+      }
+    }
+  }
+  hal.executable.variant @x86_64 target(#executable_target_x86_64) attributes {note = "external"} {
+    hal.executable.export @entry layout(#pipeline_layout)
+  }
+}
+hal.executable lazy @lazy_ex {
+}

@@ -1,0 +1,385 @@
+"""How many bytes a tensor needs on the host, as index arithmetic over its dynamic dims.
+
+`iree-stream-encode-host-tensors` replaces `stream.tensor.sizeof` with this
+arithmetic. For a plain tensor it is element bytes x dims; for an encoded tensor
+with a resolved layout it is the size of what the layout stores:
+
+* a packed layout (`encoding_info`) pads each `innerDimsPos` dim up to a multiple
+  of its inner tile (`ceildivsi` + `muli`), the number of elements `linalg.pack`
+  produces (the swizzle only moves elements), as IREE's
+  `calculatePackedStorageSizeInBytesImpl`;
+* a padding layout adds its static pad to each dim (`PaddingAttr`);
+* a layout listing several targets takes the largest (`arith.maxui`).
+
+A size is a small straight-line program (`StorageSize`): instructions in the
+order IREE creates the ops, over constants and the tensor's dynamic dims. Its
+constructors fold as MLIR's greedy driver folds what IREE creates (constants
+multiply out, `x * 1` and `x ceildiv 1` are `x`, a constant operand of a
+commutative op goes to the right), so a static shape gives one constant and the
+program prints as IREE's dumps do. The same program is evaluated on numbers
+(`evaluate`) and emitted as `arith` ops by the pass.
+
+Tile sizes, the padding rule and the packing order come from the layout algebra
+(`inner_tiles`, `ceil_div`, imported when a packed layout is sized); nothing here
+knows about IR values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, NoneAttr, TensorType
+from xdsl.ir import Attribute
+
+__all__ = [
+    "Const",
+    "DynamicDim",
+    "Instruction",
+    "Result",
+    "SizeBuilder",
+    "StorageSize",
+    "StorageSizeError",
+    "dense_storage_size",
+    "is_unserialized",
+    "legal_storage_bit_width",
+    "needs_sub_byte_packing",
+    "packed_storage_size",
+    "tensor_storage_size",
+]
+
+
+class StorageSizeError(ValueError):
+    """A tensor whose storage size the host cannot compute."""
+
+
+# ---------------------------------------------------------------------------
+# Size programs
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int
+
+
+@dataclass(frozen=True)
+class DynamicDim:
+    """The tensor's `index`-th dynamic dim (its position in `{%d0, %d1}`)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Result:
+    """The value of instruction number `index` of the program."""
+
+    index: int
+
+
+Value = Const | DynamicDim | Result
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """`arith.<op> lhs, rhs [overflow<nsw>]` on `index` values."""
+
+    op: str  # muli, addi, ceildivsi, ceildivui, maxui
+    lhs: Value
+    rhs: Value
+    nsw: bool = False
+
+
+_COMMUTATIVE = frozenset({"muli", "addi", "maxui"})
+
+
+def _fold(op: str, a: int, b: int) -> int:
+    if op == "muli":
+        return a * b
+    if op == "addi":
+        return a + b
+    if op == "maxui":
+        return max(a, b)
+    if op in ("ceildivsi", "ceildivui"):
+        return -(-a // b)
+    raise AssertionError(op)
+
+
+@dataclass
+class SizeBuilder:
+    """Builds a `StorageSize`, folding as it goes (MLIR's `createOrFold` + greedy folding)."""
+
+    instructions: list[Instruction] = field(default_factory=list[Instruction])
+
+    def create(self, op: str, lhs: Value, rhs: Value, nsw: bool = False) -> Value:
+        if isinstance(lhs, Const) and isinstance(rhs, Const):
+            return Const(_fold(op, lhs.value, rhs.value))
+        if op in _COMMUTATIVE and isinstance(lhs, Const):
+            lhs, rhs = rhs, lhs
+        if isinstance(rhs, Const):
+            if op in ("muli", "ceildivsi", "ceildivui") and rhs.value == 1:
+                return lhs
+            if op == "muli" and rhs.value == 0:
+                return Const(0)
+            if op == "addi" and rhs.value == 0:
+                return lhs
+        if op == "maxui" and lhs == rhs:
+            return lhs
+        self.instructions.append(Instruction(op, lhs, rhs, nsw))
+        return Result(len(self.instructions) - 1)
+
+    def muli(self, lhs: Value, rhs: Value, nsw: bool = False) -> Value:
+        return self.create("muli", lhs, rhs, nsw)
+
+    def addi(self, lhs: Value, rhs: Value, nsw: bool = False) -> Value:
+        return self.create("addi", lhs, rhs, nsw)
+
+    def ceildivsi(self, lhs: Value, rhs: Value) -> Value:
+        return self.create("ceildivsi", lhs, rhs)
+
+    def ceildivui(self, lhs: Value, rhs: Value) -> Value:
+        return self.create("ceildivui", lhs, rhs)
+
+    def maxui(self, lhs: Value, rhs: Value) -> Value:
+        return self.create("maxui", lhs, rhs)
+
+    def finish(self, result: Value) -> StorageSize:
+        return StorageSize(tuple(self.instructions), result)
+
+
+@dataclass(frozen=True)
+class StorageSize:
+    """A byte size: `instructions` in creation order, then `result`."""
+
+    instructions: tuple[Instruction, ...]
+    result: Value
+
+    @property
+    def constant(self) -> int | None:
+        """The size when it does not depend on any dynamic dim."""
+        return self.result.value if isinstance(self.result, Const) else None
+
+    def evaluate(self, dims: Sequence[int]) -> int:
+        """The size for dynamic dims `dims`."""
+        values: list[int] = []
+
+        def value(v: Value) -> int:
+            if isinstance(v, Const):
+                return v.value
+            if isinstance(v, DynamicDim):
+                return int(dims[v.index])
+            return values[v.index]
+
+        for inst in self.instructions:
+            values.append(_fold(inst.op, value(inst.lhs), value(inst.rhs)))
+        return value(self.result)
+
+
+# ---------------------------------------------------------------------------
+# Element storage (IREE's ElementPackingUtils)
+# ---------------------------------------------------------------------------
+
+
+def _bit_width(element_type: Attribute) -> int:
+    width = getattr(element_type, "bitwidth", None)
+    if not isinstance(width, int):
+        raise StorageSizeError(f"cannot size elements of type {element_type}")
+    return width
+
+
+def _packs_sub_byte(bits: int, packed_storage: bool) -> bool:
+    # Power-of-two widths below a byte are packed; i1 only with packed_storage.
+    if packed_storage and bits == 1:
+        return True
+    return bits < 8 and bits & (bits - 1) == 0 and bits != 1
+
+
+def _rounded_byte_width(bits: int) -> int:
+    """Bytes per element, rounded up to a power of two (`getRoundedElementByteWidth`)."""
+    nbytes = max(1, -(-bits // 8))
+    return 1 << (nbytes - 1).bit_length()
+
+
+def _has_packed_storage(tensor: TensorType) -> bool:
+    from mini_iree.dialects import iree_encoding
+
+    encoding = tensor.encoding
+    if isinstance(encoding, iree_encoding.PackedStorageAttr):
+        return True
+    return isinstance(encoding, iree_encoding.LayoutAttr) and any(
+        isinstance(layout, iree_encoding.PackedStorageAttr) for layout in encoding.layouts.data
+    )
+
+
+def needs_sub_byte_packing(tensor: TensorType) -> bool:
+    """Whether elements are stored several to a byte (`needToPackSubByteElements`)."""
+    return _packs_sub_byte(_bit_width(tensor.element_type), _has_packed_storage(tensor))
+
+
+def legal_storage_bit_width(tensor: TensorType) -> int:
+    """The element bit width a tensor is stored with (`legalizeStorageElementType`).
+
+    Sub-byte power-of-two integers stay (they are packed); other integers widen to
+    a power-of-two number of bytes (i1 -> i8, i3 -> i8, i17 -> i32). Floats keep
+    their width.
+    """
+    from xdsl.dialects.builtin import IntegerType
+
+    bits = _bit_width(tensor.element_type)
+    if not isinstance(tensor.element_type, IntegerType) or _packs_sub_byte(bits, _has_packed_storage(tensor)):
+        return bits
+    return _rounded_byte_width(bits) * 8
+
+
+# ---------------------------------------------------------------------------
+# Sizes
+# ---------------------------------------------------------------------------
+
+
+def _shape(tensor: TensorType) -> list[int | None]:
+    return [None if d == DYNAMIC_INDEX else d for d in tensor.get_shape()]
+
+
+def _dynamic_positions(shape: Sequence[int | None]) -> dict[int, int]:
+    """Tensor dim -> its position among the dynamic dims."""
+    positions: dict[int, int] = {}
+    for dim, extent in enumerate(shape):
+        if extent is None:
+            positions[dim] = len(positions)
+    return positions
+
+
+def dense_storage_size(b: SizeBuilder, tensor: TensorType) -> Value:
+    """A tensor without a layout: static count x each dynamic dim (`calculateStorageElementCountInBytes`)."""
+    bits = legal_storage_bit_width(tensor)
+    packs = _packs_sub_byte(bits, False)
+    shape = _shape(tensor)
+    static_count = 1 if packs else _rounded_byte_width(bits)
+    for extent in shape:
+        if extent is not None:
+            static_count *= extent
+    value: Value = Const(static_count)
+    for index in range(len(_dynamic_positions(shape))):
+        value = b.muli(value, DynamicDim(index))
+    if packs:
+        if all(extent is not None for extent in shape) and (static_count * bits) % 8 != 0:
+            raise StorageSizeError(f"{tensor} does not have integral number of total bytes")
+        value = b.ceildivui(value, Const(8 // bits))
+    return value
+
+
+def packed_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, nsw: bool) -> Value:
+    """A resolver's packed layout: tiled dims padded to their tiles (`calculatePackedStorageSizeInBytesImpl`)."""
+    from mini_iree.dialects.iree_codegen import EncodingResolverAttr, MaterializeEncodingInfo
+
+    # The layout algebra's modules bring numpy: imported here, so mini-iree-opt only loads them for packed layouts.
+    from .iree_encoding import DYNAMIC, inner_tiles
+    from .steps import ceil_div
+
+    assert isinstance(layout, EncodingResolverAttr)
+    info = layout.encoding_info or MaterializeEncodingInfo()
+    shape = _shape(tensor)
+    positions = _dynamic_positions(shape)
+    padded_static = list(shape)
+    padded_dynamic: list[Value] = [DynamicDim(i) for i in range(len(positions))]
+    if any(not 0 <= d < len(shape) for d in info.inner_dims_pos):
+        raise StorageSizeError(f"innerDimsPos {list(info.inner_dims_pos)} does not fit {tensor}")
+    for dim, tile, raw in zip(info.inner_dims_pos, inner_tiles(info), info.inner_tile_sizes):
+        if tile is None:
+            # VMVX's microkernels pick the tile at run time and assume 16 for padding.
+            if raw == DYNAMIC and layout.name == "iree_cpu.vmvx_encoding_resolver":
+                tile = 16
+            else:
+                raise StorageSizeError(f"cannot size {tensor}: inner tile of dim {dim} is dynamic or scalable")
+        if tile == 1:
+            continue
+        if dim in positions:
+            i = positions[dim]
+            alignment = Const(tile)
+            padded_dynamic[i] = b.muli(b.ceildivsi(padded_dynamic[i], alignment), alignment, nsw)
+        else:
+            count = ceil_div(padded_static[dim], tile)
+            assert count is not None
+            padded_static[dim] = count * tile
+    bits = _bit_width(tensor.element_type)
+    static_count = max(1, bits // 8)
+    for extent in padded_static:
+        if extent is not None:
+            static_count *= extent
+    value: Value = Const(static_count)
+    for dim_size in padded_dynamic:
+        value = b.muli(value, dim_size, nsw)
+    if bits < 8:
+        if 8 % bits:
+            raise StorageSizeError(f"cannot pack {tensor.element_type} elements into bytes")
+        value = b.ceildivui(value, Const(8 // bits))
+    return value
+
+
+def _padding_storage_size(b: SizeBuilder, padding: Sequence[int], tensor: TensorType, nsw: bool) -> Value:
+    """`PaddingAttr::calculateStorageSizeInBytes`: each dim plus its pad."""
+    shape = _shape(tensor)
+    if len(padding) != len(shape):
+        raise StorageSizeError(f"padding {list(padding)} does not fit {tensor}")
+    static_product = _rounded_byte_width(_bit_width(tensor.element_type))
+    dynamic_product: Value = Const(1)
+    index = 0
+    for extent, pad in zip(shape, padding):
+        if extent is not None:
+            static_product *= extent + pad
+            continue
+        dim: Value = DynamicDim(index)
+        index += 1
+        if pad != 0:
+            dim = b.addi(dim, Const(pad), nsw)
+        dynamic_product = b.muli(dynamic_product, dim, nsw)
+    return b.muli(Const(static_product), dynamic_product, nsw)
+
+
+def _layout_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, nsw: bool) -> Value:
+    from mini_iree.dialects import iree_encoding
+    from mini_iree.dialects.iree_codegen import EncodingResolverAttr
+
+    if isinstance(layout, EncodingResolverAttr):
+        return packed_storage_size(b, layout, tensor, nsw)
+    if isinstance(layout, iree_encoding.PaddingAttr | iree_encoding.PadEncodingLayoutAttr):
+        return _padding_storage_size(b, layout.get_padding(), tensor, nsw)
+    if isinstance(layout, iree_encoding.IdentityAttr):
+        return _padding_storage_size(b, [0] * tensor.get_num_dims(), tensor, nsw)
+    if isinstance(layout, iree_encoding.PackedStorageAttr):
+        return dense_storage_size(b, tensor)
+    raise StorageSizeError(f"cannot compute the storage size of layout {layout}")
+
+
+def is_unserialized(tensor: Attribute) -> bool:
+    """A tensor type whose encoding still waits for a target to decide its layout."""
+    from mini_iree.dialects import iree_encoding
+
+    if not isinstance(tensor, TensorType) or isinstance(tensor.encoding, NoneAttr):
+        return False
+    encoding = tensor.encoding
+    return iree_encoding.is_serializable_encoding(encoding) and not iree_encoding.is_serialized_encoding(encoding)
+
+
+def tensor_storage_size(tensor: TensorType, *, nsw: bool = False) -> StorageSize:
+    """The storage size program of a tensor type (IREE's `calculateStorageElementCountInBytes`).
+
+    `nsw` marks the layout arithmetic `overflow<nsw>`, as IREE 3.13 does.
+    Raises StorageSizeError for an unserialized encoding or one it cannot size.
+    """
+    from mini_iree.dialects import iree_encoding
+
+    b = SizeBuilder()
+    encoding = tensor.encoding
+    if is_unserialized(tensor):
+        raise StorageSizeError(f"unsupported (unserialized) tensor encoding: {tensor}")
+    if isinstance(encoding, iree_encoding.LayoutAttr):
+        result: Value | None = None
+        for layout in encoding.layouts.data:
+            size = _layout_storage_size(b, layout, tensor, nsw)
+            result = size if result is None else b.maxui(result, size)
+        assert result is not None
+        return b.finish(result)
+    if isinstance(encoding, iree_encoding.PaddingAttr | iree_encoding.PadEncodingLayoutAttr | iree_encoding.IdentityAttr):
+        return b.finish(_layout_storage_size(b, encoding, tensor, nsw))
+    return b.finish(dense_storage_size(b, tensor))

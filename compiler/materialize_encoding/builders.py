@@ -1,0 +1,197 @@
+"""IR for packed tensors, built from the layout algebra.
+
+A logical tensor's sizes are a "mixed" list: an `int` per static dim, the SSA
+value of each dynamic one. From it and a `MaterializeEncodingInfo` these
+helpers build the packed tensor's sizes (`affine.apply ()[s0] -> (s0 ceildiv T)`,
+nothing for a tile of 1, a constant for a static dim) and the ops that move data
+between the two layouts. Shapes, permutations and reassociations all come from
+`compiler/layout/iree_encoding.py` (`materialization_ops` and its inverse),
+imported where used: the layout algebra brings numpy, which stays off
+`mini-iree-opt`'s start-up path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.dialects import affine, linalg, tensor
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
+
+Mixed = list[int | SSAValue]
+
+
+def static_shape(sizes: Sequence[int | SSAValue]) -> tuple[int | None, ...]:
+    return tuple(s if isinstance(s, int) else None for s in sizes)
+
+
+def to_ir_shape(shape: Sequence[int | None]) -> list[int]:
+    return [DYNAMIC_INDEX if s is None else s for s in shape]
+
+
+def mixed_sizes(shape: Sequence[int], dynamic: Sequence[SSAValue]) -> Mixed:
+    """One entry per dim of `shape`: the static size, or the next dynamic value."""
+    values = iter(dynamic)
+    return [next(values) if s == DYNAMIC_INDEX else s for s in shape]
+
+
+def dynamic_values(sizes: Sequence[int | SSAValue]) -> list[SSAValue]:
+    return [s for s in sizes if isinstance(s, SSAValue)]
+
+
+class Builder:
+    """Inserts ops before `anchor`, zero constants at the start of `entry`."""
+
+    def __init__(self, anchor: Operation, entry: Block):
+        self.point = InsertPoint.before(anchor)
+        self.entry = entry
+        self._zeros: dict[Attribute, SSAValue] = {}
+
+    def insert(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, self.point)
+        return op
+
+    def zero(self, element_type: Attribute) -> SSAValue:
+        """`arith.constant 0` of `element_type`, at the top of the function as MLIR places constants."""
+        if element_type not in self._zeros:
+            if isinstance(element_type, AnyFloat):
+                value = FloatAttr(0.0, element_type)
+            elif isinstance(element_type, IntegerType | IndexType):
+                value = IntegerAttr(0, element_type)
+            else:
+                raise ValueError(f"no zero padding value for {element_type}")
+            const = arith.ConstantOp(value)
+            Rewriter.insert_op(const, InsertPoint.at_start(self.entry))
+            self._zeros[element_type] = const.result
+        return self._zeros[element_type]
+
+    def ceil_div(self, size: int | SSAValue, tile: int | None) -> int | SSAValue:
+        """`size` ceildiv `tile`: folded when static or when the tile is 1."""
+        if tile is None:
+            raise ValueError("dynamic inner tiles cannot be materialized")
+        if isinstance(size, int):
+            return -(-size // tile)
+        if tile == 1:
+            return size
+        expr = AffineExpr.symbol(0).ceil_div(tile)
+        return self.insert(affine.ApplyOp([size], AffineMap(0, 1, (expr,)))).results[0]
+
+    def packed_outer_sizes(self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue]) -> Mixed:
+        """The outer dims of the pack of a tensor of `logical` sizes."""
+        from mini_iree.compiler.layout import iree_encoding as layout
+
+        return [
+            logical[d] if tile is None else self.ceil_div(logical[d], tile)
+            for d, tile in layout.packed_outer_dims(info, len(logical))
+        ]
+
+    def materialized_sizes(self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue]) -> Mixed:
+        """All dims of the materialized tensor: packed outer dims, then the static (swizzled) tile dims."""
+        from mini_iree.compiler.layout import iree_encoding as layout
+
+        outer = self.packed_outer_sizes(info, logical)
+        shape = layout.materialized_shape(info, static_shape(logical))
+        inner = list(shape[len(logical) :])
+        if any(s is None for s in inner):
+            raise ValueError("dynamic inner tiles cannot be materialized")
+        return outer + inner  # type: ignore[operator]
+
+    def empty(self, sizes: Sequence[int | SSAValue], element_type: Attribute) -> SSAValue:
+        ty = TensorType(element_type, to_ir_shape(static_shape(sizes)))
+        return self.insert(tensor.EmptyOp(dynamic_values(sizes), ty)).results[0]
+
+    def pack_chain(
+        self, info: MaterializeEncodingInfo, source: SSAValue, logical: Sequence[int | SSAValue]
+    ) -> tuple[SSAValue, Mixed]:
+        """`set_encoding`: linalg.pack (+ tensor.expand_shape + linalg.transpose for a swizzle).
+
+        Returns the materialized value and its sizes.
+        """
+        from mini_iree.compiler.layout import iree_encoding as layout
+        from mini_iree.compiler.layout.materialization import ExpandShapeOp, PackOp, TransposeOp
+
+        element = source.type.get_element_type()  # type: ignore[attr-defined]
+        shape = static_shape(logical)
+        outer = self.packed_outer_sizes(info, logical)
+        value = source
+        for step in layout.materialization_ops(info, shape):
+            if isinstance(step, PackOp):
+                sizes = outer + list(step.result_shape[len(shape) :])
+                dest = self.empty(sizes, element)
+                # Statically full tiles need no padding value (MLIR's pack canonicalization drops it).
+                full = all(
+                    isinstance(logical[d], int) and t is not None and logical[d] % t == 0  # type: ignore[operator]
+                    for d, t in zip(step.inner_dims_pos, step.inner_tiles)
+                )
+                pad = None if full else self.zero(element)
+                value = self.insert(
+                    linalg.PackOp(
+                        value, dest, step.inner_dims_pos, step.inner_tiles, pad, step.outer_dims_perm
+                    )  # type: ignore[arg-type]
+                ).results[0]
+            elif isinstance(step, ExpandShapeOp):
+                sizes = outer + list(step.result_shape[len(shape) :])
+                ty = TensorType(element, to_ir_shape(step.result_shape))
+                value = self.insert(tensor.ExpandShapeOp(value, step.reassociation, sizes, ty)).results[0]  # type: ignore[arg-type]
+            elif isinstance(step, TransposeOp):
+                sizes = [outer[p] if p < len(shape) else step.result_shape[i] for i, p in enumerate(step.permutation)]
+                dest = self.empty(sizes, element)  # type: ignore[arg-type]
+                value = self.insert(linalg.TransposeOp(value, dest, step.permutation)).results[0]
+            else:  # pragma: no cover - materialization_ops only yields the three above
+                raise AssertionError(step)
+        return value, outer + list(step.result_shape[len(shape) :])  # type: ignore[operator]
+
+    def unpack_chain(
+        self,
+        info: MaterializeEncodingInfo,
+        source: SSAValue,
+        logical: Sequence[int | SSAValue],
+        result: Sequence[int | SSAValue],
+        packed: Sequence[int | SSAValue] | None = None,
+    ) -> SSAValue:
+        """`unset_encoding`: inverse transpose + tensor.collapse_shape (swizzle), then linalg.unpack.
+
+        `logical` are the sizes of the encoded tensor, `result` the (possibly
+        smaller) sizes the unset_encoding produces: unpack drops the padding;
+        `packed` the source's sizes, if known.
+        """
+        from mini_iree.compiler.layout import iree_encoding as layout
+        from mini_iree.compiler.layout.materialization import CollapseShapeOp, TransposeOp, UnPackOp
+
+        element = source.type.get_element_type()  # type: ignore[attr-defined]
+        shape = static_shape(logical)
+        # Only the swizzle's inverse transpose needs the packed sizes: the
+        # source's own when known, else computed from the logical ones.
+        outer: Mixed = []
+        if info.swizzle is not None:
+            outer = list(packed[: len(shape)]) if packed is not None else self.packed_outer_sizes(info, logical)
+        value = source
+        for step in layout.unmaterialization_ops(info, shape):
+            if isinstance(step, TransposeOp):
+                sizes = outer + list(step.result_shape[len(shape) :])
+                dest = self.empty(sizes, element)  # type: ignore[arg-type]
+                value = self.insert(linalg.TransposeOp(value, dest, step.permutation)).results[0]
+            elif isinstance(step, CollapseShapeOp):
+                ty = TensorType(element, to_ir_shape(step.result_shape))
+                value = self.insert(tensor.CollapseShapeOp(value, step.reassociation, ty)).results[0]  # type: ignore[arg-type]
+            elif isinstance(step, UnPackOp):
+                dest = self.empty(result, element)
+                value = self.insert(
+                    linalg.UnPackOp(value, dest, step.inner_dims_pos, step.inner_tiles, step.outer_dims_perm)  # type: ignore[arg-type]
+                ).results[0]
+            else:  # pragma: no cover
+                raise AssertionError(step)
+        return value

@@ -1,0 +1,215 @@
+"""Contractions and elementwise ops on packed operands.
+
+IREE's `lowerContractionOpWithEncoding` (CPU, VMVX: `linalg.mmt4d` /
+`linalg.batch_mmt4d`), `lowerContractionOpToInnerTiledOp` (GPU:
+`iree_codegen.inner_tiled` with `#iree_gpu.data_tiled_mma_layout`) and
+`lowerGenericOpWithResolvedLayouts` (elementwise `linalg.generic` on tiles).
+
+Packed operands of a matmul are laid out by `get_encoding_info_for_matmul`:
+outer dims in the order batch, M|N, K and tiles M|N, K, which is exactly what
+mmt4d reads (LHS `M1xK1xM0xK0`, RHS `N1xK1xN0xK0`, ACC `M1xN1xM0xN0`). A
+matvec/vecmat operand lacks M or N; it is `expand_shape`d to unit dims. A
+result whose layout lists N before M (CPU narrow N) is `C^T = B^T A^T`: the
+mmt4d takes RHS and LHS swapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import AffineMapAttr, IntegerType, Signedness, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, static_shape, to_ir_shape
+from mini_iree.dialects import iree_codegen, linalg, tensor
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
+from mini_iree.dialects.iree_encoding import EncodingAttr
+
+LHS, RHS, RESULT = 0, 1, 2
+
+
+def _expand_to(
+    builder: Builder, value: SSAValue, sizes: Mixed, present: Sequence[bool]
+) -> tuple[SSAValue, Mixed, list[list[int]] | None]:
+    """Insert unit dims where `present` is False; None reassociation when nothing changes."""
+    if all(present):
+        return value, sizes, None
+    existing = iter(range(len(sizes)))
+    positions: list[int | None] = [next(existing) if p else None for p in present]
+    groups: list[list[int]] = [[] for _ in sizes]
+    pending: list[int] = []
+    last: int | None = None
+    for new_dim, old in enumerate(positions):
+        if old is None:
+            pending.append(new_dim)
+            continue
+        groups[old] += pending + [new_dim]
+        pending, last = [], old
+    if pending:
+        assert last is not None
+        groups[last] += pending
+    new_sizes: Mixed = [1 if old is None else sizes[old] for old in positions]
+    ty = TensorType(value.type.get_element_type(), to_ir_shape(static_shape(new_sizes)))  # type: ignore[attr-defined]
+    expanded = builder.insert(tensor.ExpandShapeOp(value, groups, new_sizes, ty)).results[0]
+    return expanded, new_sizes, groups
+
+
+def _check_signedness(op: Operation, encoding: EncodingAttr) -> None:
+    for element in encoding.get_element_types():
+        if isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED:
+            raise OpError(op, f"unsigned operand type {element}: extui into mmt4d is not materialized")
+
+
+def lower_to_mmt4d(
+    builder: Builder,
+    op: Operation,
+    encodings: Sequence[EncodingAttr],
+    infos: Sequence[MaterializeEncodingInfo],
+    operands: Sequence[SSAValue],
+    sizes: Sequence[Mixed],
+) -> tuple[SSAValue, Mixed]:
+    """`linalg.mmt4d` / `linalg.batch_mmt4d` on packed operands; returns the packed result."""
+    from mini_iree.compiler.resolvers.matmul_info import get_contraction_dims, is_narrow_n_result
+
+    dims = get_contraction_dims(encodings[LHS])
+    if dims is None:
+        raise OpError(op, "is not a contraction with one batch, M, N and K loop at most")
+    _check_signedness(op, encodings[LHS])
+    has_b, has_m, has_n = bool(dims.batch), bool(dims.m), bool(dims.n)
+    batch = [True] if has_b else []
+    # Which of (row, col) each packed operand has: LHS (M, K), RHS (N, K), ACC (M, N).
+    present = [batch + [has_m, True, has_m, True], batch + [has_n, True, has_n, True]]
+    result_encoding, result_info = encodings[RESULT], infos[RESULT]
+    if has_m and has_n:
+        # The result layout says it: N tiled before M is the transposed (narrow-N) form.
+        m_pos = result_encoding.map_dim_to_operand_index(dims.m[0])
+        n_pos = result_encoding.map_dim_to_operand_index(dims.n[0])
+        transposed = list(result_info.inner_dims_pos[-2:]) == [n_pos, m_pos]
+    else:
+        # A vector result has nothing to swap, but a matvec (N = 1) still runs
+        # as C^T = B^T A^T, as the resolver decided for its narrow N.
+        transposed = is_narrow_n_result(result_encoding)
+    rows, cols = (has_n, has_m) if transposed else (has_m, has_n)
+    present.append(batch + [rows, cols, rows, cols])
+
+    if any(info.swizzle is not None for info in infos):
+        raise OpError(op, "has swizzled operand layouts, which mmt4d cannot take")
+    for index, (size, flags) in enumerate(zip(sizes, present)):
+        # Guard the (batch, M|N, K) packed order assumed above.
+        if len(size) != sum(flags):
+            raise OpError(op, f"operand {index} is packed to rank {len(size)}; mmt4d expects {sum(flags)}")
+    values, value_sizes, groups = [], [], []
+    for value, size, flags in zip(operands, sizes, present):
+        v, s, g = _expand_to(builder, value, list(size), flags)
+        values.append(v)
+        value_sizes.append(s)
+        groups.append(g)
+    lhs, rhs, acc = values
+    if transposed:
+        lhs, rhs = rhs, lhs
+    mmt4d_type = linalg.BatchMmt4DOp if has_b else linalg.Mmt4DOp
+    result = builder.insert(mmt4d_type([lhs, rhs], [acc])).results[0]
+    if groups[RESULT] is not None:
+        result = builder.insert(
+            tensor.CollapseShapeOp(result, groups[RESULT], operands[RESULT].type)  # type: ignore[arg-type]
+        ).results[0]
+    return result, list(sizes[RESULT])
+
+
+def lower_to_inner_tiled(
+    builder: Builder,
+    op: Operation,
+    kind: Attribute,
+    encodings: Sequence[EncodingAttr],
+    operands: Sequence[SSAValue],
+    era: str,
+) -> SSAValue:
+    """`iree_codegen.inner_tiled` with the data-tiled MMA `kind` over (b?, m, n, k)."""
+    from mini_iree.compiler.resolvers.matmul_info import get_contraction_dims
+    from mini_iree.dialects import iree_gpu
+
+    dims = get_contraction_dims(encodings[LHS])
+    if dims is None or not dims.m or not dims.n:
+        # IREE cannot data-tile matvec/vecmat on GPU either (iree-org/iree#23046).
+        raise OpError(op, "only matmul-like contractions (with M and N loops) lower to iree_codegen.inner_tiled")
+    loops = (["b"] if dims.batch else []) + ["m", "n", "k"]
+    pos = {name: i for i, name in enumerate(loops)}
+
+    def amap(*names: str) -> AffineMap:
+        prefix = ("b",) if dims.batch else ()
+        return AffineMap(len(loops), 0, tuple(AffineDimExpr(pos[n]) for n in prefix + names))
+
+    maps = [amap("m", "k"), amap("n", "k"), amap("m", "n")]
+    parallel = linalg.IteratorTypeAttr.parallel()
+    reduction = linalg.IteratorTypeAttr.reduction()
+    iterators = [parallel] * (len(loops) - 1) + [reduction]
+    semantics = None if era == "walkthrough" else iree_gpu.MMASemanticsAttr(False, False)
+    inner = iree_codegen.InnerTiledOp([operands[LHS], operands[RHS]], [operands[RESULT]], maps, iterators, kind, semantics)
+    return builder.insert(inner).results[0]
+
+
+def lower_elementwise_generic(
+    builder: Builder,
+    op: linalg.GenericOp,
+    infos: Sequence[MaterializeEncodingInfo | None],
+    operands: Sequence[SSAValue],
+    ranks: Sequence[int],
+) -> SSAValue:
+    """An all-parallel `linalg.generic` whose output has a packed layout, run on the tiles.
+
+    The new loops are the output's packed dims (outer dims in its
+    `outerDimsPerm` order, then one per inner tile). Each input indexes its own
+    outer dims through the loop of the logical dim they come from, and its
+    tiles through the output's tile loop of the same logical dim, which needs
+    the same tile size. Swizzled layouts are refused.
+    """
+    out_info = infos[-1]
+    assert out_info is not None
+    maps = [m.data for m in op.indexing_maps.data]
+    out_map = maps[-1]
+    if any(str(t.data) != "parallel" for t in op.iterator_types.data):
+        raise OpError(op, "only all-parallel generics run on packed tiles")
+    if [r.position if isinstance(r, AffineDimExpr) else -1 for r in out_map.results] != list(range(out_map.num_dims)):
+        raise OpError(op, "the output indexing map must be the identity to run on packed tiles")
+    if any(i is not None and i.swizzle is not None for i in infos):
+        raise OpError(op, "elementwise ops on swizzled layouts are not materialized")
+    out_rank = ranks[-1]
+    out_outer = list(out_info.outer_dims_perm) or list(range(out_rank))
+    out_tiles = dict(zip(out_info.inner_dims_pos, out_info.inner_tile_sizes))
+    # Loop of logical dim d's outer part, and of its tile.
+    outer_loop = {d: j for j, d in enumerate(out_outer)}
+    tile_loop = {d: out_rank + i for i, d in enumerate(out_info.inner_dims_pos)}
+    num_loops = out_rank + len(out_info.inner_dims_pos)
+
+    new_maps: list[AffineMap] = []
+    for index, (operand_map, info) in enumerate(zip(maps, infos)):
+        loop_of = []
+        for r in operand_map.results:
+            if not isinstance(r, AffineDimExpr):
+                raise OpError(op, "operand indexing maps must be projected permutations to run on packed tiles")
+            loop_of.append(r.position)
+        info = info or MaterializeEncodingInfo()
+        if info.is_identity() and any(d in out_tiles for d in loop_of):
+            raise OpError(op, f"operand {index} has no packed layout but reads tiled dims of the result")
+        perm = list(info.outer_dims_perm) or list(range(len(loop_of)))
+        results = [AffineDimExpr(outer_loop[loop_of[p]]) for p in perm]
+        for dim, tile in zip(info.inner_dims_pos, info.inner_tile_sizes):
+            logical = loop_of[dim]
+            if out_tiles.get(logical) != tile:
+                raise OpError(op, f"operand {index} is tiled by {tile} where the result's tile differs")
+            results.append(AffineDimExpr(tile_loop[logical]))
+        new_maps.append(AffineMap(num_loops, 0, tuple(results)))
+
+    ins, outs = operands[:-1], operands[-1:]
+    body = op.body.clone()
+    generic = linalg.GenericOp(
+        list(ins),
+        list(outs),
+        body,
+        [AffineMapAttr(m) for m in new_maps],
+        [linalg.IteratorTypeAttr.parallel()] * num_loops,
+        [outs[0].type],
+    )
+    return builder.insert(generic).results[0]

@@ -1,0 +1,175 @@
+"""The target of a dispatch function and the packed layout of each encoded tensor type.
+
+IREE's MaterializeDeviceEncoding reads the resolver from the enclosing
+`hal.executable.variant`'s target (`iree.encoding.resolver` in its
+configuration). Before interfaces are materialized a dispatch function lives in
+a `stream.executable`; then the target is the one the module's devices
+(`util.global @__device_0 = #hal.device.target<..., [#hal.executable.target...]>`)
+list whose resolver serialized the layouts on the function's bindings.
+
+A tensor type's layout is
+  * its own `#iree_encoding.layout<[#resolver<configuration = {encoding_info}>]>`
+    (serialized: bindings, and the encoding dispatches' set/unset results), or
+    the older `#iree_encoding.encoding<..., layouts = [...]>`;
+  * an `#iree_encoding.encoding<...>` resolved by the target's resolver
+    (`compiler/resolvers`), as the type converter asks the resolver;
+  * nothing (identity) for `#iree_encoding.identity` or an identity layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, NoneAttr, TensorType
+from xdsl.ir import Attribute, Operation
+
+from mini_iree.compiler.diagnostics import OpError
+from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext
+from mini_iree.dialects.iree_codegen import EncodingResolverAttr, MaterializeEncodingInfo
+from mini_iree.dialects.iree_cpu import VMVXEncodingResolverAttr
+from mini_iree.dialects.iree_gpu import GPUEncodingResolverAttr
+
+TARGET_ATTR = "hal.executable.target"
+GPU_ERAS = ("walkthrough", "3.13")
+
+
+def _variant_target(op: Operation) -> hal.ExecutableTargetAttr | None:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name == "hal.executable.variant":
+            target = parent.properties.get("target") or parent.attributes.get("target")
+            if isinstance(target, hal.ExecutableTargetAttr):
+                return target
+        parent = parent.parent_op()
+    return None
+
+
+def _top_module(op: Operation) -> ModuleOp | None:
+    top: ModuleOp | None = None
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ModuleOp):
+            top = parent
+        parent = parent.parent_op()
+    return top
+
+
+def _device_targets(op: Operation) -> list[hal.ExecutableTargetAttr]:
+    """Every executable target of the devices the module declares as globals."""
+    module = _top_module(op)
+    if module is None:
+        return []
+    targets: list[hal.ExecutableTargetAttr] = []
+    for global_op in module.body.block.ops:
+        value = global_op.properties.get("initial_value") if global_op.name == "util.global" else None
+        if isinstance(value, hal.DeviceTargetAttr):
+            targets += [t for t in value.executable_targets.data if t not in targets]
+    return targets
+
+
+def binding_resolver_types(func: Operation) -> set[type]:
+    """The resolver attribute classes of the layouts on the function's bindings."""
+    kinds: set[type] = set()
+    for op in func.walk():
+        for result in op.results:
+            ty = result.type
+            if isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase):
+                bound = ty.bound_type
+                encoding = bound.encoding if isinstance(bound, TensorType) else None
+                if isinstance(encoding, iree_encoding.LayoutAttr | iree_encoding.EncodingAttr) and isinstance(
+                    encoding.layouts, ArrayAttr
+                ):
+                    kinds |= {type(layout) for layout in encoding.layouts.data}
+    return kinds
+
+
+def find_target(func: Operation) -> hal.ExecutableTargetAttr | None:
+    """The executable target `func` is compiled for, or None when nothing says."""
+    target = _variant_target(func)
+    if target is not None:
+        return target
+    attr = func.attributes.get(TARGET_ATTR)
+    if isinstance(attr, hal.ExecutableTargetAttr):
+        return attr
+    from mini_iree.compiler.resolvers import get_resolver
+
+    kinds = binding_resolver_types(func)
+    candidates = [t for t in _device_targets(func) if get_resolver(t) is not None]
+    if kinds:
+        candidates = [t for t in candidates if type(get_resolver(t)) in kinds]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+@dataclass
+class LayoutSource:
+    """Answers "what is the packed layout of this tensor type" for one function."""
+
+    target: hal.ExecutableTargetAttr | None
+    gpu_era: str = "walkthrough"
+    _cache: dict[Attribute, MaterializeEncodingInfo] = field(default_factory=dict)
+
+    def resolver_kind(self, func: Operation) -> type | None:
+        """The resolver class that decides how contractions lower (CPU/VMVX/GPU)."""
+        if self.target is not None:
+            from mini_iree.compiler.resolvers import get_resolver
+
+            resolver = get_resolver(self.target)
+            if resolver is not None:
+                return type(resolver)
+        kinds = binding_resolver_types(func)
+        return next(iter(kinds)) if len(kinds) == 1 else None
+
+    def is_gpu(self, func: Operation) -> bool:
+        return self.resolver_kind(func) is GPUEncodingResolverAttr
+
+    def is_vmvx(self, func: Operation) -> bool:
+        return self.resolver_kind(func) is VMVXEncodingResolverAttr
+
+    def info(self, op: Operation, ty: Attribute) -> MaterializeEncodingInfo | None:
+        """The layout of `ty` (None: a plain tensor). Identity layouts come back empty."""
+        if not isinstance(ty, TensorType) or isinstance(ty.encoding, NoneAttr):
+            return None
+        encoding = ty.encoding
+        if encoding in self._cache:
+            return self._cache[encoding]
+        info = self._resolve(op, encoding)
+        self._cache[encoding] = info
+        return info
+
+    def _resolve(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
+        if isinstance(encoding, iree_encoding.IdentityAttr):
+            return MaterializeEncodingInfo()
+        # An encoding with `layouts = [...]` is the older spelling of a serialized layout.
+        old_style = isinstance(encoding, iree_encoding.EncodingAttr) and isinstance(encoding.layouts, ArrayAttr)
+        if isinstance(encoding, iree_encoding.LayoutAttr) or old_style:
+            layouts = list(encoding.layouts.data)  # type: ignore[union-attr]
+            if len(layouts) > 1 and self.target is not None:
+                from mini_iree.compiler.resolvers import get_resolver
+
+                resolver = get_resolver(self.target)
+                layouts = [layout for layout in layouts if type(layout) is type(resolver)] or layouts
+            if len(layouts) != 1:
+                raise OpError(op, f"cannot tell which of the layouts of {encoding} this target uses")
+            layout = layouts[0]
+            if isinstance(layout, iree_encoding.IdentityAttr):
+                return MaterializeEncodingInfo()
+            if isinstance(layout, EncodingResolverAttr):
+                info = layout.encoding_info
+                if info is None:
+                    raise OpError(op, f"layout {layout} has no encoding_info to materialize")
+                return info
+            raise OpError(op, f"unsupported layout {layout}: only packed (encoding_info) layouts are materialized")
+        if isinstance(encoding, iree_encoding.EncodingAttr):
+            if self.target is None:
+                raise OpError(
+                    op,
+                    "has an unresolved encoding but no executable target (hal.executable.variant, "
+                    f"'{TARGET_ATTR}' or a device global) names an encoding resolver",
+                )
+            from mini_iree.compiler.resolvers import resolve_encoding_info
+
+            info = resolve_encoding_info(self.target, encoding, gpu_era=self.gpu_era)
+            if info is None:
+                raise OpError(op, "the executable target has no iree.encoding.resolver to resolve its encoding")
+            return info
+        raise OpError(op, f"unsupported tensor encoding {encoding}")

@@ -1,0 +1,889 @@
+"""`iree-codegen-combine-layout-transformation`: fold a relayout chain into one `iree_linalg_ext.map_scatter`.
+
+Starting from each `iree_codegen.store_to_buffer` (IREE's `dispatch` scope), the
+producer chain of relayout ops -- `linalg.pack`, `linalg.unpack`,
+`tensor.expand_shape`, `tensor.collapse_shape`, `linalg.transpose` (or a
+transpose-like `linalg.generic`), `tensor.extract_slice` with zero offsets and
+unit strides, `linalg.copy` -- becomes one `map_scatter %src into %empty` whose
+region maps every source index to its destination index: a reshape is one
+`affine.linearize_index` / `affine.delinearize_index` pair, a transpose only
+reorders indices, a slice (the tail an unpack drops) is an `arith.cmpi ult` mask.
+A pack's padding values are written straight into the stored buffer by
+`scf.forall` loops after the store, one loop nest per padded dimension.
+
+The chain is read into the layout algebra (`compiler/layout`: pad / reshape /
+transpose steps of a `Relayout`) and the region is built from
+`map_scatter_indexing`, so the index arithmetic exists once. Sizes are the SSA
+values the chain already has, or recomputed as IREE's folding does (`tensor.dim`
+of the chain's source, `s0 * 128 - s1 + s2` for a padded size, `divsi` by the tile).
+
+Left alone: chains not ending in a single-use `store_to_buffer`, chains with
+both a pad and a slice, several pads, a pad whose value is not a constant,
+non-zero-offset or strided or rank-reducing slices, dynamic inner tiles,
+rank-0 reshapes. Like MLIR's greedy pattern driver, the pass also erases ops
+left without uses (e.g. the dispatch-tensor subspans bufferization leaves).
+The `workgroup` scope (chains ending in a workgroup `scf.forall`) is reported
+as unsupported. `iree-codegen-combine-result-layout-transformation` is IREE
+3.13's name (`scope=dispatch|dispatch-reshape`; it prints `map_store`);
+`GPUCombineLayoutTransformationPass` (`iree-codegen-gpu-combine-layout-transformation`)
+distributes the padding loops to workgroups then threads, as the walkthrough's
+dump 23 shows.
+
+IREE: `Codegen/Common/CombineLayoutTransformation.cpp`, `Codegen/Common/Transforms.cpp`,
+`Codegen/Common/GPU/GPUCombineLayoutTransformation.cpp`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf as xdsl_scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i1,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import PassFailedException
+
+from mini_iree.dialects import affine, gpu, iree_codegen, iree_linalg_ext, linalg, tensor
+from mini_iree.dialects.scf import ForallOp
+
+# ---------------------------------------------------------------------------
+# Sizes: how to get (or recompute) each dynamic size the region needs
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Value:
+    """An SSA value that already exists."""
+
+    value: SSAValue
+
+
+@dataclass(frozen=True)
+class _Dim:
+    """`tensor.dim %tensor, %cI`, created afresh wherever it is needed (as IREE's folding does)."""
+
+    tensor: SSAValue
+    index: int
+
+
+@dataclass(frozen=True)
+class _Padded:
+    """A padded size `outer * tile`, spelled as IREE's reified `tensor.pad` gives it:
+    `affine.apply (s0 * tile - s1 + s2)[outer, source, source]`."""
+
+    outer: Any
+    source: Any
+    tile: int
+
+
+@dataclass(frozen=True)
+class _Times:
+    """`affine.apply (s0 * factor)[size]` (a collapsed group with one dynamic size)."""
+
+    size: Any
+    factor: int
+
+
+@dataclass(frozen=True)
+class _Product:
+    """The product of several dynamic sizes (a collapsed group with more than one)."""
+
+    sizes: tuple[Any, ...]
+    factor: int
+
+
+Size = int | _Value | _Dim | _Padded | _Times | _Product
+
+
+class _Builder:
+    """Creates ops before `anchor`, constants at the top of the function (MLIR's folder places them there)."""
+
+    def __init__(self, anchor: Operation, entry: Block):
+        self.anchor = anchor
+        self.entry = entry
+        self.constants: dict[tuple[int, Attribute], SSAValue] = {}
+        for op in entry.ops:
+            if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+                self.constants.setdefault((op.value.value.data, op.value.type), op.result)
+
+    def insert(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, InsertPoint.before(self.anchor))
+        return op
+
+    def constant(self, value: int, type_: Attribute = IndexType()) -> SSAValue:
+        key = (value, type_)
+        if key not in self.constants:
+            op = arith.ConstantOp(IntegerAttr(value, type_))
+            first = self.entry.first_op
+            Rewriter.insert_op(op, InsertPoint.before(first) if first is not None else InsertPoint.at_end(self.entry))
+            self.constants[key] = op.result
+        return self.constants[key]
+
+    def materialize(self, size: Size) -> SSAValue | int:
+        if isinstance(size, int):
+            return size
+        if isinstance(size, _Value):
+            return size.value
+        if isinstance(size, _Deferred):
+            return size.cells[size.position].value
+        if isinstance(size, _Dim):
+            op = tensor.DimOp(size.tensor, self.constant(size.index))
+            return self.insert(op).results[0]
+        s = AffineExpr.symbol
+        if isinstance(size, _Padded):
+            outer, source = self.materialize(size.outer), self.materialize(size.source)
+            expr = s(0) * size.tile - s(1) + s(2)
+            return self._apply(expr, [outer, source, source])
+        if isinstance(size, _Times):
+            return self._apply(s(0) * size.factor, [self.materialize(size.size)])
+        assert isinstance(size, _Product)
+        operands = [self.materialize(x) for x in size.sizes]
+        expr = s(0)
+        for k in range(1, len(operands)):
+            expr = expr * s(k)
+        return self._apply(expr * size.factor if size.factor != 1 else expr, operands)
+
+    def _apply(self, expr: AffineExpr, operands: Sequence[SSAValue | int]) -> SSAValue:
+        # Constant operands fold into the map, as makeComposedAffineApply does.
+        symbols: list[SSAValue] = []
+        replacements = []
+        for value in operands:
+            if isinstance(value, int):
+                replacements.append(AffineExpr.constant(value))
+            else:
+                replacements.append(AffineExpr.symbol(len(symbols)))
+                symbols.append(value)
+        expr = expr.replace_dims_and_symbols([], replacements)
+        op = affine.ApplyOp(symbols, AffineMap(0, len(symbols), (expr,)))
+        return self.insert(op).results[0]
+
+
+def _source_sizes(value: SSAValue) -> list[Size]:
+    """The sizes of a tensor, from the op that defines it where it says them, else `tensor.dim`."""
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    shape = type_.get_shape()
+    owner = value.owner
+    dynamic: list[SSAValue] | None = None
+    if isinstance(owner, tensor.EmptyOp):
+        dynamic = list(owner.dynamic_sizes)
+    elif isinstance(owner, iree_codegen.LoadFromBufferOp):
+        from mini_iree.dialects import hal
+
+        subspan = owner.buffer.owner
+        if isinstance(subspan, hal.InterfaceBindingSubspanOp):
+            dynamic = list(subspan.dynamic_dims)
+    sizes: list[Size] = []
+    it = iter(dynamic or [])
+    for index, size in enumerate(shape):
+        if size != DYNAMIC_INDEX:
+            sizes.append(size)
+        elif dynamic is not None:
+            sizes.append(_Value(next(it)))
+        else:
+            sizes.append(_Dim(value, index))
+    return sizes
+
+
+# ---------------------------------------------------------------------------
+# The chain as layout-algebra steps
+# ---------------------------------------------------------------------------
+
+
+def transpose_like_permutation(op: Operation) -> tuple[int, ...] | None:
+    """The `linalg.transpose` permutation of a transpose-like `linalg.generic`, else None."""
+    if not isinstance(op, linalg.GenericOp) or len(op.inputs) != 1 or len(op.outputs) != 1:
+        return None
+    maps = [m.data for m in op.indexing_maps]
+    if any(str(t.data) != "parallel" for t in op.iterator_types) or maps[1] != AffineMap.identity(maps[1].num_dims):
+        return None
+    from xdsl.ir.affine import AffineDimExpr
+
+    results = maps[0].results
+    if not all(isinstance(r, AffineDimExpr) for r in results):
+        return None
+    positions = [r.position for r in results]  # type: ignore[union-attr]
+    if sorted(positions) != list(range(len(positions))) or len(positions) != maps[0].num_dims:
+        return None
+    body = op.body.block
+    ops = list(body.ops)
+    if len(ops) != 1 or ops[0].operands[0] is not body.args[0]:
+        return None
+    # input index k = output index positions[k]; transpose: result dim j = source dim perm[j].
+    perm = [0] * len(positions)
+    for k, p in enumerate(positions):
+        perm[p] = k
+    return tuple(perm)
+
+
+def _is_zero_offset_unit_stride_slice(op: Operation) -> bool:
+    if not isinstance(op, tensor.ExtractSliceOp):
+        return False
+    src, res = op.source.type, op.result.type
+    if not isinstance(src, TensorType) or not isinstance(res, TensorType) or src.get_num_dims() != res.get_num_dims():
+        return False
+    offsets = op.static_offsets.get_values()
+    strides = op.static_strides.get_values()
+    return not op.offsets and not op.strides and all(o == 0 for o in offsets) and all(s == 1 for s in strides)
+
+
+def is_supported_relayout_op(op: Operation) -> bool:
+    if isinstance(op, linalg.PackOp | linalg.UnPackOp):
+        return all(t != DYNAMIC_INDEX for t in op.get_static_tiles())
+    if isinstance(op, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
+        return op.src.type.get_num_dims() > 0 and op.result.type.get_num_dims() > 0  # type: ignore[union-attr]
+    if isinstance(op, linalg.TransposeOp | linalg.CopyOp):
+        return True
+    if transpose_like_permutation(op) is not None:
+        return True
+    return _is_zero_offset_unit_stride_slice(op)
+
+
+@dataclass
+class _Chain:
+    """A relayout chain in forward order: `steps` (layout algebra) with the sizes of every shape."""
+
+    source: SSAValue
+    steps: list  # of Pad | Reshape | Transpose | _Slice
+    sizes: list[list[Size]]
+    pad_value: SSAValue | None = None
+    pad_index: int | None = None  # position of the Pad in `steps`
+    prelude: list[Callable[[_Builder], None]] = field(default_factory=list)
+    """Sizes a pack lowering computes once, before everything else (its `divsi`s)."""
+
+
+@dataclass(frozen=True)
+class _Slice:
+    """Keep the leading `shape` of each dimension (a zero-offset, unit-stride `tensor.extract_slice`)."""
+
+    shape: tuple
+
+
+def _static(shape: Sequence[int]) -> tuple[int | None, ...]:
+    return tuple(None if d == DYNAMIC_INDEX else d for d in shape)
+
+
+def _reassociation(op) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(g) for g in op.get_reassociation_indices())
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
+    """Translate the chain's ops (forward order) into pad / reshape / transpose / slice steps."""
+    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
+
+    chain = _Chain(source, [], [_source_sizes(source)])
+
+    def shape_of(value: SSAValue) -> tuple[int | None, ...]:
+        return _static(value.type.get_shape())  # type: ignore[union-attr]
+
+    def push(step, sizes: list[Size]) -> None:
+        chain.steps.append(step)
+        chain.sizes.append(sizes)
+
+    def collapse_sizes(current: list[Size], groups) -> list[Size]:
+        out: list[Size] = []
+        for group in groups:
+            dynamic = [current[d] for d in group if not isinstance(current[d], int)]
+            factor = 1
+            for d in group:
+                if isinstance(current[d], int):
+                    factor *= current[d]  # type: ignore[operator]
+            if not dynamic:
+                out.append(factor)
+            elif len(dynamic) == 1:
+                out.append(dynamic[0] if factor == 1 else _Times(dynamic[0], factor))
+            else:
+                out.append(_Product(tuple(dynamic), factor))
+        return out
+
+    for op in ops:
+        current = chain.sizes[-1]
+        if isinstance(op, linalg.CopyOp):
+            continue
+        if isinstance(op, linalg.TransposeOp) or transpose_like_permutation(op) is not None:
+            perm = (
+                tuple(op.permutation.get_values()) if isinstance(op, linalg.TransposeOp) else transpose_like_permutation(op)
+            )
+            push(Transpose(perm), [current[p] for p in perm])  # type: ignore[index]
+        elif isinstance(op, tensor.ExpandShapeOp):
+            result = [x if isinstance(x, int) else _Value(x) for x in op.get_mixed_output_shape()]
+            push(Reshape(shape_of(op.result), _reassociation(op)), result)
+        elif isinstance(op, tensor.CollapseShapeOp):
+            groups = _reassociation(op)
+            push(Reshape(shape_of(op.result), groups, collapse=True), collapse_sizes(current, groups))
+        elif _is_zero_offset_unit_stride_slice(op):
+            dynamic = iter(op.sizes)  # type: ignore[attr-defined]
+            static_sizes = op.static_sizes.get_values()  # type: ignore[attr-defined]
+            sizes = [_Value(next(dynamic)) if x == DYNAMIC_INDEX else x for x in static_sizes]
+            push(_Slice(shape_of(op.result)), sizes)
+        elif isinstance(op, linalg.PackOp):
+            _pack_steps(chain, op, current, push)
+        elif isinstance(op, linalg.UnPackOp):
+            _unpack_steps(chain, op, current, push, collapse_sizes)
+        else:
+            raise _Unsupported
+    return chain
+
+
+def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[Size], push) -> None:
+    """`linalg.lowerPack`: pad (high) -> expand each tiled dim into [outer, tile] -> transpose."""
+    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
+
+    src_shape = _static(op.source.type.get_shape())  # type: ignore[union-attr]
+    rank = len(src_shape)
+    tiles = dict(zip(op.get_inner_dims_pos(), op.get_static_tiles()))
+    perm = op.get_outer_dims_perm() or tuple(range(rank))
+    dest_sizes = _source_sizes(op.dest)  # the packed result: outer dims (permuted) then tiles
+    outer_of = {perm[j]: dest_sizes[j] for j in range(rank)}
+    padded: list[Size] = []
+    padded_shape: list[int | None] = []
+    needs_pad = False
+    for d in range(rank):
+        if d not in tiles:
+            padded.append(current[d])
+            padded_shape.append(src_shape[d])
+            continue
+        tile = tiles[d]
+        src, outer = current[d], outer_of[d]
+        if tile == 1 or (isinstance(src, int) and src % tile == 0):
+            # Full tiles (a unit tile always is): no padding, as MLIR's pack folds an all-zero pad.
+            padded.append(src)
+            padded_shape.append(src)
+            continue
+        needs_pad = True
+        if isinstance(src, int) and isinstance(outer, int):
+            padded.append(outer * tile)
+            padded_shape.append(outer * tile)
+        else:
+            padded.append(_Padded(outer, src, tile))
+            padded_shape.append(None)
+    if needs_pad:
+        if op.padding_value is None:
+            raise _Unsupported
+        if chain.pad_index is not None:
+            raise _Unsupported  # one pad per chain
+        chain.pad_index = len(chain.steps)
+        chain.pad_value = op.padding_value
+        push(Pad(tuple(padded_shape)), padded)
+    # expand: dim d -> [outer_d, tile_d] for tiled dims
+    expanded_sizes: list[Size] = []
+    expanded_shape: list[int | None] = []
+    groups: list[tuple[int, ...]] = []
+    inner_axis: dict[int, int] = {}
+    outer_axis: dict[int, int] = {}
+    divs: list[tuple[int, int]] = []  # (position in expanded_sizes, tile) computed as divsi(padded, tile)
+    for d in range(rank):
+        start = len(expanded_sizes)
+        outer_axis[d] = start
+        if d in tiles:
+            tile = tiles[d]
+            size = padded[d]
+            if isinstance(size, int) or tile == 1:
+                expanded_sizes.append(size // tile if isinstance(size, int) else size)
+                expanded_shape.append(size // tile if isinstance(size, int) else None)
+            else:
+                divs.append((start, tile))
+                expanded_sizes.append(size)  # replaced by the divsi result below
+                expanded_shape.append(None)
+            expanded_sizes.append(tile)
+            expanded_shape.append(tile)
+            inner_axis[d] = start + 1
+            groups.append((start, start + 1))
+        else:
+            expanded_sizes.append(padded[d])
+            expanded_shape.append(padded_shape[d])
+            groups.append((start,))
+    if divs:
+        # IREE's lowerPack computes the expand_shape's outer sizes once: `arith.divsi %padded, %cT`.
+        cells: dict[int, _Value] = {}
+
+        def compute(builder: _Builder, divs=divs, sizes=expanded_sizes, cells=cells) -> None:
+            padded_values = [builder.materialize(sizes[pos]) for pos, _ in divs]
+            for (pos, tile), value in zip(divs, padded_values):
+                op_ = arith.DivSIOp(value, builder.constant(tile))
+                builder.insert(op_)
+                cells[pos] = _Value(op_.result)
+
+        chain.prelude.append(compute)
+        expanded_sizes = [_Deferred(cells, pos) if pos in dict(divs) else s for pos, s in enumerate(expanded_sizes)]
+    push(Reshape(tuple(expanded_shape), tuple(groups)), expanded_sizes)
+    order = [outer_axis[d] for d in perm] + [inner_axis[d] for d in op.get_inner_dims_pos()]
+    push(Transpose(tuple(order)), [expanded_sizes[p] for p in order])
+
+
+@dataclass(frozen=True, eq=False)
+class _Deferred:
+    """A size computed by a pack lowering before the region is built (see `_Chain.prelude`)."""
+
+    cells: dict
+    position: int
+
+
+def _unpack_steps(chain: _Chain, op: linalg.UnPackOp, current: list[Size], push, collapse_sizes) -> None:
+    """`linalg.lowerUnPack`: transpose the tiles next to their outer dims -> collapse -> slice."""
+    from mini_iree.compiler.layout.steps import Reshape, Transpose
+
+    dest_shape = _static(op.dest.type.get_shape())  # type: ignore[union-attr]
+    rank = len(dest_shape)
+    inner = op.get_inner_dims_pos()
+    tiles = dict(zip(inner, op.get_static_tiles()))
+    perm = op.get_outer_dims_perm() or tuple(range(rank))
+    # Packed dim of outer dim d, and of its tile.
+    outer_pos = {perm[j]: j for j in range(rank)}
+    tile_pos = {d: rank + k for k, d in enumerate(inner)}
+    order: list[int] = []
+    groups: list[tuple[int, ...]] = []
+    for d in range(rank):
+        start = len(order)
+        order.append(outer_pos[d])
+        if d in tiles:
+            order.append(tile_pos[d])
+            groups.append((start, start + 1))
+        else:
+            groups.append((start,))
+    transposed_sizes = [current[p] for p in order]
+    push(Transpose(tuple(order)), transposed_sizes)
+    collapsed = collapse_sizes(transposed_sizes, groups)
+    collapsed_shape = tuple(c if isinstance(c, int) else None for c in collapsed)
+    push(Reshape(collapsed_shape, tuple(groups), collapse=True), collapsed)
+    dest_sizes = _source_sizes(op.dest)
+    if collapsed_shape != dest_shape or any(not isinstance(s, int) for s in dest_sizes):
+        push(_Slice(dest_shape), dest_sizes)
+
+
+# ---------------------------------------------------------------------------
+# Building the map_scatter
+# ---------------------------------------------------------------------------
+
+
+def _relayout_and_indexing(chain: _Chain):
+    """The `Relayout` the chain is (or whose inverse it is) and its map_scatter indexing.
+
+    Returns (indexing, sizes per shape of the relayout)."""
+    from mini_iree.compiler.layout.map_scatter import map_scatter_indexing
+    from mini_iree.compiler.layout.relayout import Relayout
+    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose, inverse_permutation
+
+    has_slice = any(isinstance(s, _Slice) for s in chain.steps)
+    shapes = [tuple(None if not isinstance(x, int) else x for x in sizes) for sizes in chain.sizes]
+    if not has_slice:
+        relayout = Relayout(shapes[0], tuple(chain.steps))
+        return map_scatter_indexing(relayout, unpack=False), chain.sizes
+    if chain.pad_index is not None:
+        raise _Unsupported
+    # A slicing chain is the inverse of a padding one: build that and read it backwards.
+    inverse = []
+    for k in reversed(range(len(chain.steps))):
+        step, source_shape = chain.steps[k], shapes[k]
+        if isinstance(step, _Slice):
+            inverse.append(Pad(source_shape))
+        elif isinstance(step, Transpose):
+            inverse.append(Transpose(inverse_permutation(step.permutation)))
+        elif isinstance(step, Reshape):
+            inverse.append(Reshape(source_shape, step.reassociation, collapse=not step.collapse))
+        else:
+            raise _Unsupported
+    relayout = Relayout(shapes[-1], tuple(inverse))
+    return map_scatter_indexing(relayout, unpack=True), list(reversed(chain.sizes))
+
+
+def _build_region(builder: _Builder, indexing, sizes, rank: int, true_value) -> tuple[Block, list]:
+    """The map_scatter region; the sizes it uses are created (before it) as the stages ask for them."""
+    from mini_iree.compiler.layout.map_scatter import InBounds
+
+    block = Block(arg_types=[IndexType()] * rank)
+    current: list[SSAValue] = list(block.args)
+    mask: SSAValue | None = None
+    body: list[Operation] = []
+    for stage in indexing.stages:
+        if isinstance(stage, InBounds):
+            assert stage.bounds_shape is not None
+            for position, bound in zip(stage.operands, sizes[stage.bounds_shape]):
+                value = builder.materialize(bound)
+                bound_value = builder.constant(value) if isinstance(value, int) else value
+                cmp = arith.CmpiOp(current[position], bound_value, "ult")
+                body.append(cmp)
+                if mask is None:
+                    mask = cmp.result
+                else:
+                    both = arith.AndIOp(mask, cmp.result)
+                    body.append(both)
+                    mask = both.result
+            continue
+        assert stage.linearize_shape is not None and stage.delinearize_shape is not None
+        lin_basis = [builder.materialize(s) for s in sizes[stage.linearize_shape]]
+        delin_basis = [builder.materialize(s) for s in sizes[stage.delinearize_shape]]
+        # A one-element linearize or delinearize is the identity (MLIR folds both away).
+        if len(stage.operands) == 1:
+            linear = current[stage.operands[0]]
+        else:
+            lin = affine.LinearizeIndexOp([current[p] for p in stage.operands], lin_basis, disjoint=True)
+            body.append(lin)
+            linear = lin.results[0]
+        if len(delin_basis) == 1:
+            current = [linear]
+        else:
+            delin = affine.DelinearizeIndexOp(linear, delin_basis)
+            body.append(delin)
+            current = list(delin.results)
+    outputs = [current[p] for p in indexing.result_order]
+    if mask is None:
+        mask = true_value()
+    body.append(iree_linalg_ext.YieldOp(*outputs, mask))
+    block.add_ops(body)
+    return block, outputs
+
+
+def _erase_dead(ops: Sequence[Operation]) -> None:
+    """Erase `ops` (a dead chain, last first) and every pure producer that becomes dead with them."""
+    worklist = list(ops)
+    while worklist:
+        op = worklist.pop(0)
+        if op.parent is None or any(r.first_use is not None for r in op.results):
+            continue
+        producers = [o.owner for o in op.operands if isinstance(o.owner, Operation)]
+        Rewriter.erase_op(op)
+        for producer in producers:
+            unused = not any(r.first_use is not None for r in producer.results)
+            if producer.parent is not None and producer.has_trait(Pure) and unused:
+                worklist.append(producer)
+
+
+# ---------------------------------------------------------------------------
+# Pad distribution (IREE's PadDistributionConfigFn)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DistributionConfig:
+    tile_sizes: tuple[int, ...]
+    mapping: tuple[Attribute, ...]
+
+
+def _workgroup_mapping(rank: int) -> list[Attribute]:
+    ids = ["x", "y", "z"]
+    return [
+        iree_codegen.WorkgroupMappingAttr(ids[d]) if d < 3 else iree_codegen.WorkgroupMappingAttr("z", d - 2)
+        for d in range(rank)
+    ]
+
+
+def default_pad_distribution(rank: int) -> list[DistributionConfig]:
+    """`defaultPadWorkgroupDistributionConfigFn`: tiles 1x..x64 over workgroups, innermost dim on x."""
+    tiles = (1,) * (rank - 1) + (64,)
+    return [DistributionConfig(tiles, tuple(reversed(_workgroup_mapping(rank))))]
+
+
+def gpu_pad_distribution(rank: int) -> list[DistributionConfig]:
+    """`gpuPadDistributionConfigFn`: workgroups (tiles 1x..x64, dim 0 on x), then single threads."""
+    tiles = (1,) * (rank - 1) + (64,)
+    threads = tuple(gpu.ThreadMappingAttr(gpu.MappingId(f"linear_dim_{d}")) for d in reversed(range(rank)))
+    return [DistributionConfig(tiles, tuple(_workgroup_mapping(rank))), DistributionConfig((1,) * rank, threads)]
+
+
+def _min_op(builder_insert, iv: SSAValue, step: int, ub: SSAValue | int, entry: Block) -> SSAValue | int:
+    """`affine.min(iv + step, ub)` composed as makeComposedFoldedAffineMin does."""
+    d0 = AffineExpr.dimension(0)
+    if isinstance(ub, int):
+        op = affine.MinOp([iv], AffineMap(1, 0, (d0 + step, AffineExpr.constant(ub))))
+    elif isinstance(ub.owner, Operation) and ub.owner.parent_block() is entry or (
+        isinstance(ub.owner, Block) and ub.owner is entry
+    ):
+        op = affine.MinOp([iv, ub], AffineMap(1, 1, (d0 + step, AffineExpr.symbol(0))))
+    else:
+        op = affine.MinOp([iv, ub], AffineMap(2, 0, (d0 + step, AffineExpr.dimension(1))))
+    builder_insert(op)
+    return op.results[0]
+
+
+def _build_pad_loops(
+    lbs: list, ubs: list, configs: list[DistributionConfig], level: int, entry: Block, inner: Callable
+) -> Operation:
+    config = configs[level]
+    forall = ForallOp(lbs, ubs, list(config.tile_sizes), mapping=ArrayAttr(list(config.mapping)))
+    block = forall.region.block
+    terminator = block.last_op
+    ivs = list(block.args)
+
+    def insert(op: Operation) -> None:
+        Rewriter.insert_op(op, InsertPoint.before(terminator))  # type: ignore[arg-type]
+
+    nested_ubs = [_min_op(insert, iv, step, ub, entry) for iv, step, ub in zip(ivs, config.tile_sizes, ubs)]
+    if level + 1 < len(configs):
+        insert(_build_pad_loops(list(ivs), nested_ubs, configs, level + 1, entry, inner))
+        return forall
+    # Tile to one: an scf.for nest with unit steps around the body.
+    one = inner.constant(1)  # type: ignore[attr-defined]
+    loops_ivs: list[SSAValue] = []
+    outer_insert = insert
+    for lb, ub in zip(ivs, nested_ubs):
+        loop_block = Block(arg_types=[IndexType()])
+        loop = xdsl_scf.ForOp(lb, ub, one, [], Region(loop_block))
+        outer_insert(loop)
+        loop_block.add_op(xdsl_scf.YieldOp())
+        loops_ivs.append(loop_block.args[0])
+
+        def outer_insert(op: Operation, blk=loop_block) -> None:
+            Rewriter.insert_op(op, InsertPoint.before(blk.last_op))  # type: ignore[arg-type]
+
+    inner(outer_insert, loops_ivs)
+    return forall
+
+
+# ---------------------------------------------------------------------------
+# The pattern and the passes
+# ---------------------------------------------------------------------------
+
+
+def _collect_chain(leaf: SSAValue, control: Callable[[list[Operation]], bool]) -> tuple[SSAValue, list[Operation]] | None:
+    ops: list[Operation] = []
+    value = leaf
+    while isinstance(value.owner, Operation) and is_supported_relayout_op(value.owner):
+        op = value.owner
+        if len(list(value.uses)) != 1:
+            break
+        ops.append(op)
+        value = op.operands[0]
+    if not ops or not control(ops):
+        return None
+    ops.reverse()
+    return value, ops
+
+
+@dataclass
+class FoldRelayoutChainIntoMapScatterPattern(RewritePattern):
+    """From an `iree_codegen.store_to_buffer`, fold its producer relayout chain into one map_scatter
+    (IREE's InsertMapScatterOpPattern + FoldRelayoutOpIntoMapScatterPattern + FoldPadOpIntoMapScatterPattern)."""
+
+    op_class: type = iree_linalg_ext.MapScatterOp
+    distribution: Callable[[int], list[DistributionConfig]] = default_pad_distribution
+    control: Callable[[list[Operation]], bool] = lambda ops: True
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, store: iree_codegen.StoreToBufferOp, rewriter: PatternRewriter) -> None:
+        found = _collect_chain(store.tensor, self.control)
+        if found is None:
+            return
+        source, ops = found
+        try:
+            chain = _chain_steps(source, ops)
+            indexing, sizes = _relayout_and_indexing(chain)
+        except _Unsupported:
+            return
+        if chain.pad_index is not None and not _is_constant(chain.pad_value):
+            return
+        if any(size == 0 for sizes in chain.sizes for size in sizes):
+            # A statically empty tensor has no index space to map: the
+            # linearize/delinearize basis would hold a 0, which
+            # `affine.linearize_index` rejects. The chain stays as it is.
+            return
+        leaf = ops[-1]
+        function_block = _entry_block(store)
+        builder = _Builder(leaf, function_block)
+        for compute in chain.prelude:
+            compute(builder)
+        true_cell: list[SSAValue] = []
+
+        def true_value() -> SSAValue:
+            if not true_cell:
+                true_cell.append(builder.constant(1, i1))
+            return true_cell[0]
+
+        rank = len(chain.sizes[0])
+        block, _ = _build_region(builder, indexing, sizes, rank, true_value)
+        result_sizes = [builder.materialize(s) for s in chain.sizes[-1]]
+        result_type = leaf.results[0].type
+        empty = tensor.EmptyOp([s for s in result_sizes if not isinstance(s, int)], result_type)
+        builder.insert(empty)
+        map_op = self.op_class(source, empty.tensor, Region(block))
+        builder.insert(map_op)
+        leaf.results[0].replace_all_uses_with(map_op.results[0])
+        map_op.results[0].name_hint = None
+        if chain.pad_index is not None:
+            _write_padding(store, map_op, chain, self.distribution(len(chain.sizes[chain.pad_index + 1])), builder)
+        _erase_dead(list(reversed(ops)))
+
+
+def _is_constant(value: SSAValue | None) -> bool:
+    return value is not None and isinstance(value.owner, arith.ConstantOp)
+
+
+def _entry_block(op: Operation) -> Block:
+    current: Operation | None = op
+    while current is not None:
+        parent = current.parent_op()
+        if parent is not None and parent.name in ("func.func", "util.func"):
+            block = current.parent_block()
+            assert block is not None
+            return block
+        current = parent
+    block = op.parent_block()
+    assert block is not None
+    return block
+
+
+def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfig], builder: _Builder) -> None:
+    """After the store, write the pad value to every padded position, through the rest of the chain."""
+    from mini_iree.compiler.layout.map_scatter import map_scatter_indexing
+    from mini_iree.compiler.layout.relayout import Relayout
+
+    k = chain.pad_index
+    assert k is not None
+    after = store.next_op
+    assert after is not None
+    loop_builder = _Builder(after, builder.entry)
+    loop_builder.constants = builder.constants
+    padded_sizes = [loop_builder.materialize(s) for s in chain.sizes[k + 1]]
+    source_sizes = chain.sizes[k]
+    shapes = [tuple(x if isinstance(x, int) else None for x in sizes) for sizes in chain.sizes]
+    tail = Relayout(shapes[k + 1], tuple(chain.steps[k + 1 :]))
+    tail_indexing = map_scatter_indexing(tail, unpack=False)
+    tail_sizes = chain.sizes[k + 1 :]
+    rank = len(padded_sizes)
+
+    if k == 0:
+        # The pad is the chain's first step: the map_scatter region is exactly the index
+        # transformation of the padded tensor, which the loops clone (as IREE does).
+        transformation = map_op.transformation_region
+    else:
+        # Otherwise the transformation of the steps after the pad, built once (its sizes
+        # go before the map_scatter) and cloned into each loop nest.
+        region_builder = _Builder(map_op, builder.entry)
+        region_builder.constants = builder.constants
+        tail_block, _ = _build_region(
+            region_builder, tail_indexing, tail_sizes, rank, lambda: region_builder.constant(1, i1)
+        )
+        transformation = Region(tail_block)
+
+    def body(insert, ivs: list[SSAValue]) -> None:
+        block = transformation.clone().block
+        ops = list(block.ops)
+        yield_op = ops[-1]
+        for arg, iv in zip(block.args, ivs):
+            arg.replace_all_uses_with(iv)
+        for op in ops[:-1]:
+            op.detach()
+            insert(op)
+        mask = yield_op.operands[-1]
+        from xdsl.dialects import memref
+
+        then_block = Block(
+            [memref.StoreOp.get(chain.pad_value, store.buffer, list(yield_op.operands[:-1])), xdsl_scf.YieldOp()]
+        )
+        insert(xdsl_scf.IfOp(mask, [], Region(then_block)))
+        yield_op.detach()
+        yield_op.erase(safe_erase=False)
+
+    body.constant = loop_builder.constant  # type: ignore[attr-defined]
+    for dim in range(rank):
+        source = source_sizes[dim]
+        padded = chain.sizes[k + 1][dim]
+        if source == padded:  # this dim is not padded
+            continue
+        lbs: list = [0] * rank
+        lbs[dim] = loop_builder.materialize(source) if not isinstance(source, int) else source
+        loop = _build_pad_loops(lbs, list(padded_sizes), configs, 0, builder.entry, body)
+        Rewriter.insert_op(loop, InsertPoint.before(after))
+
+
+def _dispatch_control(ops: list[Operation]) -> bool:
+    return True
+
+
+def _dispatch_reshape_control(ops: list[Operation]) -> bool:
+    """3.13's `dispatch-reshape` scope: only chains that contain an expand/collapse."""
+    return any(isinstance(op, tensor.ExpandShapeOp | tensor.CollapseShapeOp) for op in ops)
+
+
+def _erase_trivially_dead(module: ModuleOp) -> None:
+    """What MLIR's greedy pattern driver does to every op it visits: erase side-effect free ops
+    without uses (e.g. the dispatch-tensor subspans bufferization left behind)."""
+    from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+    from mini_iree.compiler.module_utils import function_ops
+
+    for function in function_ops(module):
+        changed = True
+        while changed:
+            changed = False
+            for op in reversed(list(function.walk())):
+                if op is function or op.parent is None or not op.results or op.regions:
+                    continue
+                if is_trivially_dead(op):
+                    Rewriter.erase_op(op)
+                    changed = True
+
+
+def _combine(module: ModuleOp, op_class: type, distribution, control) -> None:
+    PatternRewriteWalker(
+        FoldRelayoutChainIntoMapScatterPattern(op_class, distribution, control), apply_recursively=False
+    ).rewrite_module(module)
+    _erase_trivially_dead(module)
+
+
+@dataclass(frozen=True)
+class CombineLayoutTransformationPass(ModulePass):
+    """Relayout chains ending in `store_to_buffer` -> one `iree_linalg_ext.map_scatter` (+ padding loops)."""
+
+    name = "iree-codegen-combine-layout-transformation"
+
+    scope: str = "dispatch"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.scope != "dispatch":
+            raise PassFailedException(
+                f"scope '{self.scope}' is not supported: only 'dispatch' (chains ending in iree_codegen.store_to_buffer)"
+            )
+        _combine(op, iree_linalg_ext.MapScatterOp, default_pad_distribution, _dispatch_control)
+
+
+@dataclass(frozen=True)
+class GPUCombineLayoutTransformationPass(ModulePass):
+    """The GPU pipeline's variant: dispatch scope, padding distributed to workgroups then threads (dump 23)."""
+
+    name = "iree-codegen-gpu-combine-layout-transformation"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _combine(op, iree_linalg_ext.MapScatterOp, gpu_pad_distribution, _dispatch_control)
+
+
+@dataclass(frozen=True)
+class CombineResultLayoutTransformationPass(ModulePass):
+    """IREE 3.13's name: the same folding, printing `iree_linalg_ext.map_store`."""
+
+    name = "iree-codegen-combine-result-layout-transformation"
+
+    scope: str = "dispatch"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.scope not in ("dispatch", "dispatch-reshape"):
+            raise PassFailedException(
+                f"scope '{self.scope}' is not supported: 'dispatch' or 'dispatch-reshape' "
+                "(chains ending in iree_codegen.store_to_buffer)"
+            )
+        control = _dispatch_reshape_control if self.scope == "dispatch-reshape" else _dispatch_control
+        _combine(op, iree_linalg_ext.MapStoreOp, default_pad_distribution, control)

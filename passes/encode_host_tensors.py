@@ -1,0 +1,245 @@
+"""``iree-stream-encode-host-tensors``: host tensor ops become byte-sized resource ops.
+
+After ``iree-stream-specialize-encodings`` every encoded tensor on the host
+carries a serialized ``#iree_encoding.layout<[...]>``, so the host can say how
+many bytes it takes. This pass, run on each top-level function and initializer:
+
+* replaces ``stream.tensor.sizeof`` with index arithmetic from the layout
+  algebra (``compiler/layout/storage.py``): plain ``dim0 * 4 * dim1``, packed
+  ``ceildivsi(dim, tile) * tile`` for each tiled dim, constants for static
+  shapes (a 255x513 f32 LHS with 8x1 tiles: ``arith.constant 525312``);
+* turns ``stream.tensor.dispatch`` into ``stream.async.dispatch`` on byte
+  ranges (``%18[%c0 to %17 for %17]``), dropping the tensor types;
+* turns ``stream.tensor.constant`` into ``stream.async.constant`` with its size
+  (i1 elements widened to i8 storage), which folds ``stream.resource.size``
+  of it to that size;
+* then places constants as MLIR's greedy driver does (uniqued, at the top of
+  the function).
+
+Left alone: ``stream.tensor.import``/``export`` (they keep their tensor types,
+as in IREE), ``stream.tensor.encode`` (``iree-stream-materialize-encodings``
+turns it into a dispatch), executables. A size asked of an unserialized
+encoding (``#iree_encoding.encoding<...>``) is an error,
+"unsupported (unserialized) tensor encoding: ...": the layout was never
+resolved and no size would be right.
+
+``{era=3.13}`` marks the layout arithmetic ``overflow<nsw>`` as IREE 3.13 prints
+it; the walkthrough's IREE (the default) did not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.layout.storage import (
+    Const,
+    DynamicDim,
+    Result,
+    StorageSize,
+    StorageSizeError,
+    is_unserialized,
+    legal_storage_bit_width,
+    tensor_storage_size,
+)
+from mini_iree.dialects import stream, util
+from mini_iree.passes.canonicalize import hoist_and_unique_constants
+
+__all__ = ["EncodeHostTensorsPass", "emit_storage_size", "host_function_like_ops"]
+
+ERAS = ("walkthrough", "3.13")
+
+_ARITH_OPS: dict[str, type[Operation]] = {
+    "muli": arith.MuliOp,
+    "addi": arith.AddiOp,
+    "ceildivsi": arith.CeilDivSIOp,
+    "ceildivui": arith.CeilDivUIOp,
+    "maxui": arith.MaxUIOp,
+}
+
+
+def host_function_like_ops(module: ModuleOp) -> list[Operation]:
+    """The module's own functions and initializers (IREE's ``FunctionLikeNest``), not those in executables."""
+    return [op for op in module.body.block.ops if isinstance(op, func.FuncOp | util.FuncOp | util.InitializerOp)]
+
+
+def emit_storage_size(
+    size: StorageSize, dims: Sequence[SSAValue], rewriter: PatternRewriter, point: InsertPoint
+) -> SSAValue:
+    """Insert the ``arith`` ops of ``size`` at ``point``; ``dims`` are the tensor's dynamic dims."""
+    results: list[SSAValue] = []
+
+    def value(v: Const | DynamicDim | Result) -> SSAValue:
+        if isinstance(v, Const):
+            constant = arith.ConstantOp(IntegerAttr(v.value, IndexType()))
+            rewriter.insert(constant, point)
+            return constant.result
+        if isinstance(v, DynamicDim):
+            return dims[v.index]
+        return results[v.index]
+
+    for inst in size.instructions:
+        lhs, rhs = value(inst.lhs), value(inst.rhs)
+        if inst.op == "muli" or inst.op == "addi":
+            flags = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW] if inst.nsw else "none")
+            op = _ARITH_OPS[inst.op](lhs, rhs, IndexType(), flags)
+        else:
+            op = _ARITH_OPS[inst.op](lhs, rhs, IndexType())
+        rewriter.insert(op, point)
+        results.append(op.results[0])
+    return value(size.result)
+
+
+def _storage_size(op: Operation, tensor: Attribute, nsw: bool) -> StorageSize:
+    if not isinstance(tensor, TensorType):
+        raise OpError(op, f"expected a tensor type but got {tensor}")
+    if is_unserialized(tensor):
+        # IREE's checkEncoding: no target has decided the layout yet, so no size is right.
+        raise OpError(op, f"unsupported (unserialized) tensor encoding: {tensor}", prefix_op_name=False)
+    try:
+        return tensor_storage_size(tensor, nsw=nsw)
+    except StorageSizeError as err:
+        raise OpError(op, f"failed to calculate total byte count: {err}") from None
+
+
+def _aligned_constant_value(value: Attribute, tensor: TensorType) -> Attribute:
+    """The constant's elements in their storage type (i1 -> i8), as IREE's ``alignTensorType``."""
+    bits = legal_storage_bit_width(tensor)
+    element = tensor.element_type
+    if not isinstance(element, IntegerType) or bits == element.width.data:
+        return value
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise PassFailedException(f"cannot widen the elements of {value} to i{bits} storage")
+    values = [int(v) & ((1 << element.width.data) - 1) for v in value.get_values()]
+    storage = TensorType(IntegerType(bits), tensor.get_shape())
+    return DenseIntOrFPElementsAttr.from_list(storage, values)
+
+
+@dataclass
+class EncodeTensorSizeOfOp(RewritePattern):
+    """``stream.tensor.sizeof`` -> the byte size as index arithmetic."""
+
+    nsw: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorSizeOfOp, rewriter: PatternRewriter) -> None:
+        size = _storage_size(op, op.encoding, self.nsw)
+        rewriter.replace(op, [], [emit_storage_size(size, op.encoding_dims, rewriter, InsertPoint.before(op))])
+
+
+@dataclass
+class EncodeTensorConstantOp(RewritePattern):
+    """``stream.tensor.constant`` -> ``stream.async.constant`` of its storage size."""
+
+    nsw: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorConstantOp, rewriter: PatternRewriter) -> None:
+        tensor = op.result_encoding
+        size = _storage_size(op, tensor, self.nsw)
+        assert isinstance(tensor, TensorType)
+        value = _aligned_constant_value(op.value, tensor)
+        size_value = emit_storage_size(size, op.result_encoding_dims, rewriter, InsertPoint.before(op))
+        rewriter.replace(op, stream.AsyncConstantOp(value, op.result.type, size_value, op.affinity))
+
+
+class EncodeTensorDispatchOp(RewritePattern):
+    """``stream.tensor.dispatch`` -> ``stream.async.dispatch`` on whole resources.
+
+    Each resource operand is passed as the range ``[0 to size for size]``; the
+    tensor types and their encodings are dropped (the executable keeps them in
+    its binding types).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorDispatchOp, rewriter: PatternRewriter) -> None:
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        rewriter.insert(zero, InsertPoint.before(op))
+        sizes = list(op.operand_sizes)
+        offsets: list[SSAValue] = []
+        ends: list[SSAValue] = []
+        for operand in op.mixed_operands:
+            if isinstance(operand.type, stream.ResourceType):
+                offsets.append(zero.result)
+                ends.append(sizes[len(ends)])
+        tied = [t.value.data for t in op.tied_operands.data] if op.tied_operands is not None else []
+        dispatch = stream.AsyncDispatchOp(
+            list(op.entry_points.data),
+            op.workload,
+            op.mixed_operands,
+            op.operand_sizes,
+            offsets,
+            ends,
+            ends,
+            op.result_types,
+            op.result_sizes,
+            tied,
+            op.affinity,
+        )
+        dispatch.attributes |= op.attributes
+        rewriter.replace(op, dispatch)
+
+
+class FoldResourceSizeOp(RewritePattern):
+    """``stream.resource.size`` of a resource whose producer states its size: that size (IREE's folder)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourceSizeOp, rewriter: PatternRewriter) -> None:
+        producer = op.operand.owner
+        if isinstance(producer, stream.AsyncConstantOp):
+            rewriter.replace(op, [], [producer.result_size])
+
+
+@dataclass(frozen=True)
+class EncodeHostTensorsPass(ModulePass):
+    """Encodes host ``stream.tensor.*`` ops as byte-sized ``stream.async.*`` ops and size arithmetic.
+
+    Runs on each function and initializer of the module (not in executables).
+    ``era``: ``walkthrough`` (default) prints the layout arithmetic as the
+    walkthrough does; ``3.13`` adds IREE 3.13's ``overflow<nsw>``.
+    """
+
+    name = "iree-stream-encode-host-tensors"
+
+    # `3.13` reads as a number on the command line; both spellings are accepted.
+    era: str | float = "walkthrough"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        era = self.era if isinstance(self.era, str) else f"{self.era:g}"
+        if era not in ERAS:
+            raise PassFailedException(f"unknown era '{era}' (expected one of: {', '.join(ERAS)})")
+        nsw = era == "3.13"
+        patterns = GreedyRewritePatternApplier(
+            [
+                EncodeTensorSizeOfOp(nsw),
+                EncodeTensorConstantOp(nsw),
+                EncodeTensorDispatchOp(),
+                FoldResourceSizeOp(),
+            ]
+        )
+        for function in host_function_like_ops(op):
+            PatternRewriteWalker(patterns).rewrite_region(function.regions[0])
+            hoist_and_unique_constants(function)

@@ -1,0 +1,104 @@
+"""``iree-flow-outline-dispatch-regions``: each ``flow.dispatch.workgroups`` becomes an executable and a dispatch.
+
+The body of a ``flow.dispatch.workgroups`` is already isolated from above; this
+pass moves it into a ``func.func`` of its own inside a new
+``flow.executable private @<function>_dispatch_<N>`` (``_initializer_<K>`` for
+the dispatches of the K-th ``util.initializer``), exports it with the op's
+``count`` region as the export's ``workgroups`` region, and replaces the op with
+``flow.dispatch @executable::@export[workload](operands)``. Each executable is
+placed right before the function that dispatches it. Nothing else is touched:
+``flow.dispatch.region`` ops (not yet isolated) are left where they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp, SymbolRefAttr
+from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.dialects import flow, util
+
+__all__ = ["OutlineDispatchRegionsPass", "outline_dispatch_workgroups"]
+
+
+def _unique_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_0``, ``name_1``... if a symbol of the module already has it."""
+    candidate, suffix = name, 0
+    while candidate in taken:
+        candidate = f"{name}_{suffix}"
+        suffix += 1
+    taken.add(candidate)
+    return candidate
+
+
+def _workgroup_function(name: str, body: Region) -> func.FuncOp:
+    """A dispatch body (already detached) as a free function returning nothing."""
+    function = func.FuncOp(name, FunctionType.from_lists(body.block.arg_types, []), body)
+    for block in body.blocks:
+        terminator = block.last_op
+        if isinstance(terminator, flow.ReturnOp):
+            Rewriter.replace_op(terminator, func.ReturnOp(*terminator.operands))
+    return function
+
+
+def outline_dispatch_workgroups(
+    name: str, workgroups: flow.DispatchWorkgroupsOp, parent_function: Operation
+) -> flow.DispatchOp:
+    """Outline ``workgroups`` into ``flow.executable @name`` before ``parent_function``; return the dispatch."""
+    body, count = workgroups.workgroup_body, workgroups.workgroup_count
+    workgroups.detach_region(body)
+    workgroups.detach_region(count)
+    function = _workgroup_function(name, body)
+    export = flow.ExecutableExportOp(name, name, count, "public")
+    # Dialect attributes (placement hints such as `stream.affinity`) travel to both.
+    export.attributes |= workgroups.attributes
+    executable = flow.ExecutableOp(name, Region(Block([export, ModuleOp([function])])), "private")
+    Rewriter.insert_op(executable, InsertPoint.before(parent_function))
+
+    dispatch = flow.DispatchOp(
+        SymbolRefAttr(name, [name]),
+        workgroups.workload,
+        workgroups.arguments,
+        workgroups.argument_dims,
+        workgroups.result_types,
+        workgroups.result_dims,
+        [flow.tied_operand_index(workgroups.tied_operands, i) for i in range(len(workgroups.results))],
+    )
+    dispatch.attributes |= workgroups.attributes
+    Rewriter.replace_op(workgroups, dispatch)
+    return dispatch
+
+
+def _function_like_ops(module: ModuleOp) -> list[Operation]:
+    """Top-level functions and initializers, in order (IREE's FunctionOpInterface ops)."""
+    return [op for op in module.ops if isinstance(op, func.FuncOp | util.FuncOp | util.InitializerOp)]
+
+
+@dataclass(frozen=True)
+class OutlineDispatchRegionsPass(ModulePass):
+    """Outlines every ``flow.dispatch.workgroups`` into a ``flow.executable`` called by ``flow.dispatch``."""
+
+    name = "iree-flow-outline-dispatch-regions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        taken = {
+            o.properties["sym_name"].data  # type: ignore[union-attr]
+            for o in op.ops
+            if isinstance(o.properties.get("sym_name"), Attribute)
+        }
+        initializer_count = 0
+        for function in _function_like_ops(op):
+            if isinstance(function, util.InitializerOp):
+                prefix = f"_initializer_{initializer_count}"
+                initializer_count += 1
+            else:
+                prefix = function.sym_name.data  # type: ignore[union-attr]
+            dispatches = [o for o in function.walk() if isinstance(o, flow.DispatchWorkgroupsOp)]
+            for ordinal, workgroups in enumerate(dispatches):
+                name = _unique_name(f"{prefix}_dispatch_{ordinal}", taken)
+                outline_dispatch_workgroups(name, workgroups, function)
