@@ -1352,7 +1352,12 @@ class InterfaceBindingSubspanOp(IRDLOperation):
             printer.print_string(")")
         if self.descriptor_flags is not None:
             printer.print_string(" flags(")
-            _print_bit_enum(printer, self.descriptor_flags.value.data, _DESCRIPTOR_FLAG_NAMES)
+            text = _stringify_bit_enum(self.descriptor_flags.value.data, _DESCRIPTOR_FLAG_NAMES)
+            # IREE quotes the empty set here (`flags("None")`), though not inside a layout attribute.
+            if text == "None":
+                printer.print_string('"None"')
+            else:
+                _print_bit_enum(printer, self.descriptor_flags.value.data, _DESCRIPTOR_FLAG_NAMES)
             printer.print_string(")")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")

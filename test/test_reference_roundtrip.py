@@ -1,4 +1,4 @@
-"""Every IR dump of the walkthrough and of IREE 3.13's dispatch creation round-trips.
+"""Every IR dump of the walkthrough and of IREE 3.13 round-trips.
 
 Each file goes through ``mini-iree-opt`` twice; the second output must equal the
 first byte for byte (printing is a fixed point), and the first must parse. Files
@@ -21,6 +21,19 @@ EXCERPTS: dict[str, str] = {
     "seed-walkthrough/15-specialize-encodings.multi-device.after.mlir": (
         "an excerpt: uses #map, #map1, #map2 and values that the walkthrough defines elsewhere"
     ),
+    "const-weight-matmul/11_EncodeHostTensorsPass.mlir": (
+        "an excerpt: IREE printed the initializer alone, without the global it stores to"
+    ),
+    "const-weight-matmul/12_EncodeHostTensorsPass.mlir": (
+        "an excerpt: IREE printed the function alone, without the global it loads"
+    ),
+    # Not excerpts, but written with an op form mini-iree does not parse yet.
+    "gfx942-dynamic-matmul/18_CombineSourceLayoutTransformationPass_matmul_f32f32f32_dispatch_0_matmul_DxDxD_f32.mlir": (
+        "uses `bufferization.alloc_tensor() <{memory_space = ...}>`, whose properties form xDSL's op does not parse"
+    ),
+    "gfx942-dynamic-matmul/19_CombineResultLayoutTransformationPass_matmul_f32f32f32_dispatch_0_matmul_DxDxD_f32.mlir": (
+        "uses `bufferization.alloc_tensor() <{memory_space = ...}>`, whose properties form xDSL's op does not parse"
+    ),
 }
 
 
@@ -28,22 +41,25 @@ def _walkthrough():
     return sorted((REFERENCE / "seed-walkthrough").glob("*.mlir")) if REFERENCE.is_dir() else []
 
 
+def _iree313():
+    # input.mlir and every dump, AnnotateDataTilingHints (03) to the codegen passes.
+    return sorted((REFERENCE / "iree-3.13").glob("*/*.mlir")) if REFERENCE.is_dir() else []
+
+
 def _iree_dispatch_creation():
-    if not REFERENCE.is_dir():
-        return []
-    files = sorted((REFERENCE / "iree-3.13").glob("*/*.mlir"))
     # input.mlir and the dumps from AnnotateDataTilingHints (03) to HoistIntoGlobals (09).
-    return [p for p in files if p.name == "input.mlir" or re.match(r"0[3-9]_", p.name)]
+    return [p for p in _iree313() if p.name == "input.mlir" or re.match(r"0[3-9]_", p.name)]
 
 
-FILES = _walkthrough() + _iree_dispatch_creation()
+FILES = _walkthrough() + _iree313()
 
 
 def _id(path):
     return f"{path.parent.name}/{path.name}"
 
 
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.skipif(not FILES, reason=f"reference dumps not found at {REFERENCE} (they live in ../shared)")
+@pytest.mark.parametrize("path", FILES or [None], ids=lambda p: _id(p) if p else "none")
 def test_round_trip(path):
     key = _id(path)
     if key in EXCERPTS:
@@ -119,9 +135,9 @@ def _without_comments_and_space(text: str) -> str:
     return re.sub(r"\s+", "", "\n".join(kept))
 
 
-@pytest.mark.parametrize("path", _iree_dispatch_creation(), ids=_id)
+@pytest.mark.parametrize("path", [p for p in _iree313() if _id(p) not in EXCERPTS], ids=_id)
 def test_prints_exactly_like_iree(path):
-    """IREE 3.13's dumps come back byte for byte (comments aside)."""
+    """IREE 3.13's dumps, dispatch creation through codegen, come back byte for byte (comments aside)."""
     ref, out = _print_like_dump(path)
     ref_lines = [line for line in ref.splitlines() if not line.startswith("//")]
     assert out.rstrip("\n").splitlines() == ref_lines
