@@ -7,11 +7,15 @@ target's encoding resolver chose: `set_encoding` -> `linalg.pack` (+
 `tensor.expand_shape` + `linalg.transpose` for a GPU swizzle), `unset_encoding`
 -> the inverse with `linalg.unpack`, contractions -> `linalg.mmt4d` /
 `linalg.batch_mmt4d` (CPU, VMVX) or `iree_codegen.inner_tiled` (GPU), and
-`tensor.empty`, `linalg.fill`, elementwise `linalg.generic`, bindings and
-`dispatch.tensor.load/store` onto the packed types (sizes by `affine.apply
-ceildiv`). Identity layouts just drop the encoding. Functions without encodings
-are left alone; an encoding without a layout, or an op that cannot be
-materialized, is an error at that op, never half-converted IR.
+`tensor.empty`, `linalg.fill`, elementwise `linalg.generic` (on the packed
+tiles, swizzled ones included), bindings and `dispatch.tensor.load/store` onto
+the packed types (sizes by `affine.apply ceildiv`). Identity layouts just drop
+the encoding. Functions without encodings are left alone; an encoding without a
+layout, or an op that cannot be materialized, is an error at that op, never
+half-converted IR. Among what it refuses: partial loads/stores of encoded
+bindings, matvec/vecmat on GPU, elementwise generics with several results or a
+non-identity output map, and elementwise operands whose tiles split a dim
+differently from the result's.
 """
 
 from __future__ import annotations

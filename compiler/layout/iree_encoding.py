@@ -275,6 +275,25 @@ def packed_outer_dims(info: MaterializeEncodingInfo, rank: int) -> tuple[tuple[i
     return tuple((d, tile_of[d]) if d in tile_of else (d, None) for d in _outer_perm(info, rank))
 
 
+def materialized_dim_sources(info: MaterializeEncodingInfo, rank: int) -> tuple[tuple[int, int | None], ...]:
+    """What each dim of the materialized tensor indexes: (source dim, None) or (source dim, k).
+
+    An outer dim of the pack is `(d, None)`. The inner tile of source dim `d`
+    becomes `(d, 0)`, or, under a swizzle, the dims of its `expandShape` group
+    `(d, 0), (d, 1), ...` (outermost first), which then move where the swizzle
+    permutation puts them. Two encoded tensors whose tiles split a dim into the
+    same pieces address the same element through dims with the same source.
+    """
+    sources: list[tuple[int, int | None]] = [(d, None) for d, _ in packed_outer_dims(info, rank)]
+    swizzle = info.swizzle
+    if swizzle is None:
+        return tuple(sources) + tuple((d, 0) for d in info.inner_dims_pos)
+    groups = swizzle_reassociation(rank, swizzle)[rank:]
+    for d, group in zip(info.inner_dims_pos, groups):
+        sources += [(d, k) for k in range(len(group))]
+    return tuple(sources[p] for p in swizzle_permutation(rank, swizzle))
+
+
 def materialized_shape(info: MaterializeEncodingInfo, shape: Shape) -> Shape:
     """The shape of the materialized tensor: the pack's result, swizzled when there is a swizzle."""
     return materialization_ops(info, shape)[-1].result_shape

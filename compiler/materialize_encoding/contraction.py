@@ -3,7 +3,8 @@
 IREE's `lowerContractionOpWithEncoding` (CPU, VMVX: `linalg.mmt4d` /
 `linalg.batch_mmt4d`), `lowerContractionOpToInnerTiledOp` (GPU:
 `iree_codegen.inner_tiled` with `#iree_gpu.data_tiled_mma_layout`) and
-`lowerGenericOpWithResolvedLayouts` (elementwise `linalg.generic` on tiles).
+`lowerGenericOpWithResolvedLayouts` (elementwise `linalg.generic` on tiles,
+swizzled GPU tiles included, as IREE's `lowerGenericOpWithEncoding` does).
 
 Packed operands of a matmul are laid out by `get_encoding_info_for_matmul`:
 outer dims in the order batch, M|N, K and tiles M|N, K, which is exactly what
@@ -159,12 +160,18 @@ def lower_elementwise_generic(
 ) -> SSAValue:
     """An all-parallel `linalg.generic` whose output has a packed layout, run on the tiles.
 
-    The new loops are the output's packed dims (outer dims in its
-    `outerDimsPerm` order, then one per inner tile). Each input indexes its own
-    outer dims through the loop of the logical dim they come from, and its
-    tiles through the output's tile loop of the same logical dim, which needs
-    the same tile size. Swizzled layouts are refused.
+    The new loops are the output's materialized dims: its outer dims in
+    `outerDimsPerm` order, then its tile dims, swizzled (expanded and
+    permuted) when the layout has a swizzle. Every operand indexes each of its
+    own materialized dims through the output loop with the same source: the
+    logical dim its indexing map reads and, for a tile dim, the same piece of
+    that dim's tile (`materialized_dim_sources`). A broadcast operand (a bias)
+    thus reads only the loops of the dims it has. The tiles must split each
+    shared dim into the same pieces; where they differ (another tile size, one
+    side swizzled and not the other) the op is refused.
     """
+    from mini_iree.compiler.layout import iree_encoding as layout
+
     out_info = infos[-1]
     assert out_info is not None
     maps = [m.data for m in op.indexing_maps.data]
@@ -173,34 +180,36 @@ def lower_elementwise_generic(
         raise OpError(op, "only all-parallel generics run on packed tiles")
     if [r.position if isinstance(r, AffineDimExpr) else -1 for r in out_map.results] != list(range(out_map.num_dims)):
         raise OpError(op, "the output indexing map must be the identity to run on packed tiles")
-    if any(i is not None and i.swizzle is not None for i in infos):
-        raise OpError(op, "elementwise ops on swizzled layouts are not materialized")
     out_rank = ranks[-1]
-    out_outer = list(out_info.outer_dims_perm) or list(range(out_rank))
-    out_tiles = dict(zip(out_info.inner_dims_pos, out_info.inner_tile_sizes))
-    # Loop of logical dim d's outer part, and of its tile.
-    outer_loop = {d: j for j, d in enumerate(out_outer)}
-    tile_loop = {d: out_rank + i for i, d in enumerate(out_info.inner_dims_pos)}
-    num_loops = out_rank + len(out_info.inner_dims_pos)
+    out_sources = layout.materialized_dim_sources(out_info, out_rank)
+    loop_of_source = {source: loop for loop, source in enumerate(out_sources)}
+    out_piece_sizes = _tile_piece_sizes(out_info, out_rank)
 
     new_maps: list[AffineMap] = []
-    for index, (operand_map, info) in enumerate(zip(maps, infos)):
+    for index, (operand_map, info, rank) in enumerate(zip(maps, infos, ranks)):
         loop_of = []
         for r in operand_map.results:
             if not isinstance(r, AffineDimExpr):
                 raise OpError(op, "operand indexing maps must be projected permutations to run on packed tiles")
             loop_of.append(r.position)
         info = info or MaterializeEncodingInfo()
-        if info.is_identity() and any(d in out_tiles for d in loop_of):
+        if info.is_identity() and any(d in out_piece_sizes for d in loop_of):
             raise OpError(op, f"operand {index} has no packed layout but reads tiled dims of the result")
-        perm = list(info.outer_dims_perm) or list(range(len(loop_of)))
-        results = [AffineDimExpr(outer_loop[loop_of[p]]) for p in perm]
-        for dim, tile in zip(info.inner_dims_pos, info.inner_tile_sizes):
-            logical = loop_of[dim]
-            if out_tiles.get(logical) != tile:
-                raise OpError(op, f"operand {index} is tiled by {tile} where the result's tile differs")
-            results.append(AffineDimExpr(tile_loop[logical]))
-        new_maps.append(AffineMap(num_loops, 0, tuple(results)))
+        # Every dim, tiled or not on either side: an untiled operand dim read
+        # through a tiled result dim would index whole rows by tile counts.
+        pieces_of = _tile_piece_sizes(info, rank)
+        for dim, loop in enumerate(loop_of):
+            pieces, out_pieces = pieces_of.get(dim, ()), out_piece_sizes.get(loop, ())
+            if pieces != out_pieces:
+                raise OpError(
+                    op,
+                    f"operand {index} splits dim {dim} into tiles {list(pieces)} where the result's are "
+                    f"{list(out_pieces)}",
+                )
+        results = tuple(
+            AffineDimExpr(loop_of_source[(loop_of[d], k)]) for d, k in layout.materialized_dim_sources(info, rank)
+        )
+        new_maps.append(AffineMap(len(out_sources), 0, results))
 
     ins, outs = operands[:-1], operands[-1:]
     body = op.body.clone()
@@ -209,7 +218,25 @@ def lower_elementwise_generic(
         list(outs),
         body,
         [AffineMapAttr(m) for m in new_maps],
-        [linalg.IteratorTypeAttr.parallel()] * num_loops,
+        [linalg.IteratorTypeAttr.parallel()] * len(out_sources),
         [outs[0].type],
     )
     return builder.insert(generic).results[0]
+
+
+def _tile_piece_sizes(info: MaterializeEncodingInfo, rank: int) -> dict[int, tuple[int, ...]]:
+    """Source dim -> the sizes of the dims its inner tile is materialized as, in piece order."""
+    from mini_iree.compiler.layout import iree_encoding as layout
+
+    if info.is_identity():
+        return {}
+    sources = layout.materialized_dim_sources(info, rank)
+    shape = layout.materialized_shape(info, (None,) * rank)
+    pieces: dict[int, dict[int, int]] = {}
+    for (d, k), size in zip(sources, shape):
+        if k is None:
+            continue
+        if size is None:
+            raise ValueError("dynamic inner tiles cannot be materialized")
+        pieces.setdefault(d, {})[k] = size
+    return {d: tuple(sizes[k] for k in sorted(sizes)) for d, sizes in pieces.items()}

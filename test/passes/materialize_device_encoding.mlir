@@ -658,6 +658,176 @@ func.func @elementwise_generic_on_packed_tiles() attributes {hal.executable.targ
 
 // -----
 
+// The same consumer on gfx942 (the data-tiling walkthrough's heuristics): the
+// generic runs on the result's swizzled tiles, ?x?x4x8x2x4x16x4 (outer M, N,
+// then the permuted pieces N:4 M:8 N:2 M:4 N:16 M:4), and the bias, whose
+// layout is the result's with the M pieces dropped (?x4x2x16), reads the outer
+// N loop and the loops of its three N pieces: d1, d2, d4, d6. IREE's
+// lowerGenericOpWithEncoding builds the same maps.
+
+#pipeline_layout = #hal.pipeline.layout<constants = 3, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip", iree.encoding.resolver = #iree_gpu.gpu_encoding_resolver<>, iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<MFMA_F32_16x16x16_BF16>, <MFMA_F32_32x32x8_BF16>, <MFMA_F32_16x16x32_F8E5M2FNUZ>, <MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_I32_16x16x32_I8>, <MFMA_I32_32x32x16_I8>, <MFMA_F64_16x16x4_F64>, <MFMA_F32_16x16x4_F32>, <MFMA_F32_16x16x16_F16>, <MFMA_F32_32x32x8_F16>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, simds_per_wgp = 4, vgpr_space_bits = 16384>>, ukernels = "none"}>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d1)>
+#lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+#out = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+#bias = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, [#map2, #bcast]], iteration_sizes = [?, ?, ?]>
+func.func @elementwise_generic_on_swizzled_tiles_gfx942() attributes {hal.executable.target = #target} {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %i0 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
+  %m = arith.index_castui %i0 : i32 to index
+  %i1 = hal.interface.constant.load layout(#pipeline_layout) ordinal(1) : i32
+  %n = arith.index_castui %i1 : i32 to index
+  %i2 = hal.interface.constant.load layout(#pipeline_layout) ordinal(2) : i32
+  %k = arith.index_castui %i2 : i32 to index
+  %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #lhs>>{%m, %k}
+  %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #rhs>>{%k, %n}
+  %2 = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32, #bias>>{%n}
+  %3 = hal.interface.binding.subspan layout(#pipeline_layout) binding(3) alignment(64) offset(%c0) flags(None) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%m, %n}
+  %4 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [%m, %k], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #lhs>>{%m, %k} -> tensor<?x?xf32, #lhs>
+  %5 = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0, 0], sizes = [%k, %n], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #rhs>>{%k, %n} -> tensor<?x?xf32, #rhs>
+  %6 = iree_tensor_ext.dispatch.tensor.load %2, offsets = [0], sizes = [%n], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32, #bias>>{%n} -> tensor<?xf32, #bias>
+  %7 = tensor.empty(%m, %n) : tensor<?x?xf32, #out>
+  %8 = linalg.fill ins(%cst : f32) outs(%7 : tensor<?x?xf32, #out>) -> tensor<?x?xf32, #out>
+  %9 = linalg.matmul ins(%4, %5 : tensor<?x?xf32, #lhs>, tensor<?x?xf32, #rhs>) outs(%8 : tensor<?x?xf32, #out>) -> tensor<?x?xf32, #out>
+  %10 = linalg.generic {indexing_maps = [#id, #bcast, #id], iterator_types = ["parallel", "parallel"]} ins(%9, %6 : tensor<?x?xf32, #out>, tensor<?xf32, #bias>) outs(%7 : tensor<?x?xf32, #out>) {
+  ^bb0(%in: f32, %in_0: f32, %o: f32):
+    %12 = arith.addf %in, %in_0 : f32
+    %13 = arith.maximumf %12, %cst : f32
+    linalg.yield %13 : f32
+  } -> tensor<?x?xf32, #out>
+  %11 = iree_encoding.unset_encoding %10 : tensor<?x?xf32, #out> -> tensor<?x?xf32>{%m, %n}
+  iree_tensor_ext.dispatch.tensor.store %11, %3, offsets = [0, 0], sizes = [%m, %n], strides = [1, 1] : tensor<?x?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%m, %n}
+  return
+}
+// CHECK-DAG:   #[[$ID8:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4, d5, d6, d7)>
+// CHECK-DAG:   #[[$BIAS8:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d4, d6)>
+// CHECK-LABEL: func.func @elementwise_generic_on_swizzled_tiles_gfx942()
+// CHECK:         hal.interface.binding.subspan {{.+}} binding(2) {{.+}} : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4x2x16xf32>>
+// CHECK:         %[[BIAS:.+]] = iree_tensor_ext.dispatch.tensor.load {{.+}} -> tensor<?x4x2x16xf32>
+// CHECK:         %[[EMPTY:.+]] = tensor.empty(%{{.+}}, %{{.+}}) : tensor<?x?x4x8x2x4x16x4xf32>
+// CHECK:         %[[MMA:.+]] = iree_codegen.inner_tiled
+// CHECK:         %[[EW:.+]] = linalg.generic {indexing_maps = [#[[$ID8]], #[[$BIAS8]], #[[$ID8]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[MMA]], %[[BIAS]] : tensor<?x?x4x8x2x4x16x4xf32>, tensor<?x4x2x16xf32>) outs(%[[EMPTY]] : tensor<?x?x4x8x2x4x16x4xf32>)
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK:         %[[T:.+]] = linalg.transpose ins(%[[EW]] : tensor<?x?x4x8x2x4x16x4xf32>)
+// CHECK:         linalg.unpack
+// With IREE 3.13's heuristics the tiles split differently; the bias still reads only N's loops.
+// ERA313-DAG:   #[[$BIAS9:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d3, d5, d7)>
+// ERA313-LABEL: func.func @elementwise_generic_on_swizzled_tiles_gfx942()
+// ERA313:         linalg.generic {indexing_maps = [#{{.+}}, #[[$BIAS9]], #{{.+}}], {{.+}} ins(%{{.+}}, %{{.+}} : tensor<?x?x2x2x4x4x4x16x4xf32>, tensor<?x2x4x16xf32>)
+
+// -----
+
+// A per-row operand (broadcast along N) keeps the result's M pieces instead:
+// ?x8x4x4 (outer M, then M:8 M:4 M:4), read through d0, d3, d5, d7.
+
+#pipeline_layout = #hal.pipeline.layout<constants = 3, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip", iree.encoding.resolver = #iree_gpu.gpu_encoding_resolver<>, iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<MFMA_F32_16x16x16_BF16>, <MFMA_F32_32x32x8_BF16>, <MFMA_F32_16x16x32_F8E5M2FNUZ>, <MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_I32_16x16x32_I8>, <MFMA_I32_32x32x16_I8>, <MFMA_F64_16x16x4_F64>, <MFMA_F32_16x16x4_F32>, <MFMA_F32_16x16x16_F16>, <MFMA_F32_32x32x8_F16>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, simds_per_wgp = 4, vgpr_space_bits = 16384>>, ukernels = "none"}>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d0)>
+#lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+#out = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+#bias = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, [#map2, #bcast]], iteration_sizes = [?, ?, ?]>
+func.func @elementwise_row_bias_on_swizzled_tiles_gfx942() attributes {hal.executable.target = #target} {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %i0 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
+  %m = arith.index_castui %i0 : i32 to index
+  %i1 = hal.interface.constant.load layout(#pipeline_layout) ordinal(1) : i32
+  %n = arith.index_castui %i1 : i32 to index
+  %i2 = hal.interface.constant.load layout(#pipeline_layout) ordinal(2) : i32
+  %k = arith.index_castui %i2 : i32 to index
+  %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #lhs>>{%m, %k}
+  %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #rhs>>{%k, %n}
+  %2 = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32, #bias>>{%m}
+  %3 = hal.interface.binding.subspan layout(#pipeline_layout) binding(3) alignment(64) offset(%c0) flags(None) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%m, %n}
+  %4 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [%m, %k], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #lhs>>{%m, %k} -> tensor<?x?xf32, #lhs>
+  %5 = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0, 0], sizes = [%k, %n], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #rhs>>{%k, %n} -> tensor<?x?xf32, #rhs>
+  %6 = iree_tensor_ext.dispatch.tensor.load %2, offsets = [0], sizes = [%m], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32, #bias>>{%m} -> tensor<?xf32, #bias>
+  %7 = tensor.empty(%m, %n) : tensor<?x?xf32, #out>
+  %8 = linalg.fill ins(%cst : f32) outs(%7 : tensor<?x?xf32, #out>) -> tensor<?x?xf32, #out>
+  %9 = linalg.matmul ins(%4, %5 : tensor<?x?xf32, #lhs>, tensor<?x?xf32, #rhs>) outs(%8 : tensor<?x?xf32, #out>) -> tensor<?x?xf32, #out>
+  %10 = linalg.generic {indexing_maps = [#id, #bcast, #id], iterator_types = ["parallel", "parallel"]} ins(%9, %6 : tensor<?x?xf32, #out>, tensor<?xf32, #bias>) outs(%7 : tensor<?x?xf32, #out>) {
+  ^bb0(%in: f32, %in_0: f32, %o: f32):
+    %12 = arith.mulf %in, %in_0 : f32
+    %13 = arith.subf %12, %in_0 : f32
+    linalg.yield %13 : f32
+  } -> tensor<?x?xf32, #out>
+  %11 = iree_encoding.unset_encoding %10 : tensor<?x?xf32, #out> -> tensor<?x?xf32>{%m, %n}
+  iree_tensor_ext.dispatch.tensor.store %11, %3, offsets = [0, 0], sizes = [%m, %n], strides = [1, 1] : tensor<?x?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%m, %n}
+  return
+}
+// CHECK-DAG:   #[[$ROW8:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d3, d5, d7)>
+// CHECK-LABEL: func.func @elementwise_row_bias_on_swizzled_tiles_gfx942()
+// CHECK:         hal.interface.binding.subspan {{.+}} binding(2) {{.+}} : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x8x4x4xf32>>
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #[[$ROW8]], #{{.+}}], {{.+}} ins(%{{.+}}, %{{.+}} : tensor<?x?x4x8x2x4x16x4xf32>, tensor<?x8x4x4xf32>)
+
+// -----
+
+// IREE's materialize_encoding_gfx942.mlir @dequantization: an elementwise
+// generic whose operands are all encoded, a batch-matmul LHS and two scales
+// broadcast over M (encoded through a map chain), stored still encoded. The
+// LHS is 2x1x4x8x4x4x4x4 (batch, M, K outer, then M:8 K:4 M:4 M:4 K:4); the
+// scales keep batch, K outer and the two K pieces: d0, d2, d4, d7, as IREE's
+// CHECK lines at the walkthrough's commit (76efc5896b) say.
+
+#pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip", iree.encoding.resolver = #iree_gpu.gpu_encoding_resolver<>, iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<MFMA_F32_16x16x16_BF16>, <MFMA_F32_32x32x8_BF16>, <MFMA_F32_16x16x32_F8E5M2FNUZ>, <MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_I32_16x16x32_I8>, <MFMA_I32_32x32x16_I8>, <MFMA_F64_16x16x4_F64>, <MFMA_F32_16x16x4_F32>, <MFMA_F32_16x16x16_F16>, <MFMA_F32_32x32x8_F16>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, simds_per_wgp = 4, vgpr_space_bits = 16384>>, ukernels = "none"}>
+#encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]>
+#encoding_bcast = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [[affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2) -> (d0, d2)>], affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]>
+func.func @dequantization_gfx942() attributes {hal.executable.target = #target} {
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x128x64xi8, #encoding>>
+  %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x64xf32, #encoding_bcast>>
+  %2 = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x64xf32, #encoding_bcast>>
+  %3 = hal.interface.binding.subspan layout(#pipeline_layout) binding(3) alignment(64) offset(%c0) flags(None) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<2x128x64xf32, #encoding>>
+  %4 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0, 0], sizes = [2, 128, 64], strides = [1, 1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x128x64xi8, #encoding>> -> tensor<2x128x64xi8, #encoding>
+  %5 = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0, 0], sizes = [2, 64], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x64xf32, #encoding_bcast>> -> tensor<2x64xf32, #encoding_bcast>
+  %6 = iree_tensor_ext.dispatch.tensor.load %2, offsets = [0, 0], sizes = [2, 64], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x64xf32, #encoding_bcast>> -> tensor<2x64xf32, #encoding_bcast>
+  %7 = tensor.empty() : tensor<2x128x64xf32, #encoding>
+  %8 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%4, %5, %6 : tensor<2x128x64xi8, #encoding>, tensor<2x64xf32, #encoding_bcast>, tensor<2x64xf32, #encoding_bcast>) outs(%7 : tensor<2x128x64xf32, #encoding>) {
+  ^bb0(%in: i8, %in_0: f32, %in_1: f32, %out: f32):
+    %9 = arith.extui %in : i8 to i32
+    %10 = arith.uitofp %9 : i32 to f32
+    %11 = arith.subf %10, %in_1 : f32
+    %12 = arith.mulf %11, %in_0 : f32
+    linalg.yield %12 : f32
+  } -> tensor<2x128x64xf32, #encoding>
+  iree_tensor_ext.dispatch.tensor.store %8, %3, offsets = [0, 0, 0], sizes = [2, 128, 64], strides = [1, 1, 1] : tensor<2x128x64xf32, #encoding> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<2x128x64xf32, #encoding>>
+  return
+}
+// CHECK-DAG:   #[[$MAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4, d5, d6, d7)>
+// CHECK-DAG:   #[[$MAP1:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d2, d4, d7)>
+// CHECK-LABEL: func.func @dequantization_gfx942()
+// CHECK-DAG:     hal.interface.binding.subspan {{.+}} binding(0) {{.+}} : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x1x4x8x4x4x4x4xi8>>
+// CHECK-DAG:     hal.interface.binding.subspan {{.+}} binding(1) {{.+}} : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x4x4x4xf32>>
+// CHECK-DAG:     hal.interface.binding.subspan {{.+}} binding(2) {{.+}} : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x4x4x4xf32>>
+// CHECK-DAG:     %[[RESULT_BINDING:.+]] = hal.interface.binding.subspan {{.+}} binding(3) {{.+}} : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<2x1x4x8x4x4x4x4xf32>>
+// CHECK-DAG:     %[[EMPTY:.+]] = tensor.empty() : tensor<2x1x4x8x4x4x4x4xf32>
+// CHECK:         %[[DEQUANT:.+]] = linalg.generic {indexing_maps = [#[[$MAP]], #[[$MAP1]], #[[$MAP1]], #[[$MAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<2x1x4x8x4x4x4x4xi8>, tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>) outs(%[[EMPTY]] : tensor<2x1x4x8x4x4x4x4xf32>)
+// CHECK:           arith.extui
+// CHECK:           arith.uitofp
+// CHECK:           arith.subf
+// CHECK:           arith.mulf
+// CHECK:         iree_tensor_ext.dispatch.tensor.store %[[DEQUANT]], %[[RESULT_BINDING]], offsets = [0, 0, 0, 0, 0, 0, 0, 0], sizes = [2, 1, 4, 8, 4, 4, 4, 4], strides = [1, 1, 1, 1, 1, 1, 1, 1] : tensor<2x1x4x8x4x4x4x4xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<2x1x4x8x4x4x4x4xf32>>
+// IREE 3.13's heuristics give the LHS tile other pieces; the scales then read
+// d0, d2, d5, d7, as IREE's current materialize_encoding_gfx942.mlir checks.
+// ERA313-DAG:   #[[$DQ:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d2, d5, d7)>
+// ERA313-LABEL: func.func @dequantization_gfx942()
+// ERA313:         linalg.generic {indexing_maps = [#{{.+}}, #[[$DQ]], #[[$DQ]], #{{.+}}], {{.+}} ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<2x1x4x2x4x4x16x4xi8>, tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>) outs(%{{.+}} : tensor<2x1x4x2x4x4x16x4xf32>)
+
+// -----
+
 // `#iree_encoding.identity` (and any identity layout) is dropped: no pack.
 
 #pipeline_layout = #hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
