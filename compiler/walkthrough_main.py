@@ -1,0 +1,142 @@
+"""``mini-iree-walkthrough``: a pass-by-pass HTML page of a pipeline running on a program.
+
+    mini-iree-walkthrough examples/matmul.mlir -o matmul.html
+    mini-iree-walkthrough prog.mlir --pipeline 'data-tiling{target=x86_64:+avx512f}' -o prog.html
+    mini-iree-walkthrough examples/*.mlir --output-dir walkthrough/
+    mini-iree-walkthrough --check-excerpts examples/README.md
+
+The pipeline is ``--pipeline``, else the program's ``// walkthrough-pipeline: ...``
+line, else ``data-tiling{target=gfx942}``. The page holds the pass list, the IR
+after each pass with its diff, a picture of every encoding's layout, the
+interpreter's check after each pass and the final program's results and timing.
+Problems print ``FILE:LINE:COL: error: ...`` and exit 1; a pass that fails still
+gives a page up to the failure (and exit status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from mini_iree.compiler.cmdline import ArgumentParser, CommandLineError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = ArgumentParser(
+        prog="mini-iree-walkthrough", description="a pass-by-pass HTML page of a pipeline running on a program"
+    )
+    parser.add_argument("programs", nargs="*", metavar="PROGRAM.mlir", help="the programs to walk through")
+    parser.add_argument(
+        "-p",
+        "--pipeline",
+        default=None,
+        help="passes in mini-iree-opt -p syntax (default: the program's '// walkthrough-pipeline:' line, "
+        "else data-tiling{target=gfx942})",
+    )
+    parser.add_argument("-o", "--output", metavar="OUT.html", help="the page to write (one program)")
+    parser.add_argument(
+        "--output-dir", metavar="DIR", help="write DIR/<program>.html for every program (several programs)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the interpreter's random inputs (default 0)")
+    parser.add_argument(
+        "--dynamic-size", type=int, default=None, metavar="N", help="size of every dynamic dim (default: random 1-16)"
+    )
+    parser.add_argument(
+        "--timing-size",
+        type=int,
+        default=256,
+        metavar="N",
+        help="size of every dynamic dim when timing the final program against numpy (default 256)",
+    )
+    parser.add_argument("--no-check", action="store_true", help="do not run the interpreter after each pass")
+    parser.add_argument(
+        "--check-excerpts", metavar="FILE.md", help="check the IR excerpts of a Markdown file against the tool's output"
+    )
+    parser.add_argument(
+        "--update-excerpts", metavar="FILE.md", help="regenerate the IR excerpts of a Markdown file in place"
+    )
+    return parser
+
+
+def write_page(program: str, output: str, args: argparse.Namespace) -> int:
+    from mini_iree.compiler.diagnostics import DiagnosticError
+    from mini_iree.compiler.output_file import OutputError, write_output
+    from mini_iree.compiler.walkthrough.page import render_page
+    from mini_iree.compiler.walkthrough.stages import run_walkthrough
+
+    try:
+        walk = run_walkthrough(
+            program,
+            args.pipeline,
+            check=not args.no_check,
+            seed=args.seed,
+            dynamic_size=args.dynamic_size,
+            timing_size=args.timing_size,
+        )
+    except DiagnosticError as err:
+        sys.stderr.write(f"{err.diagnostics[0]}\n")
+        return 1
+    except OSError as err:
+        sys.stderr.write(f"error: could not open input file '{program}': {err.strerror}\n")
+        return 1
+    try:
+        write_output(output, render_page(walk))
+    except OutputError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+    if walk.error:
+        sys.stderr.write(f"{walk.error}\n")
+        return 1
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.check_excerpts or args.update_excerpts:
+        from mini_iree.compiler.walkthrough.excerpts import refresh
+
+        path = args.check_excerpts or args.update_excerpts
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        new = refresh(text, os.path.dirname(os.path.abspath(path)))
+        if args.update_excerpts:
+            if new != text:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(new)
+            return 0
+        if new != text:
+            import difflib
+
+            sys.stderr.write(f"error: the excerpts of {path} differ from the tool's output:\n")
+            diff = difflib.unified_diff(text.splitlines(True), new.splitlines(True), path, "regenerated")
+            sys.stderr.writelines(diff)
+            return 1
+        return 0
+    if not args.programs:
+        raise CommandLineError("expected at least one PROGRAM.mlir")
+    if args.output_dir:
+        os.makedirs(args.output_dir, exist_ok=True)
+        status = 0
+        for program in args.programs:
+            name = os.path.splitext(os.path.basename(program))[0] + ".html"
+            status |= write_page(program, os.path.join(args.output_dir, name), args)
+        return status
+    if len(args.programs) != 1:
+        raise CommandLineError("several programs need --output-dir")
+    output = args.output or os.path.splitext(os.path.basename(args.programs[0]))[0] + ".html"
+    return write_page(args.programs[0], output, args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return run(build_parser().parse_args(argv))
+    except CommandLineError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
