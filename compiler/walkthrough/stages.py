@@ -1,0 +1,258 @@
+"""Run a pipeline on a program and keep what a reader wants to see after each pass.
+
+The passes are built and applied exactly as ``mini-iree-opt`` does (same
+registry, same pipeline parser, same printer); after each pass the IR text, its
+wall time and, when asked, the interpreter's comparison with the input program's
+results on seeded inputs are recorded. A pass that fails ends the list with its
+error, so a page still shows everything up to the failure.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException
+
+from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
+from mini_iree.compiler import opt_main
+from mini_iree.compiler.opt_main import MiniIREEOptMain
+from mini_iree.compiler.parsing import parse_mlir
+from mini_iree.compiler.verifier import verify_op_tree
+
+DEFAULT_PIPELINE = "data-tiling{target=gfx942}"
+PIPELINE_MARKER = "// walkthrough-pipeline:"
+"""A program may name the pipeline its walkthrough runs, in a comment line starting with this."""
+
+
+@dataclass
+class Check:
+    """The interpreter's verdict after one pass: same results as the input program, and by how much."""
+
+    ok: bool
+    largest_error: float
+    message: str
+
+
+@dataclass
+class Stage:
+    index: int  # 0 is the input program
+    flag: str  # the pass's flag ("input" for stage 0)
+    class_name: str
+    spec: str  # the pass with its options, as a pipeline names it
+    summary: str  # the docstring's first sentence
+    text: str
+    seconds: float = 0.0
+    check: Check | None = None
+    module: ModuleOp | None = field(default=None, repr=False)
+    description: str = ""  # the whole docstring, for the reader who wants more
+
+
+@dataclass
+class FinalRun:
+    """The last stage's public functions run on the seeded inputs, against the input program."""
+
+    function: str
+    inputs: list[str]
+    results: list[str]
+    largest_error: float
+    ok: bool
+    final_seconds: float
+    reference_seconds: float
+    timing_size: int
+
+
+@dataclass
+class Walkthrough:
+    program: str
+    pipeline: str
+    source: str
+    stages: list[Stage]
+    targets: list[str]
+    error: str | None = None  # the failing pass's diagnostic
+    seed: int = 0
+    dynamic_size: int | None = None
+    timing_size: int = 256
+    final_runs: list[FinalRun] = field(default_factory=list)
+
+
+def pipeline_of(source: str) -> str | None:
+    """The pipeline a program names with ``// walkthrough-pipeline: ...``, if any."""
+    for line in source.splitlines():
+        if line.strip().startswith(PIPELINE_MARKER):
+            return line.strip()[len(PIPELINE_MARKER) :].strip()
+    return None
+
+
+def display_name(path: str) -> str:
+    """``path`` as the page names it: relative to the working directory when inside it, else the file name."""
+    import os
+
+    if not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path)
+    return os.path.basename(path) if relative.startswith("..") else relative
+
+
+def _targets(passes) -> list[str]:
+    """The target short names the pipeline assigns (what unresolved encodings get resolved for)."""
+    from mini_iree.compiler.target_devices import split_target_list
+
+    for pass_ in passes:
+        devices = getattr(pass_, "targetDevices", "")
+        if pass_.name == "iree-hal-assign-target-devices" and devices:
+            return split_target_list(devices.strip("\"'"))
+    return []
+
+
+def run_walkthrough(
+    path: str,
+    pipeline: str | None = None,
+    *,
+    check: bool = True,
+    seed: int = 0,
+    dynamic_size: int | None = None,
+    source: str | None = None,
+    timing_size: int = 256,
+) -> Walkthrough:
+    """Every stage of ``pipeline`` on the program at ``path``; DiagnosticError for a bad input or pipeline."""
+    if source is None:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+    pipeline = pipeline or pipeline_of(source) or DEFAULT_PIPELINE
+    driver = MiniIREEOptMain(args=[path, "-p", pipeline])
+    if driver.cmdline_error is not None:
+        raise driver.cmdline_error
+    module = parse_mlir(driver.ctx, source.encode(), path, 0)
+    start = SourceLoc(path, 1, 1)
+    verify_op_tree(module, start)
+    walk = Walkthrough(
+        display_name(path), pipeline, source, [], _targets(driver.passes), seed=seed, dynamic_size=dynamic_size,
+        timing_size=timing_size,
+    )  # fmt: skip
+    checker = None
+    if check:
+        from mini_iree.compiler.interpreter.verify_each import ResultChecker, ResultsChanged
+
+        try:
+            checker = ResultChecker(module, seed, dynamic_size)
+            walk.dynamic_size = checker.dynamic_size
+        except ResultsChanged as err:
+            walk.error = f"the input program cannot be checked: {err.message}"
+    walk.stages.append(
+        Stage(0, "input", "", "", "the program as written", driver.print_module(module), module=module.clone())
+    )
+    for index, pass_ in enumerate(driver.passes, start=1):
+        begin = time.perf_counter()
+        try:
+            pass_.apply(driver.ctx, module)
+            verify_op_tree(module, start)
+        except (OpError, DiagnosticException, DiagnosticError) as err:
+            walk.error = _error_text(err, module, start, pass_.name)
+            break
+        seconds = time.perf_counter() - begin
+        cls = type(pass_)
+        stage = Stage(
+            index,
+            pass_.name,
+            cls.__name__,
+            str(pass_.pipeline_pass_spec()),
+            _first_sentence(getattr(opt_main, "_UPSTREAM_SUMMARIES", {}).get(pass_.name) or cls.__doc__ or ""),
+            driver.print_module(module),
+            seconds,
+            module=module.clone(),
+            description=_dedent_doc(cls.__doc__ or ""),
+        )
+        if checker is not None:
+            stage.check = _check(checker, module, pass_.name)
+        walk.stages.append(stage)
+        if stage.check is not None and not stage.check.ok:
+            walk.error = stage.check.message
+            break
+    if checker is not None and walk.error is None:
+        walk.final_runs = _final_runs(checker, walk.stages[0].module, module, seed, timing_size)
+    return walk
+
+
+def _first_sentence(doc: str) -> str:
+    """A pass's summary: the first sentence of its docstring, on one line."""
+    text = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    if not text:
+        return "(no description)"
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
+def _dedent_doc(doc: str) -> str:
+    import inspect
+
+    return inspect.cleandoc(doc) if doc else ""
+
+
+def _error_text(err: Exception, module: ModuleOp, start: SourceLoc, name: str) -> str:
+    if isinstance(err, OpError):
+        return str(Diagnostic(op_location(err.op, start), err.text))
+    if isinstance(err, DiagnosticError):
+        return str(err.diagnostics[0])
+    text = str(err).strip().splitlines()
+    return str(Diagnostic(op_location(module, start), f"{name}: {text[0] if text else type(err).__name__}"))
+
+
+def _check(checker: Any, module: ModuleOp, name: str) -> Check:
+    from mini_iree.compiler.interpreter.verify_each import ResultsChanged
+
+    try:
+        summary = checker.check(module, name)
+    except ResultsChanged as err:
+        return Check(False, float("inf"), err.message)
+    largest = float(summary.rsplit("largest error ", 1)[1].rstrip(")"))
+    return Check(True, largest, summary.removeprefix("verify-each-with-interpreter: "))
+
+
+def _best_time(run, repeats: int = 5) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        begin = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - begin)
+    return best
+
+
+def _final_runs(
+    checker: Any, source_module: ModuleOp, final_module: ModuleOp, seed: int, timing_size: int
+) -> list[FinalRun]:
+    """Results of the final program against the input program's, and both timed on larger inputs.
+
+    The results are the check's (small dynamic sizes, easy to read); the times
+    are taken with every dynamic dimension ``timing_size``, where the work, not
+    the interpreter's per-op overhead, dominates. The input program runs each op
+    as one whole-array numpy call (a matmul is numpy's BLAS), so it is the numpy
+    baseline.
+    """
+    import numpy as np
+
+    from mini_iree.compiler.interpreter.verify_each import ResultChecker, compare, largest_error
+    from mini_iree.compiler.run_main import format_array
+
+    timing = ResultChecker(source_module, seed, timing_size)
+    runs = []
+    for ref, big in zip(checker.references, timing.references):
+        results = checker._run(final_module, ref.name, ref.inputs)
+        problem = compare(ref.results, results, ref.tolerance_scale)
+        final_seconds = _best_time(lambda: checker._run(final_module, big.name, big.inputs))
+        reference_seconds = _best_time(lambda: checker._run(source_module, big.name, big.inputs))
+        runs.append(
+            FinalRun(
+                ref.name,
+                [format_array(np.asarray(v), max_elements=12) for v in ref.inputs],
+                [format_array(r, max_elements=12) for r in results],
+                largest_error(ref.results, results) if problem is None else float("inf"),
+                problem is None,
+                final_seconds,
+                reference_seconds,
+                timing_size,
+            )
+        )
+    return runs
