@@ -9,6 +9,12 @@ For each problem it runs, through the numpy interpreter:
 * ``mmt4d MxNxK``: the materialized program data tiling produces on CPU,
   ``linalg.pack`` (with padding) -> ``linalg.mmt4d`` -> ``linalg.unpack``,
   written by hand with M0xN0xK0 tiles;
+* ``pipeline <target>``: the data-tiling pipeline's own output for
+  ``examples/matmul.mlir`` (dynamic shapes), compiled once per target with
+  ``data-tiling{target=...}``: HAL executables whose encode dispatches relayout
+  A and B with ``map_scatter`` (plus padding loops), an ``mmt4d`` dispatch and
+  a masked ``map_scatter`` unpack, called through ``!hal.buffer_view``s;
+  ``... static`` is the same program with the problem's static shapes;
 
 and prints GFLOP/s (2*M*N*K per run, best of ``--repeat``) and the ratio to
 numpy's ``A @ B`` on the same inputs (for i8 x i8 -> i32, numpy's exact
@@ -21,9 +27,13 @@ affects both sides of a ratio alike. BLAS runs single-threaded unless
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 if __name__ == "__main__":
     # The thread count must be fixed before numpy (and its BLAS) is imported.
@@ -66,6 +76,37 @@ func.func @main(%a: tensor<{M}x{K}xf32>, %b: tensor<{K}x{N}xf32>) -> tensor<{M}x
 }}"""
 
 
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "matmul.mlir"
+
+# The host CPU targets of the pipeline rows: AVX2 (8x8x1 tiles) and AVX-512 (16x16x1).
+PIPELINE_TARGETS = [("avx2", "x86_64:+avx,+avx2,+fma"), ("avx512", "x86_64:+avx512f")]
+
+# examples/matmul.mlir with static shapes.
+STATIC = """
+func.func @matmul_f32f32f32(%a: tensor<{M}x{K}xf32>, %b: tensor<{K}x{N}xf32>) -> tensor<{M}x{N}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{M}x{N}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<{M}x{K}xf32>, tensor<{K}x{N}xf32>) outs(%f : tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32>
+  return %r : tensor<{M}x{N}xf32>
+}}"""
+
+
+def data_tiling(text: str, target: str) -> str:
+    """``mini-iree-opt -p 'data-tiling{target=...}'`` on ``text``, in this process."""
+    from mini_iree.compiler.opt_main import main as opt_main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source, output = Path(tmp) / "input.mlir", Path(tmp) / "output.mlir"
+        source.write_text(text)
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors):
+            code = opt_main(["-p", f"data-tiling{{target={target}}}", str(source), "-o", str(output)])
+        if code:
+            raise RuntimeError(f"data-tiling{{target={target}}} failed:\n{errors.getvalue()}")
+        return output.read_text()
+
+
 def plain_program(m: int, n: int, k: int, lt: str = "f32", ot: str = "f32") -> str:
     zero = "0.0" if ot.startswith("f") else "0"
     return PLAIN.format(M=m, N=n, K=k, lt=lt, ot=ot, zero=zero)
@@ -76,6 +117,10 @@ def materialized_program(m: int, n: int, k: int, tiles: tuple[int, int, int]) ->
     return MATERIALIZED.format(
         M=m, N=n, K=k, M0=m0, N0=n0, K0=k0, M1=-(-m // m0), N1=-(-n // n0), K1=-(-k // k0)
     )
+
+
+# The problems the pipeline rows run on (the others keep the table short).
+PIPELINE_PROBLEMS = [(255, 513, 1023), (2048, 2048, 2048)]
 
 
 def best_times(reference, candidate, repeat: int) -> tuple[float, float]:
@@ -91,10 +136,10 @@ def best_times(reference, candidate, repeat: int) -> tuple[float, float]:
     return best[0], best[1]
 
 
-def compile_program(text: str):
-    """A callable running ``@main`` of ``text`` on (a, b), and the list its result lands in."""
+def compile_program(text: str, name: str = "main"):
+    """A callable running ``@name`` of ``text`` on (a, b), and the list its result lands in."""
     module = parse_module_text(text)
-    function = find_function(module, "main")
+    function = find_function(module, name)
     interpreter = make_interpreter(module)
     result: list[np.ndarray] = []
 
@@ -116,9 +161,14 @@ def main() -> None:
     def report(problem: str, program: str, m: int, n: int, k: int, seconds: float, numpy_seconds: float) -> None:
         gflops = 2 * m * n * k / seconds / 1e9
         rows.append((problem, program, gflops, numpy_seconds / seconds))
-        print(f"{problem:<16} {program:<14} {gflops:8.1f} GFLOP/s   {numpy_seconds / seconds:5.2f}x numpy", flush=True)
+        print(f"{problem:<16} {program:<22} {gflops:8.1f} GFLOP/s   {numpy_seconds / seconds:5.2f}x numpy", flush=True)
 
-    print(f"{'problem':<16} {'program':<14} {'speed':>16}   ratio")
+    # The pipeline's output for the dynamic example serves every problem size:
+    # compile it once per target, outside any timing.
+    example = EXAMPLE.read_text()
+    pipeline_outputs = {name: data_tiling(example, target) for name, target in PIPELINE_TARGETS}
+
+    print(f"{'problem':<16} {'program':<22} {'speed':>16}   ratio")
     for m, n, k in [(255, 513, 1023), (1024, 1024, 1024), (2048, 2048, 2048), (1, 4096, 4096)]:
         a = rng.standard_normal((m, k)).astype(np.float32)
         b = rng.standard_normal((k, n)).astype(np.float32)
@@ -132,8 +182,13 @@ def main() -> None:
             ]
         else:
             programs += [("mmt4d 1x8x1", materialized_program(m, n, k, (1, 8, 1)))]
-        for name, text in programs:
-            run, result = compile_program(text)
+        runs = [(name, *compile_program(text)) for name, text in programs]
+        if (m, n, k) in PIPELINE_PROBLEMS:
+            for name, target in PIPELINE_TARGETS:
+                runs.append((f"pipeline {name}", *compile_program(pipeline_outputs[name], "matmul_f32f32f32")))
+            static = data_tiling(STATIC.format(M=m, N=n, K=k), PIPELINE_TARGETS[0][1])
+            runs.append((f"pipeline {PIPELINE_TARGETS[0][0]} static", *compile_program(static, "matmul_f32f32f32")))
+        for name, run, result in runs:
             numpy_seconds, seconds = best_times(lambda: a @ b, lambda: run(a, b), args.repeat)
             np.testing.assert_allclose(result[0], expected, rtol=1e-3, atol=1e-2 * np.sqrt(k))
             report(problem, name, m, n, k, seconds, numpy_seconds)

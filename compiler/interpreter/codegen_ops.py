@@ -10,7 +10,9 @@
   in one BLAS call, and adds the product, swizzled back, to the accumulator.
 * ``map_scatter`` (``map_store`` in IREE 3.13) evaluates its index region once,
   vectorized over every input index, then scatters the input elements whose
-  mask is true to the computed output indices.
+  mask is true to the computed output indices. A region that only regroups
+  index digits (every relayout the pipeline folds into one) runs as a few
+  strided copies instead (``relayout_view.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from mini_iree.compiler.interpreter.core import InterpreterError, run_block
+from mini_iree.compiler.interpreter.relayout_view import copy_into, scatter_plan
 from mini_iree.dialects import iree_codegen, iree_gpu, iree_linalg_ext
 from mini_iree.compiler.layout.iree_encoding import swizzle_relayout
 from mini_iree.dialects.iree_codegen import TileSwizzle
@@ -153,6 +156,10 @@ class CodegenFunctions(InterpreterFunctions):
         buffer = args[0]
         if not isinstance(buffer, np.ndarray):
             raise InterpreterError(op, f"expected a memref, got {type(buffer).__name__}")
+        if not buffer.flags.writeable:
+            # A read-only buffer (a `ReadOnly` binding) cannot change while the
+            # value lives: share its memory.
+            return (buffer,)
         return (buffer.copy(),)
 
     @impl(iree_codegen.StoreToBufferOp)
@@ -160,7 +167,7 @@ class CodegenFunctions(InterpreterFunctions):
         value, buffer = np.asarray(args[0]), args[1]
         if not isinstance(buffer, np.ndarray) or buffer.shape != value.shape:
             raise InterpreterError(op, f"stores a {value.shape} tensor into a memref of shape {np.shape(buffer)}")
-        buffer[...] = value
+        copy_into(buffer, value)
         return ()
 
     @impl(iree_codegen.InnerTiledOp)
@@ -176,8 +183,24 @@ class CodegenFunctions(InterpreterFunctions):
 # ---------------------------------------------------------------------------
 
 
-def _run_map_store(interpreter: Interpreter, op: Any, source: np.ndarray, output: np.ndarray) -> None:
+def _planned_scatter(interpreter: Interpreter, op: Any, source: np.ndarray, output_shape, dtype):
+    """The op's scatter as strided copies (see ``relayout_view``), if its body is a digit renaming."""
+    if source.ndim == 0 or source.dtype != dtype:
+        return None
+    plan = scatter_plan(
+        op.transformation_region.block, source.shape, lambda value: interpreter.get_values([value])[0]
+    )
+    # Out-of-bounds targets take the general path, which reports them.
+    if plan is None or len(plan.out_places) != len(output_shape) or not plan.in_bounds(output_shape):
+        return None
+    return plan
+
+
+def _run_map_store(interpreter: Interpreter, op: Any, source: np.ndarray, output: np.ndarray, plan=None) -> None:
     """Scatter ``source`` into ``output`` (in place) through the op's index region."""
+    if plan is not None:
+        plan.copy(source, output)
+        return
     block = op.transformation_region.block
     # The region runs once on index grids (sparse: each broadcasts along its own
     # dim), so every index and mask it computes is a whole array.
@@ -209,12 +232,22 @@ class LinalgExtFunctions(InterpreterFunctions):
     def _map_store(self, interpreter: Interpreter, op: Any, args: tuple):
         source = np.asarray(args[0])
         output = args[1]
+        plan = _planned_scatter(interpreter, op, source, np.shape(output), np.asarray(output).dtype)
         if isinstance(op.output.type, MemRefType):
             # Buffer semantics: write into the memref, no result.
-            _run_map_store(interpreter, op, source, output)
+            _run_map_store(interpreter, op, source, output, plan)
             return ()
-        result = np.array(output, copy=True)
-        _run_map_store(interpreter, op, source, result)
+        if plan is not None and plan.count() == int(np.prod(np.shape(output), dtype=np.int64)):
+            # Every output element is written (each at most once): the init's
+            # contents do not matter. When the relayout is a strided view of the
+            # input, that view is the result (a store copies it once, later).
+            view = plan.view(source, np.shape(output))
+            if view is not None:
+                return (view,)
+            result = np.empty(np.shape(output), np.asarray(output).dtype)
+        else:
+            result = np.array(output, copy=True)
+        _run_map_store(interpreter, op, source, result, plan)
         return (result,)
 
     @impl(iree_linalg_ext.MapScatterOp)

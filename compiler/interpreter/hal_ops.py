@@ -288,7 +288,14 @@ class HalFunctions(InterpreterFunctions):
             raise InterpreterError(op, f"binding {binding} not provided ({len(context.bindings)} given)")
         offset = int(values[op.byte_offset]) if op.byte_offset is not None else 0
         dims = [int(values[d]) for d in op.dynamic_dims]
-        return (view_binding(op, context.bindings[binding], offset, op.result.type, dims),)
+        view = view_binding(op, context.bindings[binding], offset, op.result.type, dims)
+        flags = op.descriptor_flags
+        if isinstance(view, np.ndarray) and flags is not None and flags.value.data & hal.DescriptorFlags.READ_ONLY:
+            # The dispatch promises not to write a `ReadOnly` binding: a store into
+            # it is an error, and loads may share its memory instead of copying.
+            view = view.view()
+            view.flags.writeable = False
+        return (view,)
 
 
 FUNCTIONS = (HalFunctions,)

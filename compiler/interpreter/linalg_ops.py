@@ -208,15 +208,10 @@ def contract(
     def size(dims: Sequence[int]) -> int:
         return int(np.prod([sizes[d] for d in dims], dtype=np.int64))
 
-    a2 = np.transpose(a, [a_dims.index(d) for d in batch + free_a + contracted])
-    b2 = np.transpose(b, [b_dims.index(d) for d in batch + contracted + free_b])
-    if batch:
-        product = np.matmul(
-            a2.reshape(size(batch), size(free_a), size(contracted)),
-            b2.reshape(size(batch), size(contracted), size(free_b)),
-        )
-    else:
-        product = np.matmul(a2.reshape(size(free_a), size(contracted)), b2.reshape(size(contracted), size(free_b)))
+    lead = [size(batch)] if batch else []
+    a2 = _as_matrix(a, a_dims, batch, free_a, contracted, lead + [size(free_a), size(contracted)])
+    b2 = _as_matrix(b, b_dims, batch, contracted, free_b, lead + [size(contracted), size(free_b)])
+    product = np.matmul(a2, b2)
     have = batch + free_a + free_b
     product = product.reshape([sizes[d] for d in have])
     # Dimensions only the output has: the product is the same along them.
@@ -226,6 +221,57 @@ def contract(
             have.append(d)
     product = np.transpose(product, [have.index(d) for d in c_dims])
     return np.broadcast_to(product, [sizes[d] for d in c_dims])
+
+
+def _as_matrix(x: np.ndarray, dims: list, batch: list, rows: list, cols: list, shape: list) -> np.ndarray:
+    """``x`` as a (batch of) ``rows x cols`` matrix: a view if one exists, else the cheaper copy.
+
+    BLAS takes a matrix or its transpose alike, so the copy may be laid out
+    ``cols x rows`` and handed over transposed. numpy copies fastest when the
+    new innermost axis is long (a tiled operand, e.g. mmt4d's ``N1xK1xN0xK0``
+    RHS, copies several times faster as ``N x K`` than as ``K x N``).
+    """
+    forms = []
+    for first, second, transposed in ((rows, cols, False), (cols, rows, True)):
+        view = np.transpose(x, [dims.index(d) for d in batch + first + second])
+        target = shape if not transposed else shape[:-2] + [shape[-1], shape[-2]]
+        reshaped = _reshaped_view(view, target)
+        if reshaped is None:
+            forms.append((_inner_run(view), view, target, transposed))
+            continue
+        return np.swapaxes(reshaped, -1, -2) if transposed else reshaped
+    _, view, target, transposed = max(forms, key=lambda f: f[0])  # the first form on a tie
+    matrix = view.reshape(target)
+    return np.swapaxes(matrix, -1, -2) if transposed else matrix
+
+
+def _reshaped_view(array: np.ndarray, shape: list) -> np.ndarray | None:
+    """``array`` reshaped without copying, or None when that needs a copy."""
+    try:
+        return np.reshape(array, shape, copy=False)
+    except ValueError:
+        return None
+    except TypeError:  # numpy < 2.1: no `copy` argument (setting `shape` copies, then fails)
+        view = array.view()
+        try:
+            view.shape = shape
+        except AttributeError:
+            return None
+        return view
+
+
+def _inner_run(view: np.ndarray) -> int:
+    """How many elements a C-order copy of ``view`` takes in one innermost loop."""
+    run, stride = 1, None
+    for extent, step in zip(reversed(view.shape), reversed(view.strides)):
+        if extent == 1:
+            continue
+        if stride is not None and step != stride * run:
+            break
+        if stride is None:
+            stride = step
+        run *= extent
+    return run
 
 
 def _is_zero(array: np.ndarray) -> bool:

@@ -97,11 +97,16 @@ def _trip_counts(lower: Any, upper: Any, step: Any) -> Any:
     return np.maximum(-((np.asarray(lower) - np.asarray(upper)) // np.asarray(step)), 0)
 
 
-def _run_lanes(interpreter: Interpreter, block, lowers, uppers, steps) -> None:
+def _run_lanes(interpreter: Interpreter, op: Operation, block, lowers, uppers, steps) -> None:
     """Run `block` for every lane and every iteration of a loop whose bounds may differ per lane.
 
     All lanes step together: iteration t runs with `iv = lower + t * step` on the lanes
-    that still have an iteration t."""
+    that still have an iteration t. When the body only computes indices and stores
+    (as a padding loop does), the iterations themselves become lanes too: one new
+    leading axis per loop, so the whole nest runs once instead of once per iteration.
+    (Like the lanes of a forall, the iterations then store in one go: a nest storing
+    different values into one element would have no defined winner; padding loops
+    store one value.)"""
     counts = [_trip_counts(lo, hi, st) for lo, hi, st in zip(lowers, uppers, steps)]
     outer = lane_mask(interpreter)
     longest = []
@@ -109,6 +114,18 @@ def _run_lanes(interpreter: Interpreter, block, lowers, uppers, steps) -> None:
         # Only active lanes decide how many iterations the nest needs.
         live = count if outer is None else np.where(outer, count, 0)
         longest.append(int(np.max(live)) if np.size(live) else 0)
+    if 0 in longest:
+        return
+    if _runs_as_lanes(op):
+        lane_rank = max(np.ndim(v) for v in [*lowers, *counts, *([] if outer is None else [outer])])
+        k = len(longest)
+        ivs, mask = [], outer
+        for axis, (lo, st, count, n) in enumerate(zip(lowers, steps, counts, longest)):
+            t = np.arange(n, dtype=np.int64).reshape([n if j == axis else 1 for j in range(k)] + [1] * lane_rank)
+            ivs.append(np.asarray(lo) + t * np.asarray(st))
+            mask = _and_masks(mask, t < np.asarray(count))
+        _with_mask(interpreter, mask, lambda: run_block(interpreter, block, ivs))
+        return
     for ts in itertools.product(*(range(n) for n in longest)):
         ivs = [np.asarray(lo) + t * np.asarray(st) for lo, t, st in zip(lowers, ts, steps)]
         mask = outer
@@ -124,7 +141,7 @@ class ScfFunctions(InterpreterFunctions):
         lb, ub, step, *values = args
         if (np.ndim(lb) or np.ndim(ub)) and not values and np.ndim(step) == 0 and step > 0:
             # Inside a loop nest running as lanes: each lane has its own bounds.
-            _run_lanes(interpreter, op.body.block, [lb], [ub], [step])
+            _run_lanes(interpreter, op, op.body.block, [lb], [ub], [step])
             return ()
         if np.ndim(lb) or np.ndim(ub) or np.ndim(step):
             raise InterpreterError(op, "loop bounds must be scalars (this loop cannot run vectorized)")
@@ -184,7 +201,7 @@ class ScfFunctions(InterpreterFunctions):
         steps = mixed_ints(interpreter, op.staticStep.get_values(), op.dynamicStep)
         if not op.outputs and (lane_mask(interpreter) is not None or any(np.ndim(b) for b in [*lower, *upper])):
             # Nested in a loop nest that runs as lanes.
-            _run_lanes(interpreter, op.region.block, lower, upper, steps)
+            _run_lanes(interpreter, op, op.region.block, lower, upper, steps)
             return ()
         if any(s <= 0 for s in steps):
             raise InterpreterError(op, f"steps must be positive, got {steps}")

@@ -163,7 +163,14 @@ class StreamFunctions(InterpreterFunctions):
         shape = shape_with_dims(op, type_.get_shape(), dims)
         if not isinstance(view, np.ndarray) or view.shape != shape:
             raise InterpreterError(op, f"imported buffer view has shape {np.shape(view)}, expected {shape}")
-        return (_store_array(op, view, int(values[op.result_size])),)
+        size = int(values[op.result_size])
+        if view.flags.c_contiguous and view.nbytes == size and view.dtype.itemsize:
+            # Like IREE's import, the resource is the caller's buffer itself (no
+            # copy); read-only, since nothing may change the caller's array.
+            resource = view.reshape(-1).view(np.uint8)
+            resource.flags.writeable = False
+            return (resource,)
+        return (_store_array(op, view, size),)
 
     @impl(stream.TensorExportOp)
     def run_export(self, interpreter: Interpreter, op: stream.TensorExportOp, args: tuple):

@@ -1,0 +1,420 @@
+"""``map_scatter`` bodies that only rename index digits, run as strided copies.
+
+``iree-codegen-combine-layout-transformation`` folds every relayout (pack,
+unpack, transposes, reshapes, swizzles) into one ``map_scatter`` whose body
+linearizes the input indices, delinearizes them (maybe several times) and
+yields some of the results, with a bounds mask for unpacks. Such a body maps
+each input element to the output by regrouping mixed-radix *digits* of the
+input indices: row ``i`` of a pack with 8-row tiles becomes the digits
+``i // 8`` and ``i % 8``, which land in two different output dimensions.
+
+Evaluating the body on index arrays costs several passes over int64 arrays as
+large as the tensor (linearize, delinearize, mask, fancy-index scatter) for
+what is one strided copy. :func:`scatter_plan` reads the body symbolically
+instead: every index is a sum of ``digit * place`` terms, each digit a range of
+one input dimension, and every step is checked to be exact (no carry between
+digits, no wrap-around). The result says, for each digit, its stride in the
+input and in the output; a bound that cuts a digit (padding rows of a tile, an
+unpack's mask) splits the copy into a few rectangular boxes. Anything else
+(data-dependent indices, a constant offset, a step that is not exact) returns
+None, and the caller evaluates the body on index arrays as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr
+from xdsl.ir import Block, SSAValue
+
+from mini_iree.dialects import affine
+
+__all__ = ["ScatterPlan", "copy_into", "scatter_plan"]
+
+
+class _Digit:
+    """``(x // weight) % extent`` of input dimension ``dim`` (before any split of it)."""
+
+    __slots__ = ("dim", "weight", "extent", "split")
+
+    def __init__(self, dim: int, weight: int, extent: int):
+        self.dim, self.weight, self.extent = dim, weight, extent
+        self.split: tuple[_Digit, _Digit, int] | None = None  # (high, low, factor) once split
+
+    def split_at(self, factor: int) -> None:
+        # The high digit may run past the dimension's end (ceil): the input
+        # bound, a constraint like any mask, keeps those positions unwritten.
+        high = _Digit(self.dim, self.weight * factor, -(-self.extent // factor))
+        low = _Digit(self.dim, self.weight, factor)
+        self.split = (high, low, factor)
+
+
+class _Unsupported(Exception):
+    pass
+
+
+Terms = list  # [(digit, place)]: the value sum(digit * place)
+
+
+def _atoms(terms: Terms) -> Terms:
+    """``terms`` over digits that are not split (splits happen after a value is built)."""
+    out: Terms = []
+    stack = list(terms)
+    while stack:
+        digit, place = stack.pop()
+        if digit.split is None:
+            out.append((digit, place))
+        else:
+            high, low, factor = digit.split
+            stack.append((high, place * factor))
+            stack.append((low, place))
+    return out
+
+
+def _max(terms: Terms) -> int:
+    return sum((d.extent - 1) * p for d, p in terms)
+
+
+def _check_radix(terms: Terms) -> Terms:
+    """``terms`` sorted by place, outermost first, if they never carry into each other."""
+    # A digit of extent 1 is always 0: it adds nothing and cannot collide.
+    ordered = sorted((t for t in terms if t[0].extent > 1), key=lambda t: -t[1])
+    below = 0
+    for digit, place in reversed(ordered):
+        if place <= below:
+            raise _Unsupported
+        below += (digit.extent - 1) * place
+    if len({id(d) for d, _ in ordered}) != len(ordered):
+        raise _Unsupported
+    return ordered
+
+
+def _delinearize(terms: Terms, basis: Sequence[int], count: int) -> list[Terms]:
+    if count == len(basis) + 1:
+        basis = [0, *basis]
+    if len(basis) != count or any(b <= 0 for b in basis[1:]):
+        raise _Unsupported
+    # places[j]: the place value of result j (the product of the inner bases).
+    places = [1] * count
+    for j in range(count - 2, -1, -1):
+        places[j] = places[j + 1] * basis[j + 1]
+    for boundary in places[:-1]:
+        # A digit whose range crosses a boundary is split there, if it can be.
+        changed = True
+        while changed:
+            changed = False
+            for digit, place in _atoms(terms):
+                if place < boundary < place * digit.extent:
+                    if boundary % place:
+                        raise _Unsupported
+                    digit.split_at(boundary // place)
+                    changed = True
+                    break
+        atoms = _atoms(terms)
+        if any(p >= boundary and p % boundary for _, p in atoms):
+            raise _Unsupported
+        if _max([(d, p) for d, p in atoms if p < boundary]) >= boundary:
+            raise _Unsupported  # the digits below the boundary could carry
+    atoms = _atoms(terms)
+    results: list[Terms] = []
+    for j in range(count):
+        upper = places[j - 1] if j > 0 else None
+        part = [(d, p // places[j]) for d, p in atoms if p >= places[j] and (upper is None or p < upper)]
+        if j > 0 and _max(part) >= basis[j]:
+            raise _Unsupported  # `% basis[j]` would wrap
+        results.append(part)
+    return results
+
+
+def _linearize(parts: Sequence[Terms], basis: Sequence[int]) -> Terms:
+    # As the interpreter's affine.linearize_index: the outermost bound may be omitted.
+    strides = list(basis[len(basis) - len(parts) + 1 :]) if len(basis) >= len(parts) else list(basis)
+    if len(strides) != len(parts) - 1:
+        raise _Unsupported
+    terms: Terms = []
+    place = 1
+    for position in range(len(parts) - 1, -1, -1):
+        terms += [(d, p * place) for d, p in parts[position]]
+        if position > 0:
+            place *= strides[position - 1]
+    return terms
+
+
+_ULT, _ULE, _SLT, _SLE = 6, 7, 2, 3
+
+
+class ScatterPlan:
+    """Where each input element goes: strided copies, one per box of digit ranges."""
+
+    def __init__(self, digits: list[_Digit], out_places: list[list[tuple[_Digit, int]]], boxes: list[dict]):
+        self.digits = digits  # every unsplit digit of the input
+        self.out_places = out_places  # per output dim: (digit, place)
+        self.boxes = boxes  # each: digit -> (start, stop); missing digits run fully
+
+    def _box_ranges(self, box: dict) -> list[tuple[int, int]]:
+        return [box.get(d, (0, d.extent)) for d in self.digits]
+
+    def count(self) -> int:
+        return sum(int(np.prod([b - a for a, b in self._box_ranges(box)], dtype=np.int64)) for box in self.boxes)
+
+    def in_bounds(self, output_shape: Sequence[int]) -> bool:
+        for box in self.boxes:
+            ranges = dict(zip(map(id, self.digits), self._box_ranges(box)))
+            for extent, terms in zip(output_shape, self.out_places):
+                if sum((ranges[id(d)][1] - 1) * p for d, p in terms) >= extent:
+                    return False
+        return True
+
+    def copy(self, source: np.ndarray, output: np.ndarray) -> None:
+        """Write every planned input element of ``source`` into ``output`` (in place)."""
+        out_stride = {id(d): 0 for d in self.digits}
+        for stride, terms in zip(output.strides, self.out_places):
+            for d, p in terms:
+                out_stride[id(d)] += p * stride
+        src_strides = [d.weight * source.strides[d.dim] for d in self.digits]
+        dst_strides = [out_stride[id(d)] for d in self.digits]
+        for box in self.boxes:
+            ranges = self._box_ranges(box)
+            shape = [b - a for a, b in ranges]
+            if 0 in shape:
+                continue
+            src_offset = sum(a * s for (a, _), s in zip(ranges, src_strides))
+            dst_offset = sum(a * s for (a, _), s in zip(ranges, dst_strides))
+            _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, dst_strides)
+
+
+    def view(self, source: np.ndarray, output_shape: Sequence[int]) -> np.ndarray | None:
+        """The output as a read-only view of ``source``, when the plan writes every output element
+        and each output index walks the input at one stride; else None."""
+        if self.count() != int(np.prod(output_shape, dtype=np.int64)):
+            return None
+        strides = []
+        for extent, terms in zip(output_shape, self.out_places):
+            # Ascending places must be an exact mixed radix (1, e0, e0*e1, ...) and the
+            # input strides of the digits proportional to them.
+            ordered = sorted(terms, key=lambda t: t[1])
+            step = None
+            place = 1
+            for digit, digit_place in ordered:
+                stride = digit.weight * source.strides[digit.dim]
+                if digit_place != place or (step is not None and stride != step * place):
+                    return None
+                if step is None:
+                    step = stride
+                place *= digit.extent
+            if step is None and extent != 1:
+                return None
+            strides.append(step or 0)
+        low, high = _byte_extent(output_shape, strides)
+        source_low, source_high = _byte_extent(source.shape, source.strides)
+        if low < source_low or high > source_high:
+            return None  # not a view of `source` after all: the caller copies
+        return np.lib.stride_tricks.as_strided(source, tuple(output_shape), tuple(strides), writeable=False)
+
+
+def copy_into(target: np.ndarray, value: np.ndarray) -> None:
+    """``target[...] = value`` for arrays of one shape and dtype, at any strides, as fast as numpy can."""
+    if target.shape != value.shape or target.dtype != value.dtype or target.dtype.hasobject:
+        target[...] = value
+        return
+    if value.size == 0:
+        return
+    if not target.flags.writeable:
+        raise ValueError("assignment destination is read-only")
+    _strided_copy(value, 0, target, 0, list(value.shape), list(value.strides), list(target.strides))
+
+
+class _View:
+    """An ``__array_interface__`` holder: a view of another array's memory at any strides."""
+
+    def __init__(self, interface: dict, base: np.ndarray):
+        self.__array_interface__ = interface
+        self.base = base
+
+
+def _byte_extent(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, int]:
+    """The lowest and highest byte offsets (from the first element) an array of this shape and strides touches."""
+    low = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+    return low, high
+
+
+def _raw_view(array: np.ndarray, offset: int, shape: Sequence[int], strides: Sequence[int], itemsize: int) -> np.ndarray:
+    # The view is built from a raw pointer, which numpy cannot check: refuse one
+    # that would reach outside `array`'s memory rather than read or write past it.
+    low, high = _byte_extent(shape, strides)
+    array_low, array_high = _byte_extent(array.shape, array.strides)
+    if offset + low < array_low or offset + high + itemsize > array_high + array.itemsize:
+        raise ValueError("relayout copy outside its array (a planning error)")
+    pointer, read_only = array.__array_interface__["data"]
+    interface = {
+        "data": (pointer + offset, read_only),
+        "shape": tuple(shape),
+        "strides": tuple(strides),
+        "typestr": f"|V{itemsize}",
+        "version": 3,
+    }
+    return np.asarray(_View(interface, array))
+
+
+def _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, dst_strides) -> None:
+    """``output`` viewed at ``dst_strides`` = ``source`` viewed at ``src_strides`` (bytes, same shape).
+
+    Elements are copied as raw bytes. Axes are ordered by the output's strides
+    and merged where both sides allow; a short innermost run that is contiguous
+    on both sides is copied as one wider element, which numpy moves several
+    times faster than a loop of a few floats.
+    """
+    if 0 in shape:
+        return
+    itemsize = source.dtype.itemsize
+    axes = sorted((i for i in range(len(shape)) if shape[i] > 1), key=lambda i: (-abs(dst_strides[i]), -abs(src_strides[i])))
+    merged: list[list[int]] = []  # [extent, src stride, dst stride]
+    for i in axes:
+        if merged:
+            extent, s, d = merged[-1]
+            if s == src_strides[i] * shape[i] and d == dst_strides[i] * shape[i]:
+                merged[-1] = [extent * shape[i], src_strides[i], dst_strides[i]]
+                continue
+        merged.append([shape[i], src_strides[i], dst_strides[i]])
+    if merged and merged[-1][1] == merged[-1][2] == itemsize and merged[-1][0] * itemsize <= 256 and len(merged) > 1:
+        extent = merged.pop()[0]
+        itemsize *= extent
+    shape_ = [m[0] for m in merged]
+    dst = _raw_view(output, dst_offset, shape_, [m[2] for m in merged], itemsize)
+    src = _raw_view(source, src_offset, shape_, [m[1] for m in merged], itemsize)
+    np.copyto(dst, src)
+
+
+def _box_list(terms: Terms, bound: int) -> list[dict]:
+    """The digit ranges where ``sum(terms) < bound``, as disjoint boxes (terms outermost first, no carry)."""
+    if bound <= 0:
+        return []
+    if not terms:
+        return [{}]
+    (digit, place), rest = terms[0], terms[1:]
+    quotient, remainder = divmod(bound, place)
+    if quotient >= digit.extent:
+        return [{}]
+    boxes = [{digit: (0, quotient)}] if quotient > 0 else []
+    for box in _box_list(rest, remainder):
+        box[digit] = (quotient, quotient + 1)
+        boxes.append(box)
+    return boxes
+
+
+def _intersect(a: dict, b: dict) -> dict | None:
+    box = dict(a)
+    for digit, (start, stop) in b.items():
+        if digit in box:
+            start, stop = max(start, box[digit][0]), min(stop, box[digit][1])
+            if start >= stop:
+                return None
+        box[digit] = (start, stop)
+    return box
+
+
+def scatter_plan(block: Block, source_shape: Sequence[int], outer_value) -> ScatterPlan | None:
+    """The plan of a ``map_scatter`` body over an input of ``source_shape``, or None.
+
+    ``outer_value(v)`` is the runtime value of an SSA value defined outside the
+    body (a dimension, a bound).
+    """
+    try:
+        return _plan(block, list(source_shape), outer_value)
+    except _Unsupported:
+        return None
+
+
+def _plan(block: Block, shape: list[int], outer_value) -> ScatterPlan:
+    if not shape or len(block.args) != len(shape):
+        raise _Unsupported
+    roots = [_Digit(dim, 1, extent) for dim, extent in enumerate(shape)]
+    env: dict[SSAValue, Any] = {arg: [(root, 1)] for arg, root in zip(block.args, roots)}
+
+    def concrete(value: SSAValue) -> int:
+        if value in env:
+            known = env[value]
+            if isinstance(known, int):
+                return known
+            raise _Unsupported
+        result = outer_value(value)
+        if np.ndim(result) != 0:
+            raise _Unsupported
+        return int(result)
+
+    def number(value: SSAValue) -> Terms:
+        known = env.get(value)
+        if isinstance(known, list):
+            return known
+        if concrete(value) == 0:
+            return []
+        raise _Unsupported  # a constant offset: not a digit renaming
+
+    def basis(static, dynamic) -> list[int]:
+        values = iter(dynamic)
+        return [concrete(next(values)) if s == DYNAMIC_INDEX else int(s) for s in static]
+
+    masks: dict[SSAValue, list] = {}
+
+    def mask(value: SSAValue) -> list:
+        if value in masks:
+            return masks[value]
+        if concrete(value) & 1:
+            return []
+        raise _Unsupported  # a constant false mask: nothing to plan
+
+    ops = list(block.ops)
+    for op in ops[:-1]:
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+            env[op.result] = int(op.value.value.data)
+        elif isinstance(op, affine.LinearizeIndexOp):
+            parts = [number(v) for v in op.multi_index]
+            env[op.linear_index] = _linearize(parts, basis(op.static_basis.get_values(), op.dynamic_basis))
+        elif isinstance(op, affine.DelinearizeIndexOp):
+            results = _delinearize(
+                number(op.linear_index), basis(op.static_basis.get_values(), op.dynamic_basis), len(op.multi_index)
+            )
+            for value, terms in zip(op.multi_index, results):
+                env[value] = terms
+        elif isinstance(op, arith.CmpiOp):
+            predicate = op.predicate.value.data
+            if predicate not in (_ULT, _ULE, _SLT, _SLE):
+                raise _Unsupported
+            bound = concrete(op.rhs) + (1 if predicate in (_ULE, _SLE) else 0)
+            if bound < 0 and predicate in (_ULT, _ULE):
+                raise _Unsupported  # unsigned, a negative bound is a huge one
+            masks[op.result] = [(number(op.lhs), bound)]
+        elif isinstance(op, arith.AndIOp):
+            masks[op.result] = mask(op.lhs) + mask(op.rhs)
+        else:
+            raise _Unsupported
+    terminator = ops[-1] if ops else None
+    if terminator is None or not terminator.operands:
+        raise _Unsupported
+
+    *index_values, mask_value = terminator.operands
+    constraints = mask(mask_value)
+    outputs = [_check_radix(_atoms(number(v))) for v in index_values]
+    digits = [d for d, _ in _atoms([(root, 1) for root in roots])]
+    # Each digit must land in exactly one output index (or not vary): then
+    # different input elements never meet in one output element.
+    seen = [id(d) for terms in outputs for d, _ in terms]
+    if len(seen) != len(set(seen)) or any(d.extent > 1 and id(d) not in seen for d in digits):
+        raise _Unsupported
+    # The input's own bounds cut the digits that run past a dimension's end.
+    by_dim: dict[int, Terms] = {}
+    for d in digits:
+        by_dim.setdefault(d.dim, []).append((d, d.weight))
+    constraints = [(terms, extent) for dim, extent in enumerate(shape) for terms in [by_dim.get(dim, [])]] + [
+        (_atoms(terms), bound) for terms, bound in constraints
+    ]
+    boxes: list[dict] = [{}]
+    for terms, bound in constraints:
+        options = _box_list(_check_radix(terms), bound)
+        boxes = [b for b in (_intersect(x, y) for x in boxes for y in options) if b is not None]
+    # Boxes are keyed by digit objects; the plan keys them the same way.
+    return ScatterPlan(digits, outputs, boxes)
