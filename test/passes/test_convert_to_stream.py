@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 
@@ -192,25 +191,8 @@ CHAIN = [
     "iree-flow-annotate-dispatches",
     PASS,
 ]
-CHAIN_MODULES = [
-    "assign_target_devices",
-    "materialize_target_devices",
-    "convert_dispatch_regions_to_workgroups",
-    "outline_dispatch_regions",
-    "annotate_dispatches",
-]
 
 
-def _chain_available() -> bool:
-    for module in CHAIN_MODULES:
-        try:
-            importlib.import_module(f"mini_iree.passes.{module}")
-        except ImportError:
-            return False
-    return True
-
-
-@pytest.mark.skipif(not _chain_available(), reason="the target-device and outlining passes are not in passes/ yet")
 @pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "test" / "e2e" / "Inputs").glob("*.mlir")))
 def test_e2e_inputs_through_stream_conversion(name):
     result = run_opt(
