@@ -168,7 +168,7 @@ func.func @interface_ops() {
   #hal.pipeline.binding<storage_buffer, None>
 ], flags = None>
 func.func @interface_binding_subspan_forms(%arg0: index) {
-  // CHECK: hal.interface.binding.subspan layout(#pipeline_layout) binding(1) flags(None) : memref<64x256x8x1xf32>
+  // CHECK: hal.interface.binding.subspan layout(#pipeline_layout) binding(1) flags("None") : memref<64x256x8x1xf32>
   %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) flags("None") : memref<64x256x8x1xf32>
   // CHECK: hal.interface.binding.subspan layout(#pipeline_layout) binding(0) : memref<4xf32>
   %1 = hal.interface.binding.subspan layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>], flags = None>) binding(0) : memref<4xf32>
