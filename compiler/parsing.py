@@ -116,6 +116,15 @@ class LocatedParser(Parser):
             op.location = self.loc_of(start).to_attr()
         return op
 
+    def _register_ssa_definition(self, name, values, span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        # xDSL strips a `_N` suffix from a name hint, so `%_0` leaves the empty name
+        # hint "", which xDSL itself then refuses to copy when a pass replaces the
+        # value (replace_all_uses_with raised ValueError). Such a value has no name.
+        for value in values:
+            if value.name_hint == "":
+                value._name = None  # noqa: SLF001 - the setter refuses "" too
+
     def parse_optional_argument(self, expect_type: bool = True):
         # MLIR's OpAsmParser::parseArgument takes an optional `loc(...)` after the
         # type (what --mlir-print-debuginfo prints); xDSL's stops at the type.

@@ -501,6 +501,22 @@ class MLIRPrinter(Printer):
 
     # -- ops ---------------------------------------------------------------
 
+    def print_region(
+        self,
+        region: Region,
+        print_entry_block_args: bool = True,
+        print_empty_block: bool = True,
+        print_block_terminators: bool = True,
+    ) -> None:
+        # An op that prints its entry block's arguments itself (`(%x: f32, %y: f32) {`)
+        # passes them to parse_region, which refuses a block label after them; xDSL
+        # printed `^bb0(...)` for an empty body anyway. MLIR's custom printers leave
+        # out the label of an empty block (printEmptyBlock is false by default).
+        entry = region.blocks.first
+        if not print_entry_block_args and entry is not None and entry.args:
+            print_empty_block = False
+        super().print_region(region, print_entry_block_args, print_empty_block, print_block_terminators)
+
     def print_op(self, op: Operation) -> None:
         self._names_for(op)
         if self.print_generic_format or Operation.print is type(op).print:

@@ -1,8 +1,11 @@
 """The fuzzers' budget: a short seeded run by default, the long run with ``pytest -m fuzz``.
 
 ``pytest`` runs every fuzzer for a few seconds (about 30 s for the three);
-``pytest -m fuzz test/fuzz`` runs the long mode, ``LONG_INPUTS`` inputs in all.
-``MINI_IREE_FUZZ_INPUTS=N`` sets the total instead, ``MINI_IREE_FUZZ_SEED=S`` the seed.
+``pytest -m fuzz test/fuzz`` runs the long mode: 10,000 mini-iree-opt mutants,
+50,000 mini-iree-layout strings, 2,000 mini-iree-run command lines.
+``MINI_IREE_FUZZ_INPUTS=N`` sets the total instead (split by each fuzzer's share),
+``MINI_IREE_FUZZ_OPT_INPUTS``, ``MINI_IREE_FUZZ_LAYOUT_INPUTS`` and
+``MINI_IREE_FUZZ_RUN_INPUTS`` one fuzzer's count, ``MINI_IREE_FUZZ_SEED=S`` the seed.
 """
 
 from __future__ import annotations
@@ -30,16 +33,18 @@ def _load_test_helpers():
     return module
 
 
-_helpers = _load_test_helpers()
-REPO, SHARED, REFERENCE = _helpers.REPO, _helpers.SHARED, _helpers.REFERENCE
-OptResult, run_opt, require_reference = _helpers.OptResult, _helpers.run_opt, _helpers.require_reference
+# Everything test/conftest.py offers (REPO, REFERENCE, run_opt, require_reference, ...), so that
+# `from conftest import ...` works in every test file whichever conftest pytest loaded last.
+globals().update({name: value for name, value in vars(_load_test_helpers()).items() if not name.startswith("_")})
 
 LONG_INPUTS = 10_000
 HANG_SECONDS = 10
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "fuzz: a fuzzer; `-m fuzz` runs the long mode (10,000 inputs)")
+    config.addinivalue_line(
+        "markers", "fuzz(share, name, long_inputs): a fuzzer; `-m fuzz` runs the long mode (long_inputs inputs)"
+    )
 
 
 @dataclass
@@ -57,14 +62,20 @@ class Budget:
 @pytest.fixture
 def budget(request) -> Budget:
     """``share`` of the total (the three fuzzers' shares add up to 1)."""
-    share = request.node.get_closest_marker("fuzz").kwargs.get("share", 1 / 3)
+    marker = request.node.get_closest_marker("fuzz").kwargs
+    share = marker.get("share", 1 / 3)
     seed = int(os.environ.get("MINI_IREE_FUZZ_SEED", "0"))
+    # One fuzzer's own count wins over the shared total: the layout fuzzer is
+    # cheap enough to run many more inputs than the opt fuzzer in the same time.
+    own = os.environ.get(f"MINI_IREE_FUZZ_{marker.get('name', '').upper()}_INPUTS") if marker.get("name") else None
     total = os.environ.get("MINI_IREE_FUZZ_INPUTS")
     long_mode = "fuzz" in (request.config.getoption("markexpr") or "")
+    if own is not None:
+        return Budget(max(1, int(own)), float("inf"), seed)
     if total is not None:
         return Budget(max(1, round(int(total) * share)), float("inf"), seed)
     if long_mode:
-        return Budget(round(LONG_INPUTS * share), float("inf"), seed)
+        return Budget(marker.get("long_inputs", round(LONG_INPUTS * share)), float("inf"), seed)
     return Budget(10**9, 30 * share, seed)
 
 

@@ -94,7 +94,7 @@ def run(args: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-@pytest.mark.fuzz(share=0.2)
+@pytest.mark.fuzz(share=0.2, name="layout", long_inputs=50_000)
 def test_fuzz_layout(tmp_path, budget):
     rng = random.Random(budget.seed)
     start, done = time.monotonic(), 0

@@ -2,7 +2,9 @@
 
 Each input is a seeded mutation of a repository .mlir (truncation, deleted or
 duplicated spans, inserted tokens, swapped lines, flipped bytes, two files
-spliced) run with a random combination of flags. Whatever the input:
+spliced) run with a random combination of flags and of the dispatch-creation
+passes (alone, or the whole ``data-tiling-dispatch-creation`` pipeline). Whatever
+the input:
 
 - the exit status is 0 or 1, and no Python traceback or ``internal error`` shows;
 - no input takes longer than 10 s;
@@ -31,9 +33,13 @@ TOKENS = [
     "// expected-error-re {{[}}\n", "scf.forall (%i) in (1000000000000) {", "module {", "}" * 5, "(" * 50,
 ]  # fmt: skip
 
-PASSES = ["cse", "dce", "canonicalize", "iree-dispatch-creation-form-dispatch-regions",
+# Every pass of the dispatch-creation half, one by one and as the whole pipeline.
+PASSES = ["cse", "dce", "canonicalize", "iree-abi-wrap-entry-points", "iree-dispatch-creation-form-dispatch-regions",
           "iree-dispatch-creation-annotate-data-tiling-hints", "iree-dispatch-creation-set-encoding",
-          "iree-util-hoist-into-globals"]  # fmt: skip
+          "iree-dispatch-creation-hoist-encoding-ops", "iree-dispatch-creation-propagate-encodings",
+          "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass",
+          "iree-dispatch-creation-convert-encoding-to-flow", "iree-util-hoist-into-globals",
+          "data-tiling-dispatch-creation"]  # fmt: skip
 
 PRINT_FLAGS = [
     ["--mlir-print-op-generic"],
@@ -52,6 +58,7 @@ OTHER_FLAGS = [
     ["--mlir-print-ir-before=cse"],
     ["--mlir-print-ir-after=canonicalize"],
     ["--mlir-timing"],
+    ["--verify-each-with-interpreter", "--interpreter-dynamic-size=3"],
 ]
 
 
@@ -97,7 +104,8 @@ def flags(rng: random.Random) -> tuple[list[str], list[str]]:
             chosen += group
             reparse += group
     for group in OTHER_FLAGS:
-        if rng.random() < 0.12:
+        # The interpreter check is slow: rarer, so the default run still sees many inputs.
+        if rng.random() < (0.04 if group[0] == "--verify-each-with-interpreter" else 0.12):
             chosen += group
     if "--split-input-file" in chosen:
         reparse.append("--split-input-file")
@@ -139,7 +147,7 @@ def check_one(tmp_path: Path, index: int, text: str, args: list[str], reparse: l
     assert again.stdout == output, f"output prints differently when parsed again; {context}"
 
 
-@pytest.mark.fuzz(share=0.6)
+@pytest.mark.fuzz(share=0.6, name="opt", long_inputs=10_000)
 def test_fuzz_opt(tmp_path, budget):
     texts = [p.read_text() for p in CORPUS_FILES]
     assert texts, "no .mlir files found"

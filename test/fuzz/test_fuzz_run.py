@@ -71,7 +71,7 @@ def run(args: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-@pytest.mark.fuzz(share=0.2)
+@pytest.mark.fuzz(share=0.2, name="run", long_inputs=2_000)
 def test_fuzz_run(tmp_path, budget):
     rng = random.Random(budget.seed)
     npy_files = make_npy_files(tmp_path)

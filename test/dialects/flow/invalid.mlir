@@ -282,3 +282,17 @@ func.func @workgroups_count_mismatch(%arg0: tensor<4xf32>, %w: index) -> tensor<
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A dispatch region using its own result: form-dispatch-regions and
+// hoist-into-globals looped on such input before the verifier rejected it.
+util.func public @region_uses_its_result(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @+1 {{operand defined here (op in a parent region)}}
+  %0 = flow.dispatch.region -> (tensor<4xf32>) {
+    // expected-error @+1 {{operand #0 does not dominate this use}}
+    %1 = arith.addf %0, %a : tensor<4xf32>
+    flow.return %1 : tensor<4xf32>
+  }
+  util.return %0 : tensor<4xf32>
+}
