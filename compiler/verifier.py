@@ -214,28 +214,16 @@ class _Dominance:
             def_region = def_block.parent if def_block is not None else None
             if def_block is user_block:
                 where = " (op in the same block)"
-            elif def_region is user_region:
-                where = " (op in the same region)"
-            elif _is_proper_ancestor(def_region, user_region):
-                where = " (op in a parent region)"
-            elif _is_proper_ancestor(user_region, def_region):
-                where = " (op in a child region)"
             else:
-                where = " (op is neither in a parent nor in a child region)"
+                relation = _region_relation(def_region, user_region)
+                where = f" (op {'is ' if relation.startswith('neither') else ''}{relation})"
             note = Diagnostic(op_location(value.op, self.fallback), "operand defined here" + where, "note")
         else:
             assert isinstance(value, BlockArgument)
             def_region = value.block.parent
             owner = def_region.parent_op() if def_region is not None else None
             block_index = list(def_region.blocks).index(value.block) if def_region is not None else 0
-            if def_region is user_region:
-                where = "in the same region"
-            elif _is_proper_ancestor(def_region, user_region):
-                where = "in a parent region"
-            elif _is_proper_ancestor(user_region, def_region):
-                where = "in a child region"
-            else:
-                where = "neither in a parent nor in a child region"
+            where = _region_relation(def_region, user_region)
             note = Diagnostic(
                 op_location(owner, self.fallback),
                 f"operand defined as a block argument (block #{block_index} {where})",
@@ -266,6 +254,17 @@ def _ancestor_block_in(region: Region, block: Block) -> Block | None:
         parent = current.parent_op()
         current = parent.parent_block() if parent is not None else None
     return None
+
+
+def _region_relation(def_region, user_region) -> str:
+    """Where a definition's region stands from its user's, in the words of MLIR's dominance note."""
+    if def_region is user_region:
+        return "in the same region"
+    if _is_proper_ancestor(def_region, user_region):
+        return "in a parent region"
+    if _is_proper_ancestor(user_region, def_region):
+        return "in a child region"
+    return "neither in a parent nor in a child region"
 
 
 def _is_proper_ancestor(outer: Region | None, inner: Region | None) -> bool:
