@@ -94,7 +94,7 @@ func.func @matmul_f32f32f32(%a: tensor<{M}x{K}xf32>, %b: tensor<{K}x{N}xf32>) ->
 
 def data_tiling(text: str, target: str) -> str:
     """``mini-iree-opt -p 'data-tiling{target=...}'`` on ``text``, in this process."""
-    from mini_iree.compiler.opt_main import main as opt_main
+    from mini_iree.compiler.tools.opt_main import main as opt_main
 
     with tempfile.TemporaryDirectory() as tmp:
         source, output = Path(tmp) / "input.mlir", Path(tmp) / "output.mlir"

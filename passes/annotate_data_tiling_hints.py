@@ -16,12 +16,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from mini_iree.compiler.encoding_properties import (
+from mini_iree.compiler.analysis.encoding_properties import (
     has_data_tiling_hint,
     is_supported_contraction_op,
     set_data_tiling_hint,
 )
-from mini_iree.compiler.module_utils import function_ops
+from mini_iree.compiler.ir.module_utils import function_ops
 
 # IREE's EncodingOpType spellings, the values `data-tiling-op-types` accepts.
 _OP_TYPES = ("matmul", "scaled_matmul", "conv")

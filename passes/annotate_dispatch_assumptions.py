@@ -2,7 +2,7 @@
 
 For every export of a ``stream.executable``, the pass looks at each dispatch
 site's scalar operands and asks what the host program knows about them (an
-unsigned range, a divisor; see ``mini_iree.compiler.integer_facts``). An
+unsigned range, a divisor; see ``mini_iree.compiler.analysis.integer_facts``). An
 integer or index argument known something about at some site gets a
 ``util.assume.int`` at the top of the function, with one assumption per
 dispatch site, and every other use of the argument goes through it:
@@ -34,8 +34,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.dispatch_sites import export_dispatch_sites, exported_function, uniform_operands
-from mini_iree.compiler.integer_facts import IntegerFacts
+from mini_iree.compiler.analysis.dispatch_sites import export_dispatch_sites, exported_function, uniform_operands
+from mini_iree.compiler.analysis.integer_facts import IntegerFacts
 from mini_iree.dialects import stream, util
 
 __all__ = ["AnnotateDispatchAssumptionsPass", "operand_assumption"]

@@ -25,7 +25,7 @@ from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
-from mini_iree.compiler.contraction import infer_contraction_dims
+from mini_iree.compiler.analysis.contraction import infer_contraction_dims
 from mini_iree.dialects import flow, iree_encoding, iree_tensor_ext, linalg
 from mini_iree.dialects.hal import sanitize_symbol_name
 

@@ -3,7 +3,7 @@
 Sets the module attribute ``hal.device.targets`` to one ``#hal.device.target``
 per listed device, in order (``iree-hal-materialize-target-devices`` then turns
 them into ``@__device_N`` globals). Devices are written as target short names:
-``gfx942``, ``vmvx,x86_64:+avx512f`` (see ``compiler/target_devices.py``).
+``gfx942``, ``vmvx,x86_64:+avx512f`` (see ``compiler/analysis/target_devices.py``).
 
 IREE's pass records ``#hal.device.alias<"name">`` placeholders and a later pass
 (ResolveDeviceAliases) asks each target backend for its default device; here the
@@ -25,7 +25,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
 from xdsl.passes import ModulePass
 
-from mini_iree.compiler.target_devices import device_targets, split_target_list
+from mini_iree.compiler.analysis.target_devices import device_targets, split_target_list
 from mini_iree.dialects import hal, util
 
 __all__ = ["AssignTargetDevicesPass", "declares_devices"]

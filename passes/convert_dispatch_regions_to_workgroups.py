@@ -42,8 +42,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.dispatch_regions import dispatch_result_dims, is_defined_inside
-from mini_iree.compiler.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, is_defined_inside
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.dialects import flow, iree_tensor_ext
 
 __all__ = ["ConvertDispatchRegionsToWorkgroupsPass", "convert_region_to_workgroups"]

@@ -16,8 +16,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.dispatch_regions import is_outside_dispatch
-from mini_iree.compiler.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.analysis.dispatch_regions import is_outside_dispatch
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.dialects import flow, iree_encoding
 
 __all__ = ["ConvertEncodingToFlowPass"]

@@ -77,8 +77,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.diagnostics import OpError
-from mini_iree.compiler.dynamic_dims import find_dynamic_dims
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
 from mini_iree.dialects import flow, hal, iree_tensor_ext, stream, util
 from mini_iree.dialects.utils import count_dynamic
 

@@ -54,7 +54,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.layout.storage import (
     Const,
     DynamicDim,

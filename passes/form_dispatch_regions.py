@@ -30,8 +30,8 @@ from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.contraction import is_projected_permutation
-from mini_iree.compiler.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.analysis.contraction import is_projected_permutation
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.dialects import flow, linalg, tensor, util
 
 # IREE's `iree-flow-inline-constants-max-byte-length`: larger tensor constants

@@ -19,7 +19,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.dispatch_regions import (
+from mini_iree.compiler.analysis.dispatch_regions import (
     dispatch_result_dims,
     is_outside_dispatch,
     move_defs_before,

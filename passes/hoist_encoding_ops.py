@@ -28,15 +28,15 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
-from mini_iree.compiler.bit_extend import is_bit_extend_op
-from mini_iree.compiler.contraction import is_projected_permutation
-from mini_iree.compiler.dispatch_regions import (
+from mini_iree.compiler.ir.bit_extend import is_bit_extend_op
+from mini_iree.compiler.analysis.contraction import is_projected_permutation
+from mini_iree.compiler.analysis.dispatch_regions import (
     backward_slice_in_dispatch,
     enclosing_dispatch_region,
     erase_if_dead,
     hoist_out_of_dispatch,
 )
-from mini_iree.compiler.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
 # ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ tensor into a ``util.global``; the function then only loads the global.
     ... %__hoisted_tensor_513x1023xf32__encoded = util.global.load immutable @__hoisted_tensor_513x1023xf32__encoded
 
 Which values are constant, and which are worth a global, is decided by
-``mini_iree.compiler.const_expr``. Source: IREE
+``mini_iree.compiler.analysis.const_expr``. Source: IREE
 ``compiler/src/iree/compiler/Dialect/Util/Transforms/HoistIntoGlobals.cpp``.
 """
 
@@ -34,7 +34,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolOpInterface
 
-from mini_iree.compiler.const_expr import (
+from mini_iree.compiler.analysis.const_expr import (
     ConstExprAnalysis,
     ConstExprHoistingPolicy,
     ConstValueInfo,
@@ -198,7 +198,7 @@ def _owner(value: SSAValue) -> Operation:
 class HoistIntoGlobalsPass(ModulePass):
     """Moves constant expressions that escape into the program into ``util.initializer``s writing globals.
 
-    Each escaping const-expr (see ``mini_iree.compiler.const_expr``) gets a
+    Each escaping const-expr (see ``mini_iree.compiler.analysis.const_expr``) gets a
     private ``util.global`` of its type, an initializer computing it, and a
     ``util.global.load immutable`` at its old place. Never hoisted: values
     inside ``flow.dispatch.region``/``workgroups``, lone constants, scalars and

@@ -37,7 +37,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import PassFailedException
 
-from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, mixed_sizes, static_shape, to_ir_shape
 from mini_iree.compiler.materialize_encoding.layouts import GPU_ERAS, LayoutSource, find_target
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext, linalg, stream, tensor
@@ -109,7 +109,7 @@ class _Conversion:
             return list(self.logical[owner.inputs[0]])
         if value in self.logical:
             return list(self.logical[value])
-        from mini_iree.compiler.dynamic_dims import get_dynamic_dims
+        from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 
         if isinstance(owner, iree_tensor_ext.DispatchTensorLoadOpBase):
             return list(owner.get_mixed_sizes())

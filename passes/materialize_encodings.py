@@ -50,7 +50,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.dialects import iree_encoding, iree_tensor_ext, stream
 from mini_iree.passes.encode_host_tensors import host_function_like_ops
 

@@ -65,16 +65,16 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, SymbolTable
 
-from mini_iree.compiler.device_analysis import DeviceAnalysis
-from mini_iree.compiler.diagnostics import OpError
-from mini_iree.compiler.dispatch_sites import (
+from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.analysis.dispatch_sites import (
     DispatchResource,
     dispatch_ops,
     export_dispatch_sites,
     exported_function,
     resources,
 )
-from mini_iree.compiler.integer_facts import IntegerFacts
+from mini_iree.compiler.analysis.integer_facts import IntegerFacts
 from mini_iree.dialects import hal, stream, util
 
 __all__ = ["MaterializeInterfacesPass", "derive_pipeline_layout"]

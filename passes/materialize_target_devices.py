@@ -25,7 +25,7 @@ from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.dialects import hal, util
 
 __all__ = ["MaterializeTargetDevicesPass"]

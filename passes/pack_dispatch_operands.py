@@ -56,8 +56,8 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.diagnostics import OpError
-from mini_iree.compiler.dispatch_sites import export_dispatch_sites, tied_operand_indices
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.analysis.dispatch_sites import export_dispatch_sites, tied_operand_indices
 from mini_iree.dialects import stream
 from mini_iree.dialects.arith import IndexCastUIOp
 from mini_iree.dialects.flow import UNTIED_INDEX

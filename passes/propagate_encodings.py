@@ -31,13 +31,13 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from mini_iree.compiler.dispatch_regions import (
+from mini_iree.compiler.analysis.dispatch_regions import (
     dispatch_result_dims,
     erase_if_dead,
     is_outside_dispatch,
     rebuild_dispatch_region,
 )
-from mini_iree.compiler.dynamic_dims import find_dynamic_dims
+from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
 from mini_iree.dialects import flow, iree_encoding, tensor
 
 __all__ = ["PropagateEncodingsPass"]

@@ -31,10 +31,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.diagnostics import OpError
-from mini_iree.compiler.dispatch_regions import erase_if_dead
-from mini_iree.compiler.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.encoding_properties import (
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.analysis.dispatch_regions import erase_if_dead
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.analysis.encoding_properties import (
     get_dynamic_loop_dims,
     get_encoding_properties,
     has_data_tiling_hint,
@@ -43,7 +43,7 @@ from mini_iree.compiler.encoding_properties import (
     operand_types_with_encodings,
     remove_data_tiling_hint,
 )
-from mini_iree.compiler.module_utils import function_ops
+from mini_iree.compiler.ir.module_utils import function_ops
 
 _ENCODING_OPTIONS = ("default", "padding")
 

@@ -65,9 +65,9 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
-from mini_iree.compiler.device_analysis import DeviceAnalysis
-from mini_iree.compiler.diagnostics import OpError
-from mini_iree.compiler.dispatch_sites import exported_function
+from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.analysis.dispatch_sites import exported_function
 from mini_iree.dialects import hal, iree_encoding, stream, util
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr
 from mini_iree.dialects.iree_tensor_ext import DispatchTensorTypeBase

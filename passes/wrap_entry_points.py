@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.dialects import hal, tensor, util
 
 

@@ -24,7 +24,7 @@ class OptResult:
 
 def run_opt(args: list[str], stdin: bytes | None = None) -> OptResult:
     """Run ``mini-iree-opt`` in this process (same code path as the console script)."""
-    from mini_iree.compiler.opt_main import main
+    from mini_iree.compiler.tools.opt_main import main
 
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin

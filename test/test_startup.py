@@ -7,7 +7,7 @@ from conftest import REFERENCE, REPO
 
 SCRIPT = """
 import sys, io, contextlib
-from mini_iree.compiler.opt_main import main
+from mini_iree.compiler.tools.opt_main import main
 with contextlib.redirect_stdout(io.StringIO()):
     for path in sys.argv[1:]:
         main([path])

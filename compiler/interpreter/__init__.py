@@ -129,7 +129,7 @@ def _dtype_name(dtype: np.dtype) -> str:
 
 
 def parse_module_text(text: str, name: str = "<input>") -> ModuleOp:
-    from mini_iree.compiler.parsing import parse_mlir
+    from mini_iree.compiler.ir.parsing import parse_mlir
 
     return parse_mlir(make_context(), text, name)
 

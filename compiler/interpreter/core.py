@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.interpreter import Interpreter, OpImplResult, ReturnedValues, Successor
 from xdsl.ir import Attribute, Block, Operation
 
-from mini_iree.compiler.diagnostics import SourceLoc
+from mini_iree.compiler.ir.diagnostics import SourceLoc
 from mini_iree.compiler.interpreter.registry import IMPLEMENTATION_MODULES
 
 __all__ = [

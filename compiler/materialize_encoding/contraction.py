@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import AffineMapAttr, IntegerType, Signedness, Tensor
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, static_shape, to_ir_shape
 from mini_iree.dialects import iree_codegen, linalg, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
-from mini_iree.compiler.diagnostics import OpError
+from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr, MaterializeEncodingInfo
 from mini_iree.dialects.iree_cpu import VMVXEncodingResolverAttr

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 
-from mini_iree.compiler.contraction import ContractionDims, infer_contraction_dims
+from mini_iree.compiler.analysis.contraction import ContractionDims, infer_contraction_dims
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
 

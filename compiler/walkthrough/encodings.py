@@ -93,7 +93,7 @@ def attribute_text(attr: Attribute) -> str:
     """``attr`` as ``mini-iree-opt`` prints it, without aliases."""
     from io import StringIO
 
-    from mini_iree.compiler.printer import MLIRPrinter
+    from mini_iree.compiler.ir.printer import MLIRPrinter
 
     stream = StringIO()
     MLIRPrinter(stream=stream, local_scope=True).print_attribute(attr)

@@ -16,11 +16,11 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
-from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
-from mini_iree.compiler import opt_main
-from mini_iree.compiler.opt_main import MiniIREEOptMain
-from mini_iree.compiler.parsing import parse_mlir
-from mini_iree.compiler.verifier import verify_op_tree
+from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
+from mini_iree.compiler.tools import opt_main
+from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
+from mini_iree.compiler.ir.parsing import parse_mlir
+from mini_iree.compiler.ir.verifier import verify_op_tree
 
 DEFAULT_PIPELINE = "data-tiling{target=gfx942}"
 PIPELINE_MARKER = "// walkthrough-pipeline:"
@@ -98,7 +98,7 @@ def display_name(path: str) -> str:
 
 def _targets(passes) -> list[str]:
     """The target short names the pipeline assigns (what unresolved encodings get resolved for)."""
-    from mini_iree.compiler.target_devices import split_target_list
+    from mini_iree.compiler.analysis.target_devices import split_target_list
 
     for pass_ in passes:
         devices = getattr(pass_, "targetDevices", "")
@@ -234,7 +234,7 @@ def _final_runs(
     import numpy as np
 
     from mini_iree.compiler.interpreter.verify_each import ResultChecker, compare, largest_error
-    from mini_iree.compiler.run_main import format_array
+    from mini_iree.compiler.tools.run_main import format_array
 
     timing = ResultChecker(source_module, seed, timing_size)
     runs = []

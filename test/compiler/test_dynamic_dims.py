@@ -3,8 +3,8 @@
 from xdsl.context import Context
 from xdsl.rewriter import InsertPoint
 
-from mini_iree.compiler.dynamic_dims import find_dynamic_dims, get_dynamic_dims
-from mini_iree.compiler.parsing import parse_mlir
+from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims, get_dynamic_dims
+from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.dialects import get_all_dialects
 
 PROGRAM = """

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 import pytest
 from xdsl.passes import ModulePass
 
-from mini_iree.compiler.diagnostics import DiagnosticError
-from mini_iree.compiler.pipeline import build_passes, parse_pipeline_text
+from mini_iree.compiler.ir.diagnostics import DiagnosticError
+from mini_iree.compiler.tools.pipeline import build_passes, parse_pipeline_text
 from mini_iree.passes import get_all_passes
 
 
@@ -121,7 +121,7 @@ def test_named_pipeline_unknown_option_is_a_cmdline_error(opt):
 
 
 def test_option_values_people_type_are_quoted():
-    from mini_iree.compiler.pipeline import _quote_values
+    from mini_iree.compiler.tools.pipeline import _quote_values
 
     assert _quote_values("targetDevices=vmvx,x86_64:+avx512f") == 'targetDevices="vmvx,x86_64:+avx512f"'
     assert _quote_values('a=1,2 b="x:y" c') == 'a=1,2 b="x:y" c'

@@ -10,7 +10,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from mini_iree.compiler.printer import _sanitize_alias, affine_expr_to_str, affine_map_to_str
+from mini_iree.compiler.ir.printer import _sanitize_alias, affine_expr_to_str, affine_map_to_str
 
 # Trees are built by hand: xDSL's operators simplify, and the printer must get
 # the exact shapes MLIR's parser produces (`d0 - 1` is `d0 + -1`).

@@ -13,7 +13,7 @@ from mini_iree.compiler.walkthrough.excerpts import ExcerptError, refresh
 from mini_iree.compiler.walkthrough.highlight import highlight_line
 from mini_iree.compiler.walkthrough.stages import pipeline_of, run_walkthrough
 from mini_iree.compiler.walkthrough.textdiff import changed_lines, unified
-from mini_iree.compiler.walkthrough_main import main
+from mini_iree.compiler.tools.walkthrough_main import main
 
 XLA_PROGRAM = """\
 // walkthrough-pipeline: canonicalize

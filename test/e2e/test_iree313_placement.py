@@ -23,7 +23,7 @@ import pytest
 from conftest import require_reference, run_opt
 from xdsl.context import Context
 
-from mini_iree.compiler.parsing import parse_mlir
+from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.dialects import get_all_dialects
 
 IGNORED = {

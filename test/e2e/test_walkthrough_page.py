@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from mini_iree.compiler.walkthrough_main import main as walkthrough_main
+from mini_iree.compiler.tools.walkthrough_main import main as walkthrough_main
 
 MATMUL = REPO / "examples" / "matmul.mlir"
 PIPELINE = "data-tiling{target=gfx942}"
@@ -100,7 +100,7 @@ class _Dom(HTMLParser):
 
 
 def _expected_passes() -> list[str]:
-    from mini_iree.compiler.opt_main import MiniIREEOptMain
+    from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
 
     return [p.name for p in MiniIREEOptMain(args=[str(MATMUL), "-p", PIPELINE]).passes]
 

@@ -111,8 +111,8 @@ def test_verifier_walks_deep_nesting_without_recursion():
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.ir import Block, Region
 
-    from mini_iree.compiler.diagnostics import SourceLoc
-    from mini_iree.compiler.verifier import verify_op_tree
+    from mini_iree.compiler.ir.diagnostics import SourceLoc
+    from mini_iree.compiler.ir.verifier import verify_op_tree
 
     inner = Block([scf.YieldOp()])
     for _ in range(3 * sys.getrecursionlimit()):

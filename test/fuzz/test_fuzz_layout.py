@@ -17,7 +17,7 @@ import warnings
 import pytest
 from conftest import hang_guard
 
-from mini_iree.compiler.layout_main import main
+from mini_iree.compiler.tools.layout_main import main
 
 SHAPES = [
     "f32[3,5]{1,0:T(2,2)}", "bf16[4,8]{1,0:T(2,4)(2,1)}", "u32[]{:T(128)}", "s4[64,128]{1,0:T(64,128)(8,1)E(4)}",

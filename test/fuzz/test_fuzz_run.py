@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from conftest import REPO, hang_guard
 
-from mini_iree.compiler.run_main import main
+from mini_iree.compiler.tools.run_main import main
 
 PROGRAMS = [REPO / "examples" / "matmul.mlir", *sorted((REPO / "test" / "tools" / "mini-iree-run").glob("*.mlir"))]
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import REFERENCE
 from test_iree_ops_walkthrough import LHS_LAYOUT, pack
 
-from mini_iree.compiler.run_main import main
+from mini_iree.compiler.tools.run_main import main
 
 STAGE = REFERENCE / "seed-walkthrough" / "19-materialize-device-encoding.relayout.after.mlir"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mini_iree.compiler.run_main import UsageError, format_array, parse_input
+from mini_iree.compiler.tools.run_main import UsageError, format_array, parse_input
 
 
 def test_input_forms():

@@ -11,7 +11,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass
 
-from mini_iree.compiler.opt_main import MiniIREEOptMain
+from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
 
 REPO = Path(__file__).resolve().parents[2]
 MATMUL = REPO / "examples" / "matmul.mlir"

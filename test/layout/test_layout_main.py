@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from mini_iree.compiler.layout_main import main
+from mini_iree.compiler.tools.layout_main import main
 
 CPU_LHS = "{innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}"
 

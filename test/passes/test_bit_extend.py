@@ -1,12 +1,12 @@
-"""One ``isBitExtendOp`` (compiler/bit_extend.py), with IREE's meaning, for every pass that asks."""
+"""One ``isBitExtendOp`` (compiler/ir/bit_extend.py), with IREE's meaning, for every pass that asks."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import run_opt
 
-from mini_iree.compiler.bit_extend import is_bit_extend_op
-from mini_iree.compiler.parsing import parse_mlir
+from mini_iree.compiler.ir.bit_extend import is_bit_extend_op
+from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.dialects import linalg
 
 # An i8 weight dequantized with a per-row f32 scale: (w - 0) * scale, f32 result.

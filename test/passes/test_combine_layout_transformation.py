@@ -23,7 +23,7 @@ from xdsl.context import Context
 from mini_iree.compiler import layout as L
 from mini_iree.compiler.interpreter import parse_module_text
 from mini_iree.compiler.interpreter.hal_ops import run_dispatch, split_index
-from mini_iree.compiler.printer import print_module_to_string
+from mini_iree.compiler.ir.printer import print_module_to_string
 from mini_iree.passes.bufferize_dispatch_tensor_load_store import BufferizeDispatchTensorLoadStorePass
 from mini_iree.passes.combine_layout_transformation import (
     CombineLayoutTransformationPass,

@@ -17,7 +17,7 @@ from conftest import require_reference, run_opt
 
 from xdsl.dialects.builtin import ArrayAttr
 
-from mini_iree.compiler.dispatch_regions import enclosing_dispatch_region
+from mini_iree.compiler.analysis.dispatch_regions import enclosing_dispatch_region
 from mini_iree.compiler.interpreter import parse_module_text
 from mini_iree.dialects import iree_encoding, linalg
 

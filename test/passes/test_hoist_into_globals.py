@@ -213,7 +213,7 @@ def test_hoisted_program_computes_the_same_matmul(tmp_path):
 
 def test_analysis_marks_const_exprs():
     """The analysis on its own: constants and what derives from them only."""
-    from mini_iree.compiler.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
+    from mini_iree.compiler.analysis.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
     from mini_iree.compiler.interpreter import parse_module_text
 
     module = parse_module_text(CONST_EXPR_CHAIN)

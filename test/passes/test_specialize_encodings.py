@@ -218,7 +218,7 @@ def _sizeof_values(text: str) -> list[int]:
     from xdsl.context import Context
 
     from mini_iree.compiler.interpreter.stream_ops import storage_size
-    from mini_iree.compiler.parsing import parse_mlir
+    from mini_iree.compiler.ir.parsing import parse_mlir
     from mini_iree.dialects import get_all_dialects, stream
 
     ctx = Context()

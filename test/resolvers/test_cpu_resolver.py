@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from mini_iree.compiler.printer import MLIRPrinter
+from mini_iree.compiler.ir.printer import MLIRPrinter
 from mini_iree.compiler.resolvers import resolve_encoding_info, serialize_encoding
 from mini_iree.compiler.resolvers.cpu import choose_matmul_tile, get_encoding_info
 from mini_iree.compiler.resolvers.matmul_info import MatmulTile

@@ -16,8 +16,8 @@ from xdsl.dialects.builtin import BFloat16Type, f16, f32, f64, i8, i32
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from mini_iree.compiler.layout import format_encoding_info
-from mini_iree.compiler.layout_main import matmul_encodings
-from mini_iree.compiler.printer import MLIRPrinter
+from mini_iree.compiler.tools.layout_main import matmul_encodings
+from mini_iree.compiler.ir.printer import MLIRPrinter
 from mini_iree.compiler.resolvers import gpu, serialize_encoding
 from mini_iree.compiler.resolvers.targets import cpu_target, parse_target
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mini_iree.compiler.layout_main import main
+from mini_iree.compiler.tools.layout_main import main
 
 
 def run(capsys, *args):

@@ -10,7 +10,7 @@ import pytest
 from conftest import require_reference
 from xdsl.dialects.builtin import StringAttr
 
-from mini_iree.compiler.printer import MLIRPrinter
+from mini_iree.compiler.ir.printer import MLIRPrinter
 from mini_iree.compiler.resolvers.targets import parse_target
 from mini_iree.dialects import hal
 from mini_iree.dialects.iree_cpu import CPUEncodingResolverAttr, VMVXEncodingResolverAttr

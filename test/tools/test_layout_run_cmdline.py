@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from mini_iree.compiler import layout_main, run_main
+from mini_iree.compiler.tools import layout_main, run_main
 
 
 def call(main, args: list[str]) -> tuple[int, str, str]:

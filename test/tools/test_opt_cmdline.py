@@ -30,7 +30,7 @@ def test_output_to_dev_null_keeps_the_device():
     # Run as a subprocess: as root, a rename over /dev/null would replace the device node.
     before = os.stat("/dev/null")
     result = subprocess.run(
-        [sys.executable, "-m", "mini_iree.compiler.opt_main", MATMUL, "-o", "/dev/null"], capture_output=True, text=True
+        [sys.executable, "-m", "mini_iree.compiler.tools.opt_main", MATMUL, "-o", "/dev/null"], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
     after = os.stat("/dev/null")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mini_iree.compiler.diagnostics import Diagnostic, SourceLoc
+from mini_iree.compiler.ir.diagnostics import Diagnostic, SourceLoc
 
 _EXPECTED = re.compile(
     r"expected-(?P<kind>error|warning|note|remark)(?P<re>-re)?"

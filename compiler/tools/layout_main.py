@@ -31,7 +31,7 @@ import numpy as np
 
 from mini_iree.compiler import layout as L
 from mini_iree.compiler.layout.materialization import format_ops
-from mini_iree.compiler.output_file import OutputError, write_output
+from mini_iree.compiler.tools.output_file import OutputError, write_output
 
 if TYPE_CHECKING:
     from xdsl.ir import Attribute
@@ -120,7 +120,7 @@ def _subject(args: argparse.Namespace) -> Subject:
 def _parse_encoding_info(text: str) -> MaterializeEncodingInfo:
     from xdsl.utils.exceptions import DiagnosticException
 
-    import mini_iree.compiler.parsing  # noqa: F401 - its linear-time string lexer (xDSL's backtracks for minutes)
+    import mini_iree.compiler.ir.parsing  # noqa: F401 - its linear-time string lexer (xDSL's backtracks for minutes)
 
     for width in re.findall(r"\b[su]?i(\d+)\b", text):
         if int(width) > 16777215:
@@ -268,7 +268,7 @@ def _parse_element_types(text: str) -> list[Attribute]:
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
 
-    import mini_iree.compiler.parsing  # noqa: F401 - its linear-time string lexer
+    import mini_iree.compiler.ir.parsing  # noqa: F401 - its linear-time string lexer
 
     names = [name.strip() for name in text.split(",")]
     if len(names) != 3:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
-from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
+from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
 
 _XDSL_PREFIX = "Operation does not verify: "
 

@@ -200,7 +200,7 @@ def _is_buffer_view(type_) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from mini_iree.compiler.cmdline import ArgumentParser
+    from mini_iree.compiler.tools.cmdline import ArgumentParser
 
     parser = ArgumentParser(
         prog="mini-iree-run",
@@ -245,7 +245,7 @@ def run_tool(args: argparse.Namespace, out) -> None:
         make_interpreter,
         public_functions,
     )
-    from mini_iree.compiler.parsing import parse_mlir
+    from mini_iree.compiler.ir.parsing import parse_mlir
 
     name = args.input_file
     try:
@@ -318,14 +318,14 @@ def _run_dispatch_function(module, function, args: argparse.Namespace):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from mini_iree.compiler.cmdline import CommandLineError
+    from mini_iree.compiler.tools.cmdline import CommandLineError
 
     try:
         args = build_parser().parse_args(argv)
     except CommandLineError as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
-    from mini_iree.compiler.diagnostics import DiagnosticError
+    from mini_iree.compiler.ir.diagnostics import DiagnosticError
     from mini_iree.compiler.interpreter import InterpreterError
 
     try:

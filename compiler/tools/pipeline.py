@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
-from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, SourceLoc
+from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc
 
 CMDLINE = "<cmdline>"
 

@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from mini_iree.compiler.cmdline import ArgumentParser, CommandLineError
+from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def write_page(program: str, output: str, args: argparse.Namespace) -> int:
-    from mini_iree.compiler.diagnostics import DiagnosticError
-    from mini_iree.compiler.output_file import OutputError, write_output
+    from mini_iree.compiler.ir.diagnostics import DiagnosticError
+    from mini_iree.compiler.tools.output_file import OutputError, write_output
     from mini_iree.compiler.walkthrough.page import render_page
     from mini_iree.compiler.walkthrough.stages import run_walkthrough
 

@@ -29,7 +29,7 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     """
     from mini_iree.dialects import flow, hal, iree_encoding, iree_tensor_ext, tensor
 
-    from mini_iree.compiler.dispatch_regions import dispatch_result_dims
+    from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims
 
     if count_dynamic(value.type) == 0:
         return [] if isinstance(value.type, TensorType) else None

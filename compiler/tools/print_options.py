@@ -14,7 +14,7 @@ from io import StringIO
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Operation
 
-from mini_iree.compiler.printer import MLIRPrinter
+from mini_iree.compiler.ir.printer import MLIRPrinter
 
 
 @dataclass(eq=False, repr=False)

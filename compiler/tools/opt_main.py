@@ -31,12 +31,12 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import VersionAction, xDSLOptMain
 
 from mini_iree import __version__
-from mini_iree.compiler.cmdline import ArgumentParser, CommandLineError
-from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
-from mini_iree.compiler.output_file import OutputError, check_writable, write_output
-from mini_iree.compiler.parsing import parse_mlir
-from mini_iree.compiler.pipeline import CMDLINE, build_passes, parse_pipeline_text
-from mini_iree.compiler.verifier import verify_op_tree
+from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError
+from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
+from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
+from mini_iree.compiler.ir.parsing import parse_mlir
+from mini_iree.compiler.tools.pipeline import CMDLINE, build_passes, parse_pipeline_text
+from mini_iree.compiler.ir.verifier import verify_op_tree
 
 # MLIR splits on a line holding only the marker; IREE's `// -----// IR Dump ...`
 # headers are not split points.
@@ -169,7 +169,7 @@ class MiniIREEOptMain(xDSLOptMain):
             ) from None
 
     def print_module(self, module: ModuleOp) -> str:
-        from mini_iree.compiler.print_options import print_module_text
+        from mini_iree.compiler.tools.print_options import print_module_text
 
         generic = self.args.mlir_print_op_generic
         if not self.args.verify_each and not generic:
@@ -280,7 +280,7 @@ class MiniIREEOptMain(xDSLOptMain):
         self.check_summaries.append(summary)
 
     def run_chunk(self, chunk: Chunk) -> ChunkResult:
-        from mini_iree.compiler.verify_diagnostics import check, parse_expectations
+        from mini_iree.compiler.tools.verify_diagnostics import check, parse_expectations
 
         result = ChunkResult()
         self.check_summaries = result.check_summaries

@@ -40,8 +40,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.contraction import ContractionDims, infer_contraction_dims
-from mini_iree.compiler.dynamic_dims import dominates_point
+from mini_iree.compiler.analysis.contraction import ContractionDims, infer_contraction_dims
+from mini_iree.compiler.ir.dynamic_dims import dominates_point
 
 DATA_TILING_HINT = "iree.opt.data_tiling"
 

@@ -40,7 +40,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike, is_side_effect_free
 
-from mini_iree.compiler.bit_extend import is_bit_extend_op
+from mini_iree.compiler.ir.bit_extend import is_bit_extend_op
 from mini_iree.dialects import flow, linalg, util
 
 __all__ = [

@@ -18,7 +18,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
-from mini_iree.compiler.diagnostics import Diagnostic, DiagnosticError, SourceLoc
+from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc
 
 
 # xDSL 0.74 lexes string literals with `"(?:[^"...]+|escape)*"`, whose nested
@@ -142,7 +142,7 @@ class LocatedParser(Parser):
         return location
 
     def _get_op_by_name(self, name: str):
-        from mini_iree.compiler.printer import DEFAULT_DIALECTS
+        from mini_iree.compiler.ir.printer import DEFAULT_DIALECTS
 
         self.last_op_name = name
         stack = self._parser_state.dialect_stack
