@@ -38,7 +38,9 @@ _OURS: dict[str, str] = {
 _XDSL: dict[str, str] = {
     "bufferization": "xdsl.dialects.bufferization:Bufferization",
     "builtin": "xdsl.dialects.builtin:Builtin",
+    "cf": "xdsl.dialects.cf:Cf",
     "func": "xdsl.dialects.func:Func",
+    "math": "xdsl.dialects.math:Math",
     "memref": "xdsl.dialects.memref:MemRef",
     "test": "xdsl.dialects.test:Test",
 }

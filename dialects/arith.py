@@ -5,12 +5,17 @@ emits: push constants arrive as i32 halves, are joined into an i64 and cast to
 ``index`` unsigned.
 """
 
+from xdsl.dialects import arith as _xdsl_arith
 from xdsl.dialects.arith import Arith as _XDSLArith
-from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.arith import FastMathFlagsAttr
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, TensorType, container_of
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, base, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import IRDLOperation, base, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+
+_floating_point_like = container_of(AnyFloat)
 
 
 @irdl_op_definition
@@ -42,4 +47,100 @@ class IndexCastUIOp(IRDLOperation):
             )
 
 
-Arith = Dialect("arith", [*_XDSLArith.operations, IndexCastUIOp], [*_XDSLArith.attributes])
+def _float_width(type_: Attribute) -> int:
+    element = type_.element_type if isinstance(type_, TensorType) else type_
+    return element.bitwidth  # type: ignore[attr-defined]
+
+
+def _element(type_: Attribute) -> Attribute:
+    return type_.element_type if isinstance(type_, TensorType) else type_
+
+
+class _ScalingCastOp(IRDLOperation):
+    """The operands and format shared by ``arith.scaling_extf`` and ``arith.scaling_truncf``."""
+
+    input = operand_def(_floating_point_like)
+    scale = operand_def(_floating_point_like)
+    result = result_def(_floating_point_like)
+    fastmath = opt_prop_def(FastMathFlagsAttr)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$input `,` $scale (`fastmath` `` $fastmath^)? attr-dict `:` type($input) `,` type($scale) `to` type($result)"
+    )
+
+    def __init__(self, value: SSAValue | Operation, scale: SSAValue | Operation, target_type: Attribute):
+        super().__init__(operands=[value, scale], result_types=[target_type])
+
+    def _verify_shapes(self) -> None:
+        # MLIR's SameInputOutputTensorDims.
+        shapes = {
+            t.get_shape() if isinstance(t, TensorType) else None
+            for t in (self.input.type, self.scale.type, self.result.type)
+        }
+        if len(shapes) != 1:
+            raise VerifyException("requires the same shape for all operands and results")
+
+
+@irdl_op_definition
+class ScalingExtFOp(_ScalingCastOp):
+    """Extend a small float, multiplied by its block scale (MX formats).
+
+        %12 = arith.scaling_extf %in, %scale : f4E2M1FN, f8E8M0FNU to f32
+
+    ``result = extf(in) * extf(scale)``, the scale first truncated to
+    ``f8E8M0FNU`` (a power of two), as MLIR's arith-expand lowers it.
+    https://mlir.llvm.org/docs/Dialects/ArithOps/#arithscaling_extf-arithscalingextfop
+    """
+
+    name = "arith.scaling_extf"
+
+    def verify_(self) -> None:
+        self._verify_shapes()
+        source, result = _element(self.input.type), _element(self.result.type)
+        if _float_width(source) >= _float_width(result):
+            raise VerifyException(f"result type {result} must be wider than operand type {source}")
+
+
+@irdl_op_definition
+class ScalingTruncFOp(_ScalingCastOp):
+    """Divide by the block scale, then truncate to a small float (MX formats).
+
+        %15 = arith.scaling_truncf %in, %scale : f32, f32 to f4E2M1FN
+
+    ``result = truncf(in / extf(scale))``, the scale first truncated to ``f8E8M0FNU``.
+    https://mlir.llvm.org/docs/Dialects/ArithOps/#arithscaling_truncf-arithscalingtruncfop
+    """
+
+    name = "arith.scaling_truncf"
+
+    def verify_(self) -> None:
+        self._verify_shapes()
+        source, result = _element(self.input.type), _element(self.result.type)
+        if _float_width(source) <= _float_width(result):
+            raise VerifyException(f"result type {result} must be shorter than operand type {source}")
+
+
+def _allow_shaped_integer_to_float(op_cls: type[IRDLOperation]) -> None:
+    """Let an xDSL int-to-float cast take tensors, as MLIR's does.
+
+    xDSL 0.74 declares ``arith.uitofp``/``arith.sitofp`` on scalars only, while
+    IREE's programs cast whole tensors (``arith.uitofp %m : tensor<64x256xi1> to
+    tensor<64x256xf32>``). The op classes stay xDSL's, so every pass and the
+    interpreter keep matching them; only their operand and result constraints
+    widen to MLIR's "signless-integer-like" and "floating-point-like".
+    """
+    op_def = op_cls.get_irdl_definition()
+    for defs, constr in ((op_def.operands, container_of(IntegerType)), (op_def.results, container_of(AnyFloat))):
+        name, old = defs[0]
+        defs[0] = (name, type(old)(constr))
+
+
+for _cast_op in (_xdsl_arith.UIToFPOp, _xdsl_arith.SIToFPOp):
+    _allow_shaped_integer_to_float(_cast_op)
+
+
+Arith = Dialect(
+    "arith", [*_XDSLArith.operations, IndexCastUIOp, ScalingExtFOp, ScalingTruncFOp], [*_XDSLArith.attributes]
+)

@@ -80,6 +80,7 @@ from mini_iree.dialects.iree_tensor_ext import (
     DispatchTensorTypeBase,
     DispatchWorkloadOrdinalOpBase,
 )
+from mini_iree.dialects.flow_tensor import FLOW_TENSOR_OPS
 from mini_iree.dialects.utils import count_dynamic, print_dynamic_dims, verify_op_dynamic_dims
 
 UNTIED_INDEX = -1
@@ -1114,6 +1115,7 @@ Flow = Dialect(
         DispatchTensorLoadOp,
         DispatchTensorStoreOp,
         DispatchWorkloadOrdinalOp,
+        *FLOW_TENSOR_OPS,
     ],
     [FlowDispatchTensorType],
 )

@@ -75,6 +75,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
@@ -1751,11 +1752,352 @@ class ReturnOp(IRDLOperation):
             )
 
 
+# ---------------------------------------------------------------------------
+# Fences at the ABI (wrap-entry-points' coarse-fences invocation model)
+# ---------------------------------------------------------------------------
+
+
+def _parse_optional_wait_fence(parser: Parser) -> SSAValue | None:
+    """`wait(%fence) =>`, before the source of an import or alias."""
+    if parser.parse_optional_keyword("wait") is None:
+        return None
+    with parser.in_parens():
+        fence = parser.parse_unresolved_operand()
+    parser.parse_punctuation("=")
+    parser.parse_punctuation(">")
+    return parser.resolve_operand(fence, FenceType())
+
+
+@irdl_op_definition
+class TensorBarrierOp(IRDLOperation):
+    """Signals a fence once every source tensor is ready; the results are the same tensors.
+
+    ```mlir
+    %2:2 = hal.tensor.barrier join(%0, %1 : tensor<4xf32>, tensor<4xf32>) => %signal : !hal.fence
+    ```
+    https://iree.dev/reference/mlir-dialects/HAL/#haltensorbarrier-haltensorbarrierop
+    """
+
+    name = "hal.tensor.barrier"
+
+    sources = var_operand_def(TensorType)
+    signal_fence = operand_def(FenceType)
+    results_ = var_result_def(TensorType)
+
+    def __init__(self, sources: Sequence[SSAValue], signal_fence: SSAValue):
+        super().__init__(operands=[sources, signal_fence], result_types=[[s.type for s in sources]])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorBarrierOp:
+        parser.parse_keyword("join")
+        parser.parse_punctuation("(")
+        start = parser.pos
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        sources = parser.resolve_operands(names, types, start)
+        parser.parse_punctuation("=")
+        parser.parse_punctuation(">")
+        fence = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        fence_type = parser.parse_type()
+        op = cls(sources, parser.resolve_operand(fence, fence_type))
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" join(")
+        printer.print_list(self.sources, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([s.type for s in self.sources], printer.print_attribute)
+        printer.print_string(") => ")
+        printer.print_operand(self.signal_fence)
+        printer.print_string(" : ")
+        printer.print_attribute(self.signal_fence.type)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        if [s.type for s in self.sources] != [r.type for r in self.results_]:
+            raise VerifyException("failed to verify that all of {sources, results} have same type")
+
+
+@irdl_op_definition
+class TensorAliasOp(IRDLOperation):
+    """Makes a tensor use caller-provided storage (a result written in place).
+
+    ```mlir
+    %1 = hal.tensor.alias wait(%fence) => %0 : tensor<?x4xf32>{%d} to %buffer : !hal.buffer
+    ```
+    https://iree.dev/reference/mlir-dialects/HAL/#haltensoralias-haltensoraliasop
+    """
+
+    name = "hal.tensor.alias"
+
+    source = operand_def(TensorType)
+    source_dims = var_operand_def(IndexType)
+    storage = operand_def(BufferType | BufferViewType)
+    wait_fence = opt_operand_def(FenceType)
+    affinity = opt_prop_def(Attribute)
+    result = result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        source: SSAValue,
+        source_dims: Sequence[SSAValue],
+        storage: SSAValue,
+        wait_fence: SSAValue | None = None,
+        affinity: Attribute | None = None,
+    ):
+        super().__init__(
+            operands=[source, source_dims, storage, wait_fence],
+            result_types=[source.type],
+            properties={"affinity": affinity},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorAliasOp:
+        affinity = _parse_optional_affinity(parser)
+        wait_fence = _parse_optional_wait_fence(parser)
+        source = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        dims = [parser.resolve_operand(d, IndexType()) for d in parse_dynamic_dims(parser)]
+        parser.parse_keyword("to")
+        storage = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        storage_type = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(source, source_type),
+            dims,
+            parser.resolve_operand(storage, storage_type),
+            wait_fence,
+            affinity,
+        )
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_optional_affinity(printer, self.affinity)
+        if self.wait_fence is not None:
+            printer.print_string(" wait(")
+            printer.print_operand(self.wait_fence)
+            printer.print_string(") =>")
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        print_dynamic_dims(printer, self.source_dims)
+        printer.print_string(" to ")
+        printer.print_operand(self.storage)
+        printer.print_string(" : ")
+        printer.print_attribute(self.storage.type)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if count_dynamic(self.source.type) != len(self.source_dims):
+            raise VerifyException("number of dynamic dims must match the operand type")
+
+
+@irdl_op_definition
+class FenceSignalOp(IRDLOperation):
+    """Signals a fence from the host: `hal.fence.signal<%fence : !hal.fence>`.
+
+    https://iree.dev/reference/mlir-dialects/HAL/#halfencesignal-halfencesignalop
+    """
+
+    name = "hal.fence.signal"
+
+    fence = operand_def(FenceType)
+
+    assembly_format = "`<` $fence `:` type($fence) `>` attr-dict-with-keyword"
+
+    def __init__(self, fence: SSAValue):
+        super().__init__(operands=[fence])
+
+
+# IREE's FenceFlagBitfield and WaitFlagBitfield (HALAttrs.td): printed as `flags("None")`.
+_FLAG_NAMES = ("None", "Reserved")
+
+
+def _parse_flags(parser: Parser) -> StringAttr:
+    parser.parse_keyword("flags")
+    with parser.in_parens():
+        start = parser.pos
+        value = parser.parse_str_literal()
+    if value not in _FLAG_NAMES:
+        parser.raise_error(f"expected one of {', '.join(_FLAG_NAMES)} for flags, got '{value}'", start, parser.pos)
+    return StringAttr(value)
+
+
+@irdl_op_definition
+class DevicesGetOp(IRDLOperation):
+    """The device at an index of the runtime's device list: `hal.devices.get %c0 : !hal.device`."""
+
+    name = "hal.devices.get"
+
+    index = operand_def(IndexType)
+    result = result_def(DeviceType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$index attr-dict `:` type($result)"
+
+    def __init__(self, index: SSAValue):
+        super().__init__(operands=[index], result_types=[DeviceType()])
+
+
+@irdl_op_definition
+class DeviceResolveOp(IRDLOperation):
+    """The device an affinity names: `hal.device.resolve on(#hal.device.affinity<@dev>) : !hal.device`."""
+
+    name = "hal.device.resolve"
+
+    affinity = opt_prop_def(Attribute)
+    result = result_def(DeviceType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, affinity: Attribute | None):
+        super().__init__(result_types=[DeviceType()], properties={"affinity": affinity})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DeviceResolveOp:
+        affinity = _parse_optional_affinity(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        start = parser.pos
+        if not isinstance(parser.parse_type(), DeviceType):
+            parser.raise_error("expected !hal.device", start, parser.pos)
+        op = cls(affinity)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_optional_affinity(printer, self.affinity)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class FenceCreateOp(IRDLOperation):
+    """A new fence on a device: `hal.fence.create device(%d : !hal.device) flags("None") : !hal.fence`."""
+
+    name = "hal.fence.create"
+
+    device = operand_def(DeviceType)
+    flags = prop_def(StringAttr)
+    result = result_def(FenceType)
+
+    def __init__(self, device: SSAValue, flags: str = "None"):
+        super().__init__(operands=[device], result_types=[FenceType()], properties={"flags": StringAttr(flags)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FenceCreateOp:
+        parser.parse_keyword("device")
+        with parser.in_parens():
+            device = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            device_type = parser.parse_type()
+        flags = _parse_flags(parser)
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        op = cls(parser.resolve_operand(device, device_type), flags.data)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" device(")
+        printer.print_operand(self.device)
+        printer.print_string(" : ")
+        printer.print_attribute(self.device.type)
+        printer.print_string(f') flags("{self.flags.data}") : ')
+        printer.print_attribute(self.result.type)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        if self.flags.data not in _FLAG_NAMES:
+            raise VerifyException(f"invalid fence flags '{self.flags.data}'")
+
+
+@irdl_op_definition
+class FenceAwaitOp(IRDLOperation):
+    """Blocks the host until the fences are signalled.
+
+    ```mlir
+    %status = hal.fence.await until([%fence]) timeout_millis(%c-1_i32) flags("None") : i32
+    ```
+    """
+
+    name = "hal.fence.await"
+
+    timeout_millis = operand_def(eq(i32))
+    fences = var_operand_def(FenceType)
+    flags = prop_def(StringAttr)
+    status = result_def(eq(i32))
+
+    def __init__(self, timeout_millis: SSAValue, fences: Sequence[SSAValue], flags: str = "None"):
+        super().__init__(
+            operands=[timeout_millis, fences], result_types=[i32], properties={"flags": StringAttr(flags)}
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FenceAwaitOp:
+        parser.parse_keyword("until")
+        with parser.in_parens():
+            fences = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_keyword("timeout_millis")
+        with parser.in_parens():
+            timeout = parser.parse_unresolved_operand()
+        flags = _parse_flags(parser)
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        op = cls(
+            parser.resolve_operand(timeout, i32),
+            [parser.resolve_operand(f, FenceType()) for f in fences],
+            flags.data,
+        )
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" until([")
+        printer.print_list(self.fences, printer.print_operand)
+        printer.print_string("]) timeout_millis(")
+        printer.print_operand(self.timeout_millis)
+        printer.print_string(f') flags("{self.flags.data}") : ')
+        printer.print_attribute(self.status.type)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        if self.flags.data not in _FLAG_NAMES:
+            raise VerifyException(f"invalid wait flags '{self.flags.data}'")
+
+
 HAL = Dialect(
     "hal",
     [
         TensorImportOp,
         TensorExportOp,
+        TensorBarrierOp,
+        TensorAliasOp,
+        FenceSignalOp,
+        FenceCreateOp,
+        FenceAwaitOp,
+        DevicesGetOp,
+        DeviceResolveOp,
         ElementTypeOp,
         EncodingTypeOp,
         BufferViewDimOp,

@@ -29,6 +29,7 @@ from enum import Enum
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
@@ -67,9 +68,6 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
-
-DYNAMIC = -(2**63)
-"""MLIR's `ShapedType::kDynamic`, the value of a `?` extent."""
 
 
 # ===----------------------------------------------------------------------=== #
@@ -735,7 +733,7 @@ class TranslationInfoAttr(ParametrizedAttribute):
             with parser.in_angle_brackets():
                 parser.parse_keyword("pipeline")
                 parser.parse_punctuation("=")
-                pipeline = parser.parse_attribute()
+                pipeline = _parse_pipeline(parser)
                 spec: Attribute = NoneAttr()
                 sizes: Attribute = NoneAttr()
                 subgroup = 0
@@ -765,7 +763,10 @@ class TranslationInfoAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_string("pipeline = ")
-            printer.print_attribute(self.pass_pipeline)
+            if isinstance(self.pass_pipeline, DispatchLoweringPassPipelineAttr):
+                printer.print_string(self.pass_pipeline.pipeline.data)
+            else:
+                printer.print_attribute(self.pass_pipeline)
             if not isinstance(self.codegen_spec, NoneAttr):
                 printer.print_string(" codegen_spec = ")
                 printer.print_attribute(self.codegen_spec)
@@ -780,6 +781,169 @@ class TranslationInfoAttr(ParametrizedAttribute):
                 printer.print_attribute(self.configuration)
 
 
+# IREE's DispatchLoweringPassPipeline enum (IREECodegenAttrs.td).
+DISPATCH_LOWERING_PASS_PIPELINES = (
+    "CPUDefault", "CPUDoubleTilingExpert", "CPUConvTileAndDecomposeExpert", "Mmt4dTilingExpert",
+    "CPUBufferOpsTileAndVectorize", "CPUDataTiling", "CPULinalgExtTileAndVectorize",
+    "LLVMGPUDefault", "LLVMGPUBaseLowering", "LLVMGPUDistribute", "LLVMGPUVectorize",
+    "LLVMGPUTransposeSharedMem", "LLVMGPUVectorDistribute", "LLVMGPUWinogradVectorize", "LLVMGPUTileAndFuse",
+    "SPIRVBaseLowering", "SPIRVBaseDistribute", "SPIRVBaseVectorize", "SPIRVSubgroupReduce",
+    "SPIRVMatmulPromoteVectorize", "SPIRVCooperativeMatrixVectorize", "SPIRVWinogradVectorize",
+    "VMVXDefault", "TransformDialectCodegen", "Custom", "None",
+)  # fmt: skip
+
+
+@irdl_attr_definition(init=False)
+class DispatchLoweringPassPipelineAttr(ParametrizedAttribute, PipelineAttr):
+    """One of IREE's named codegen pipelines; `translation_info` prints it bare.
+
+    ```mlir
+    #iree_codegen.translation_info<pipeline = CPUDefault>
+    ```
+    """
+
+    name = "iree_codegen.dispatch_lowering_pass_pipeline"
+
+    pipeline: StringAttr
+
+    def __init__(self, pipeline: str):
+        super().__init__(StringAttr(pipeline))
+
+    def verify(self) -> None:
+        if self.pipeline.data not in DISPATCH_LOWERING_PASS_PIPELINES:
+            raise VerifyException(f"unknown dispatch lowering pass pipeline '{self.pipeline.data}'")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [StringAttr(_parse_pipeline_name(parser))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.pipeline.data}>")
+
+
+def _parse_pipeline_name(parser: AttrParser) -> str:
+    start = parser.pos
+    name = parser.parse_identifier(" dispatch lowering pass pipeline name")
+    if name not in DISPATCH_LOWERING_PASS_PIPELINES:
+        parser.raise_error(f"failed to parse DispatchLoweringPassPipelineAttr: unknown pipeline '{name}'", start, parser.pos)
+    return name
+
+
+def _parse_pipeline(parser: AttrParser) -> Attribute:
+    """`pipeline = CPUDefault` (a named pipeline) or `pipeline = #iree_gpu.pipeline<...>`."""
+    if parser._current_token.kind.name == "BARE_IDENT":
+        return DispatchLoweringPassPipelineAttr(_parse_pipeline_name(parser))
+    return parser.parse_attribute()
+
+
+class LoweringConfigAttrInterface(ABC):
+    """An attribute that can be an op's `lowering_config` (`LoweringConfigAttrInterface`)."""
+
+
+@irdl_attr_definition(init=False)
+class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
+    """Tile sizes per tiling level: `#iree_codegen.lowering_config<tile_sizes = [[64, 64, 0], [8, [16], 0]]>`.
+
+    A size in brackets is scalable (a multiple of the vector length). Each level
+    is an array of sizes; a scalable size is a one-element array.
+    """
+
+    name = "iree_codegen.lowering_config"
+
+    tiling_levels: ArrayAttr[ArrayAttr[Attribute]]
+
+    def __init__(self, tile_sizes: Sequence[Sequence[int]]):
+        super().__init__(ArrayAttr(ArrayAttr(IntAttr(v) for v in level) for level in tile_sizes))
+
+    def asm_alias(self) -> str | None:
+        return "config"
+
+    @property
+    def tile_sizes(self) -> list[list[int]]:
+        return [
+            [e.data[0].data if isinstance(e, ArrayAttr) else e.data for e in level.data]  # type: ignore[union-attr]
+            for level in self.tiling_levels.data
+        ]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def size() -> Attribute:
+            if parser.parse_optional_punctuation("[") is not None:
+                value = parser.parse_integer(allow_boolean=False)
+                parser.parse_punctuation("]")
+                return ArrayAttr([IntAttr(value)])
+            return IntAttr(parser.parse_integer(allow_boolean=False))
+
+        def level() -> Attribute:
+            return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, size))
+
+        with parser.in_angle_brackets():
+            parser.parse_keyword("tile_sizes")
+            parser.parse_punctuation("=")
+            levels = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, level)
+        return [ArrayAttr(levels)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        def size(entry: Attribute) -> str:
+            return f"[{entry.data[0].data}]" if isinstance(entry, ArrayAttr) else str(entry.data)  # type: ignore[attr-defined]
+
+        levels = ", ".join("[" + ", ".join(size(e) for e in level.data) + "]" for level in self.tiling_levels.data)
+        printer.print_string(f"<tile_sizes = [{levels}]>")
+
+
+@irdl_attr_definition(init=False)
+class CompilationInfoAttr(ParametrizedAttribute):
+    """A preset lowering for one op, set on the compiler's input: data tiling leaves such ops alone.
+
+    ```mlir
+    #iree_codegen.compilation_info<
+        lowering_config = #iree_codegen.lowering_config<tile_sizes = [[0, 0, 0]]>,
+        translation_info = #iree_codegen.translation_info<pipeline = CPUDefault>>
+    ```
+    """
+
+    name = "iree_codegen.compilation_info"
+
+    lowering_config: Attribute
+    translation_info: Attribute
+
+    def __init__(self, lowering_config: Attribute, translation_info: Attribute):
+        super().__init__(lowering_config, translation_info)
+
+    def asm_alias(self) -> str | None:
+        return "compilation"
+
+    def verify(self) -> None:
+        # IREE's CompilationInfoAttr::verify.
+        if not isinstance(self.lowering_config, LoweringConfigAttrInterface):
+            raise VerifyException("missing lowering config")
+        if not isinstance(self.translation_info, TranslationInfoAttr):
+            raise VerifyException("missing translation info")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                parser.parse_keyword("lowering_config")
+                parser.parse_punctuation("=")
+                config = parser.parse_attribute()
+                parser.parse_punctuation(",")
+                parser.parse_keyword("translation_info")
+                parser.parse_punctuation("=")
+                translation = parser.parse_attribute()
+            return [config, translation]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<lowering_config = ")
+        printer.print_attribute(self.lowering_config)
+        printer.print_string(", translation_info = ")
+        printer.print_attribute(self.translation_info)
+        printer.print_string(">")
+
+
 # ===----------------------------------------------------------------------=== #
 # Operations
 # ===----------------------------------------------------------------------=== #
@@ -787,7 +951,7 @@ class TranslationInfoAttr(ParametrizedAttribute):
 
 def _compatible_shapes(lhs: Sequence[int], rhs: Sequence[int]) -> bool:
     """MLIR's verifyCompatibleShape: same rank, static extents agree."""
-    return len(lhs) == len(rhs) and all(a == b or DYNAMIC in (a, b) for a, b in zip(lhs, rhs))
+    return len(lhs) == len(rhs) and all(a == b or DYNAMIC_INDEX in (a, b) for a, b in zip(lhs, rhs))
 
 
 @irdl_op_definition
@@ -1113,7 +1277,7 @@ def _tiles_match(inner: Sequence[int], element_type: Attribute, vector: VectorTy
     if element_type != vector.element_type:
         return False
     if opaque:
-        return DYNAMIC not in inner and _product(inner) == _product(vector.get_shape())
+        return DYNAMIC_INDEX not in inner and _product(inner) == _product(vector.get_shape())
     return [d for d in inner if d != 1] == [d for d in vector.get_shape() if d != 1]
 
 
@@ -1160,5 +1324,11 @@ def _print_key_value(printer: Printer, item: tuple[str, Attribute]) -> None:
 IREECodegen = Dialect(
     "iree_codegen",
     [LoadFromBufferOp, StoreToBufferOp, InnerTiledOp],
-    [WorkgroupMappingAttr, TranslationInfoAttr],
+    [
+        WorkgroupMappingAttr,
+        TranslationInfoAttr,
+        DispatchLoweringPassPipelineAttr,
+        LoweringConfigAttr,
+        CompilationInfoAttr,
+    ],
 )

@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     NoneAttr,
     TensorType,
+    i32,
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
@@ -216,13 +217,19 @@ def _print_dynamic_int_list(printer: Printer, values: Sequence[int]) -> None:
 
 
 def _parse_struct(
-    parser: AttrParser, fields: dict[str, Callable[[], Attribute]], required: Sequence[str] = ()
+    parser: AttrParser,
+    fields: dict[str, Callable[[], Attribute]],
+    required: Sequence[str] = (),
+    *,
+    opened: bool = False,
 ) -> dict[str, Attribute]:
-    """MLIR's `struct(...)` syntax: `<key = value, ...>`, keys in any order."""
+    """MLIR's `struct(...)` syntax: `<key = value, ...>`, keys in any order
+    (`opened`: the `<` has been read, and at least one key follows)."""
     values: dict[str, Attribute] = {}
-    parser.parse_punctuation("<")
-    if not required and parser.parse_optional_punctuation(">") is not None:
-        return values
+    if not opened:
+        parser.parse_punctuation("<")
+        if not required and parser.parse_optional_punctuation(">") is not None:
+            return values
     while True:
         start = parser.pos
         key = parser.parse_optional_identifier()
@@ -632,6 +639,51 @@ class LayoutAttr(ParametrizedAttribute, SerializableAttr):
         return all(isinstance(layout, SerializableAttr) and layout.is_identity_layout() for layout in self.layouts.data)
 
 
+@irdl_attr_definition(init=False)
+class MatmulKAttr(ParametrizedAttribute, SerializableAttr):
+    """Only the reduction dimensions of a matmul operand: `#iree_encoding.matmul_k<k_dims = [1]>`.
+
+    `k_dims` lists the tensor's own dimensions that a K loop of the user op
+    indexes: `[1]` for `(M, K)` LHS, `[0]` for a `(K, N)` RHS, `[]` for the
+    result. Sizes are not recorded, so static and dynamic shapes encode alike.
+    It is never serialized: resolving it yields a `#iree_encoding.layout`.
+    """
+
+    name = "iree_encoding.matmul_k"
+
+    k_dims: DenseArrayBase
+
+    def __init__(self, k_dims: Sequence[int]):
+        super().__init__(DenseArrayBase.from_list(i32, k_dims))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def parse_k_dims() -> Attribute:
+            values = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            )
+            return DenseArrayBase.from_list(i32, values)
+
+        values = _parse_struct(parser, {"k_dims": parse_k_dims}, required=("k_dims",))
+        return [values["k_dims"]]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<k_dims = [{', '.join(str(d) for d in self.get_k_dims())}]>")
+
+    def asm_alias(self) -> str | None:
+        return "encoding"
+
+    def get_k_dims(self) -> list[int]:
+        return [int(v) for v in self.k_dims.get_values()]
+
+    def get_reduction_dims(self) -> list[int]:
+        """IREE's ContractionEncodingAttrInterface: the encoded tensor's reduction dims."""
+        return self.get_k_dims()
+
+    def clone_with_layouts(self, layouts: Sequence[Attribute]) -> LayoutAttr:
+        return LayoutAttr(layouts)
+
+
 @irdl_attr_definition
 class PackedStorageAttr(_NoParametersAttr, SerializableAttr):
     """Sub-byte elements stored back to back: `#iree_encoding.packed_storage`.
@@ -743,10 +795,12 @@ class UnsupportedResolverAttr(_NoParametersAttr, LayoutResolverAttr):
 
 @irdl_attr_definition(init=False)
 class TestingAttr(ParametrizedAttribute, SerializableAttr):
-    """An encoding for tests: `#iree_encoding.testing<layouts = [...], original_element_type = i4>`.
+    """An encoding for tests: `#iree_encoding.testing<[...]>` (the walkthrough's IREE),
+    or IREE 3.13's `#iree_encoding.testing<layouts = [...], original_element_type = i4>`.
 
     Both parameters are optional (`#iree_encoding.testing<>`); it counts as
-    serialized once it has layouts.
+    serialized once it has layouts. Without `original_element_type` it prints in
+    the walkthrough's positional form, which cannot spell that parameter.
     """
 
     name = "iree_encoding.testing"
@@ -763,10 +817,23 @@ class TestingAttr(ParametrizedAttribute, SerializableAttr):
             "layouts": lambda: _parse_attribute_of(parser, ArrayAttr),
             "original_element_type": parser.parse_type,
         }
-        values = _parse_struct(parser, fields)
+        parser.parse_punctuation("<")
+        if parser.parse_optional_punctuation(">") is not None:
+            return [NoneAttr(), NoneAttr()]
+        if parser._current_token.text == "[":
+            # The walkthrough era's positional `testing<[#layout, ...]>`.
+            layouts = _parse_attribute_of(parser, ArrayAttr)
+            parser.parse_punctuation(">")
+            return [layouts, NoneAttr()]
+        values = _parse_struct(parser, fields, opened=True)
         return [values.get(key, NoneAttr()) for key in fields]
 
     def print_parameters(self, printer: Printer) -> None:
+        if not _present(self.original_element_type):
+            with printer.in_angle_brackets():
+                if _present(self.layouts):
+                    printer.print_attribute(self.layouts)
+            return
         present = [(key, getattr(self, key)) for key in ("layouts", "original_element_type")]
         present = [(key, value) for key, value in present if _present(value)]
 
@@ -1061,6 +1128,7 @@ IREEEncoding = Dialect(
     [
         EncodingOpTypeAttr,
         EncodingAttr,
+        MatmulKAttr,
         LayoutAttr,
         PackedStorageAttr,
         PaddingAttr,

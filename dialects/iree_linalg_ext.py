@@ -2,16 +2,18 @@
 
 Only what the data-tiling pipeline prints is defined: `map_store` (named
 `map_scatter` before 2026; both spellings are registered, with the same
-definition) and the `yield` terminator of its index-transformation region.
+definition) and the `yield` terminator of its index-transformation region,
+plus the syntax of `attention`, which some passes must recognize.
 Syntax and verifier messages follow IREE's
 `compiler/src/iree/compiler/Dialect/LinalgExt/IR/LinalgExtOps.{td,cpp}`.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, ShapedType, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IndexType, IntegerType, MemRefType, ShapedType, TensorType
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
@@ -19,6 +21,7 @@ from xdsl.irdl import (
     region_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -231,8 +234,51 @@ class MapScatterOp(_MapStoreOpBase):
     name = "iree_linalg_ext.map_scatter"
 
 
+@irdl_op_definition
+class AttentionOp(IRDLOperation):
+    """Scaled dot-product attention: `softmax(scale * Q @ K^T [+ mask]) @ V`.
+
+    ```mlir
+    %r = iree_linalg_ext.attention {indexing_maps = [#q, #k, #v, #scale, #mask, #out]}
+        ins(%q, %k, %v, %scale, %mask : tensor<...>, tensor<...>, tensor<...>, f32, tensor<...>)
+        outs(%init : tensor<...>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<...>
+    ```
+
+    The inputs are query, key, value, scale and an optional mask; the region
+    may modify each score before the softmax. Only its syntax is defined here:
+    passes recognize it (dispatch formation, encoding fusion, padding leave
+    attention producers alone) but no pass rewrites or executes it.
+    """
+
+    name = "iree_linalg_ext.attention"
+
+    inputs = var_operand_def()
+    outputs = var_operand_def(ShapedType)
+    result_tensors = var_result_def(TensorType)
+    region = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "attr-dict `ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $outputs `:` type($outputs) `)`"
+        " $region (`->` type($result_tensors)^)?"
+    )
+
+    def verify_(self) -> None:
+        if len(self.inputs) not in (4, 5):
+            raise VerifyException(f"expected 4 or 5 inputs (query, key, value, scale, mask), got {len(self.inputs)}")
+        maps = self.attributes.get("indexing_maps")
+        if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps.data):
+            raise VerifyException("expected an 'indexing_maps' array of affine maps")
+        if len(maps.data) != len(self.inputs) + len(self.outputs):
+            raise VerifyException("expected an indexing map for each input and output")
+
+
 IREELinalgExt = Dialect(
     "iree_linalg_ext",
-    [MapStoreOp, MapScatterOp, YieldOp],
+    [AttentionOp, MapStoreOp, MapScatterOp, YieldOp],
     [],
 )

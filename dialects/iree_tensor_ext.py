@@ -61,6 +61,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from mini_iree.dialects.flow_tensor import ReshapeLikeOpBase
 from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
 
 # ---------------------------------------------------------------------------
@@ -567,9 +568,25 @@ class ComputeBarrierEndOp(ComputeBarrierOpBase):
     name = "iree_tensor_ext.compute_barrier.end"
 
 
+@irdl_op_definition
+class BitCastOp(ReshapeLikeOpBase):
+    """Reinterprets the bytes of a tensor as another tensor type, e.g. packed fp4 as bytes.
+
+        %11 = iree_tensor_ext.bitcast %10 : tensor<?x32xf4E2M1FN>{%n} -> tensor<?x16xi8>{%n}
+    """
+
+    name = "iree_tensor_ext.bitcast"
+
+    def verify_(self) -> None:
+        # IREE's BitCastOp::verify: only the dynamic dims are checked.
+        verify_op_dynamic_dims([self.source.type], self.source_dims)
+        verify_op_dynamic_dims([self.result.type], self.result_dims)
+
+
 IREETensorExt = Dialect(
     "iree_tensor_ext",
     [
+        BitCastOp,
         DispatchTensorLoadOp,
         DispatchTensorStoreOp,
         DispatchWorkloadOrdinalOp,

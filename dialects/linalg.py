@@ -48,6 +48,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ShapedType,
+    StringAttr,
     TensorType,
     i64,
 )
@@ -79,6 +80,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
+
+from mini_iree.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
 
 # Re-exported so that `from mini_iree.dialects.linalg import GenericOp` works for
 # every op of the dialect, ours or xDSL's.
@@ -201,6 +204,47 @@ def parse_optional_arrow_type_list(parser: Parser) -> list[Attribute]:
     if types is not None:
         return types
     return [parser.parse_type()]
+
+
+def _parse_generic(cls: type[GenericOp], parser: Parser) -> GenericOp:
+    """xDSL's `linalg.generic` syntax, with MLIR's `-> (T1, T2)` for several results.
+
+    xDSL 0.74 reads the results as a bare comma list, so `-> (tensor<..>, tensor<..>)`
+    (as MLIR prints a multi-result generic) fails to parse there.
+    """
+    start = parser.pos
+    attrs = dict(parser.parse_optional_attr_dict())
+    end = parser.pos
+    maps = attrs.pop("indexing_maps", None)
+    if not isinstance(maps, ArrayAttr):
+        parser.raise_error("Expected indexing_maps for linalg.generic", start, end)
+    iterators = attrs.pop("iterator_types", None)
+    if not isinstance(iterators, ArrayAttr):
+        parser.raise_error("Expected iterator_types for linalg.generic", start, end)
+    iterator_types: list[IteratorTypeAttr] = []
+    for iterator in iterators.data:
+        if isinstance(iterator, StringAttr):
+            iterator = IteratorTypeAttr(IteratorType(iterator.data))
+        if not isinstance(iterator, IteratorTypeAttr):
+            parser.raise_error(f"Unknown iterator type {iterator}", start, end)
+        iterator_types.append(iterator)
+    doc = attrs.pop("doc", None)
+    library_call = attrs.pop("library_call", None)
+    inputs, outputs = parse_ins_outs(parser)
+    if parser.parse_optional_keyword("attrs") is not None:
+        parser.parse_punctuation("=")
+        attrs |= parser.expect(parser.parse_optional_attr_dict, "expect extra attributes")
+    body = parser.parse_region()
+    results = parse_optional_arrow_type_list(parser)
+    # xDSL also takes (and older tests write) a bare list: `-> tensor<..>, tensor<..>`.
+    while results and parser.parse_optional_punctuation(",") is not None:
+        results.append(parser.parse_type())
+    op = cls(inputs, outputs, body, maps, ArrayAttr(iterator_types), results, doc, library_call)
+    op.attributes |= attrs
+    return op
+
+
+GenericOp.parse = classmethod(_parse_generic)  # type: ignore[method-assign]
 
 
 def print_optional_arrow_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
@@ -894,19 +938,14 @@ def infer_packed_shape(
     Each tiled dimension `inner_dims_pos[i]` becomes `ceildiv(size, inner_tiles[i])`
     (dynamic if either is), the outer dimensions are permuted by
     `outer_dims_perm`, and the tile sizes are appended. Dynamic sizes and tiles
-    are `DYNAMIC_INDEX`.
+    are `DYNAMIC_INDEX`. The arithmetic is the layout algebra's (a pack is an
+    encoding layout without a swizzle), so the verifier and every pass agree.
     """
-    shape = list(unpacked_shape)
-    for pos, tile in zip(inner_dims_pos, inner_tiles, strict=True):
-        if shape[pos] == DYNAMIC_INDEX:
-            continue
-        if tile == DYNAMIC_INDEX:
-            shape[pos] = DYNAMIC_INDEX
-            continue
-        shape[pos] = -(-shape[pos] // tile)
-    if outer_dims_perm:
-        shape = apply_permutation(shape, outer_dims_perm)
-    return [*shape, *inner_tiles]
+    from mini_iree.compiler.layout.shapes import packed_shape
+
+    shape = tuple(None if size == DYNAMIC_INDEX else size for size in unpacked_shape)
+    tiles = tuple(None if tile == DYNAMIC_INDEX else tile for tile in inner_tiles)
+    return [DYNAMIC_INDEX if size is None else size for size in packed_shape(shape, inner_dims_pos, tiles, outer_dims_perm)]
 
 
 def infer_packed_type(
@@ -1830,6 +1869,7 @@ Linalg = Dialect(
         TransposeOp,
         BroadcastOp,
         ReduceOp,
+        ElementwiseOp,
     ],
-    [IteratorTypeAttr],
+    [IteratorTypeAttr, ElementwiseKindAttr],
 )

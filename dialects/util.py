@@ -186,6 +186,20 @@ class IntAssumptionAttr(ParametrizedAttribute):
                 raise VerifyException(f"int assumption value {value} does not fit in 64 unsigned bits")
 
 
+@irdl_attr_definition
+class PreprocessingPipelineAttr(ParametrizedAttribute):
+    """A pass pipeline for ``iree-preprocessing-attr-based-pipeline`` to run on the function carrying it.
+
+    ```mlir
+    util.func @f(...) attributes {preprocessing_pipeline = #util.preprocessing_pipeline<"canonicalize">}
+    ```
+    """
+
+    name = "util.preprocessing_pipeline"
+
+    pipeline_string: StringAttr
+
+
 # ---------------------------------------------------------------------------
 # Compiler hints
 # ---------------------------------------------------------------------------
@@ -962,9 +976,26 @@ class GlobalStoreOp(IRDLOperation):
         )
 
 
+@irdl_op_definition
+class NullOp(IRDLOperation):
+    """A null value of a reference type: `%0 = util.null : !hal.fence` (an absent fence)."""
+
+    name = "util.null"
+
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, type_: Attribute):
+        super().__init__(result_types=[type_])
+
+
 Util = Dialect(
     "util",
     [
+        NullOp,
         AssumeIntOp,
         OptimizationBarrierOp,
         FuncOp,
@@ -975,5 +1006,5 @@ Util = Dialect(
         GlobalLoadOp,
         GlobalStoreOp,
     ],
-    [IntAssumptionAttr],
+    [IntAssumptionAttr, PreprocessingPipelineAttr],
 )

@@ -30,6 +30,7 @@ _PASSES: dict[str, str] = {
         "mini_iree.passes.convert_encoding_to_flow:ConvertEncodingToFlowPass"
     ),
     "iree-util-hoist-into-globals": "mini_iree.passes.hoist_into_globals:HoistIntoGlobalsPass",
+    "iree-preprocessing-attr-based-pipeline": "mini_iree.passes.attr_based_pipeline:AttrBasedPipelinePass",
     # Target devices and outlining (walkthrough dump 09).
     "iree-hal-assign-target-devices": "mini_iree.passes.assign_target_devices:AssignTargetDevicesPass",
     "iree-hal-materialize-target-devices": (
@@ -56,6 +57,10 @@ _PASSES: dict[str, str] = {
     # The codegen half of data tiling (walkthrough dumps 18-23).
     "iree-codegen-materialize-device-encoding": (
         "mini_iree.passes.materialize_device_encoding:MaterializeDeviceEncodingPass"
+    ),
+    # The walkthrough era's separate pass for padding layouts.
+    "iree-codegen-materialize-encoding-into-padding": (
+        "mini_iree.passes.materialize_encoding_into_padding:MaterializeEncodingIntoPaddingPass"
     ),
     "iree-codegen-bufferize-dispatch-tensor-load-store": (
         "mini_iree.passes.bufferize_dispatch_tensor_load_store:BufferizeDispatchTensorLoadStorePass"

@@ -17,11 +17,25 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from mini_iree.compiler.analysis.encoding_properties import (
+    data_tilable_precondition,
     has_data_tiling_hint,
     is_supported_contraction_op,
     set_data_tiling_hint,
 )
-from mini_iree.compiler.ir.module_utils import function_ops
+from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_dims
+from mini_iree.compiler.ir.queries import function_ops
+
+
+def is_supported_scaled_contraction_op(op: Operation) -> bool:
+    """IREE's ``isSupportedScaledContractionOp``: a scaled contraction with exactly one K and one Kb loop.
+
+    Data tiling handles a single block loop and a single loop inside a block.
+    """
+    if not data_tilable_precondition(op):
+        return False
+    dims = scaled_contraction_dims(op)
+    return dims is not None and len(dims.k) == 1 and len(dims.kb) == 1
+
 
 # IREE's EncodingOpType spellings, the values `data-tiling-op-types` accepts.
 _OP_TYPES = ("matmul", "scaled_matmul", "conv")
@@ -39,10 +53,11 @@ class AnnotateDataTilingHintsPass(ModulePass):
     """Adds the ``iree.opt.data_tiling`` hint to every data-tilable op of each function.
 
     A function in which any op already has the hint is left alone (the hints
-    were preset). Only matmul-like contractions (one batch/M/N/K loop at most,
-    a K and an M or N, a multiply-accumulate body, no encoded operand, not in a
-    dispatch with a workgroup count) are recognized; ``scaled_matmul`` and
-    ``conv`` are accepted in ``data-tiling-op-types`` but match no op here.
+    were preset). Matmul-like contractions (one batch/M/N/K loop at most, a K
+    and an M or N, a multiply-accumulate body) and scaled contractions (one K
+    and one Kb loop) are recognized, if no operand is encoded and they are not
+    in a dispatch with a workgroup count; ``conv`` is accepted in
+    ``data-tiling-op-types`` but matches no op here.
     """
 
     name = "iree-dispatch-creation-annotate-data-tiling-hints"
@@ -59,7 +74,9 @@ class AnnotateDataTilingHintsPass(ModulePass):
         object.__setattr__(self, "data_tiling_op_types", types)
 
     def _is_candidate(self, op: Operation) -> bool:
-        return "matmul" in self.data_tiling_op_types and is_supported_contraction_op(op)
+        if "matmul" in self.data_tiling_op_types and is_supported_contraction_op(op):
+            return True
+        return "scaled_matmul" in self.data_tiling_op_types and is_supported_scaled_contraction_op(op)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in function_ops(op):

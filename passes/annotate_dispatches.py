@@ -22,7 +22,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, ModuleOp, ShapedType, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from mini_iree.compiler.analysis.contraction import infer_contraction_dims
@@ -114,18 +114,6 @@ def _is_identity(m: AffineMap) -> bool:
     return m.num_symbols == 0 and m == AffineMap.identity(m.num_dims)
 
 
-def _is_projected_permutation_with_zeros(m: AffineMap) -> bool:
-    """MLIR's ``isProjectedPermutation(allowZeroInResults=true)``."""
-    seen: set[int] = set()
-    for expr in m.results:
-        if isinstance(expr, AffineConstantExpr) and expr.value == 0:
-            continue
-        if not isinstance(expr, AffineDimExpr) or expr.position in seen:
-            return False
-        seen.add(expr.position)
-    return True
-
-
 def _num_reductions(op: Operation) -> int:
     return sum(1 for it in _iterators(op) if it == "reduction")
 
@@ -161,7 +149,7 @@ def _generic_kind(op: Operation) -> str:
     inputs, outputs = maps[:num_inputs], maps[num_inputs:]
     identity_outs = all(_is_identity(m) for m in outputs)
     permutation_outs = all(_is_permutation(m) for m in outputs)
-    projected_ins = all(_is_projected_permutation_with_zeros(m) for m in inputs)
+    projected_ins = all(m.is_projected_permutation(allow_zero_in_results=True) for m in inputs)
     identity_in = sum(1 for m in inputs if _is_identity(m))
     permutation_in = sum(1 for m in inputs if _is_permutation(m))
     identity_root = identity_in > 0 and identity_in == permutation_in

@@ -38,7 +38,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.ir.module_utils import function_ops
+from mini_iree.compiler.ir.queries import function_ops
 from mini_iree.dialects import hal, iree_codegen
 from mini_iree.dialects.iree_tensor_ext import (
     DispatchTensorLoadOpBase,

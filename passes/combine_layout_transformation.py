@@ -824,7 +824,7 @@ def _erase_trivially_dead(module: ModuleOp) -> None:
     without uses (e.g. the dispatch-tensor subspans bufferization left behind)."""
     from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-    from mini_iree.compiler.ir.module_utils import function_ops
+    from mini_iree.compiler.ir.queries import function_ops
 
     for function in function_ops(module):
         changed = True

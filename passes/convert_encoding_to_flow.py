@@ -14,29 +14,51 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.analysis.dispatch_regions import is_outside_dispatch
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.dialects import flow, iree_encoding
 
-__all__ = ["ConvertEncodingToFlowPass"]
+__all__ = ["ConvertEncodingToFlowPass", "ConvertSetEncodingOpToFlow", "ConvertUnsetEncodingOpToFlow"]
 
 
-def _convert(op: iree_encoding.SetEncodingOp | iree_encoding.UnsetEncodingOp) -> None:
-    point = InsertPoint.before(op)
-    # The operand's sizes come from the IR where they already exist
-    # (`hal.tensor.import ... {%0, %1}`), else from `tensor.dim`.
-    operand_dims = get_dynamic_dims(op.source, point)
-    if isinstance(op, iree_encoding.SetEncodingOp):
-        result_dims = operand_dims
-    else:
-        # `unset_encoding` may slice: its result sizes are its own `{...}`, which
-        # can be smaller than the encoded operand's.
-        result_dims = list(op.result_dims)
-    # `encoding_dims` have no counterpart on `flow.tensor.encode`; IREE drops them too.
-    encode = flow.TensorEncodeOp(op.source, op.result.type, operand_dims, result_dims)
-    Rewriter.replace_op(op, encode)
+class ConvertSetEncodingOpToFlow(RewritePattern):
+    """A `set_encoding` outside dispatches -> `flow.tensor.encode` with its source's sizes on both sides."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        if not is_outside_dispatch(op):
+            return
+        # The sizes come from the IR where they already exist
+        # (`hal.tensor.import ... {%0, %1}`), else from `tensor.dim`.
+        dims = get_dynamic_dims(op.source, InsertPoint.before(op))
+        # `encoding_dims` have no counterpart on `flow.tensor.encode`; IREE drops them too.
+        rewriter.replace(op, flow.TensorEncodeOp(op.source, op.result.type, dims, dims))
+
+
+class ConvertUnsetEncodingOpToFlow(RewritePattern):
+    """An `unset_encoding` outside dispatches -> `flow.tensor.encode`.
+
+    The operand's sizes are taken from the IR as for `set_encoding`; the
+    result's are the `unset_encoding`'s own `{...}`. IREE gives both sides the
+    result's sizes, but here an `unset_encoding` may also slice (its result
+    smaller than its operand), so the operand keeps its own.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.UnsetEncodingOp, rewriter: PatternRewriter) -> None:
+        if not is_outside_dispatch(op):
+            return
+        operand_dims = get_dynamic_dims(op.source, InsertPoint.before(op))
+        rewriter.replace(op, flow.TensorEncodeOp(op.source, op.result.type, operand_dims, list(op.result_dims)))
 
 
 @dataclass(frozen=True)
@@ -52,10 +74,5 @@ class ConvertEncodingToFlowPass(ModulePass):
     name = "iree-dispatch-creation-convert-encoding-to-flow"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        targets = [
-            o
-            for o in op.walk()
-            if isinstance(o, iree_encoding.SetEncodingOp | iree_encoding.UnsetEncodingOp) and is_outside_dispatch(o)
-        ]
-        for target in targets:
-            _convert(target)
+        patterns = [ConvertSetEncodingOpToFlow(), ConvertUnsetEncodingOpToFlow()]
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

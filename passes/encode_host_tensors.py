@@ -7,7 +7,10 @@ many bytes it takes. This pass, run on each top-level function and initializer:
 * replaces ``stream.tensor.sizeof`` with index arithmetic from the layout
   algebra (``compiler/layout/storage.py``): plain ``dim0 * 4 * dim1``, packed
   ``ceildivsi(dim, tile) * tile`` for each tiled dim, constants for static
-  shapes (a 255x513 f32 LHS with 8x1 tiles: ``arith.constant 525312``);
+  shapes (a 255x513 f32 LHS with 8x1 tiles: ``arith.constant 525312``),
+  padded ``(dim + pad) * ...`` for a ``#iree_encoding.padding<[...]>`` layout
+  (the padded shape of a pad-only layout: ``?x2048xf16`` padded ``[0, 64]`` is
+  ``dim * 4224``);
 * turns ``stream.tensor.dispatch`` into ``stream.async.dispatch`` on byte
   ranges (``%18[%c0 to %17 for %17]``), dropping the tensor types;
 * turns ``stream.tensor.constant`` into ``stream.async.constant`` with its size
@@ -24,7 +27,8 @@ encoding (``#iree_encoding.encoding<...>``) is an error,
 resolved and no size would be right.
 
 ``{era=3.13}`` marks the layout arithmetic ``overflow<nsw>`` as IREE 3.13 prints
-it; the walkthrough's IREE (the default) did not.
+it; the walkthrough's IREE (the default) did not, except for padding layouts,
+whose arithmetic IREE has always marked ``nsw``.
 """
 
 from __future__ import annotations

@@ -1,83 +1,150 @@
 """``iree-dispatch-creation-form-dispatch-regions``: group each root op and its fusions into a dispatch.
 
-A dispatch is the unit of work the host launches on the device. This pass picks
-root ops (contractions first, then the remaining linalg ops), fuses the
-elementwise consumers that read nothing else still to be grouped, and wraps them
-in ``flow.dispatch.region -> (tensor<..>{dims}) { ... flow.return }``. Cheap
-producers the region reads (``linalg.fill``, ``tensor.empty``, constants) are
-then cloned in, as IREE's ``CloneProducersIntoDispatchRegions`` does; an
-original left without users is erased, so a producer used only there moves in.
+A dispatch is the unit of work the host launches on the device. As IREE's
+FormDispatchRegions.cpp does, the pass walks each block bottom-up and marks
+*roots* (named linalg ops other than ``linalg.fill``, ``linalg.generic`` ops
+with a reduction loop, ``linalg.unpack``), fusing into each the producers it
+can take; it then fuses each root with the chain of consumers that tile with
+it, and finally makes every remaining linalg op, ``tensor.pad`` and
+``linalg.pack`` a root of its own, fused the same way. Each group is wrapped in
+``flow.dispatch.region -> (tensor<..>{dims}) { ... flow.return }`` at its
+root.
+
+Cheap producers the region reads (``linalg.fill``, ``tensor.empty``, constants)
+are then cloned in, as IREE's separate ``CloneProducersIntoDispatchRegions``
+pass does; an original left without users is erased, so a producer used only
+there moves in. Unlike IREE, a bit-extend (dequantization) ``linalg.generic``
+that no root takes gets a dispatch of its own rather than being cloned into
+its consumers' dispatches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     DenseIntOrFPElementsAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     TensorType,
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue, Use
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 
-from mini_iree.compiler.analysis.contraction import is_projected_permutation
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.dialects import flow, linalg, tensor, util
+from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op
+from mini_iree.dialects import flow, iree_encoding, linalg, tensor, util
 
 # IREE's `iree-flow-inline-constants-max-byte-length`: larger tensor constants
 # stay outside and are captured (later hoisted to globals).
 INLINE_CONSTANT_MAX_BYTES = 256
+
+
+@dataclass(frozen=True)
+class _Options:
+    """IREE's ``FormDispatchRegionsPassOptions``."""
+
+    aggressive_fusion: bool = False
+    fuse_pad_with_consumers: bool = False
+    fuse_pad_with_producers: bool = False
+
 
 # ---------------------------------------------------------------------------
 # Op classification
 # ---------------------------------------------------------------------------
 
 
-def _is_tensor_compute(op: Operation) -> bool:
-    """A linalg op on tensors that computes something (``linalg.fill`` is cloned, not a root)."""
-    if not isinstance(op, LinalgStructuredOperation) or isinstance(op, linalg.FillOp):
+def _is_structured_on_tensors(op: Operation) -> bool:
+    """A linalg structured op whose results and inits are tensors (IREE's LinalgFusionOpInterface here)."""
+    if not isinstance(op, LinalgStructuredOperation):
         return False
     if not op.results or not all(isinstance(r.type, TensorType) for r in op.results):
         return False
     return all(isinstance(v.type, TensorType) for v in op.outputs)
 
 
-def _is_contraction(op: Operation) -> bool:
-    """A named contraction, or a ``linalg.generic`` with a reduction loop."""
-    if isinstance(op, linalg.ContractionOp):
-        return True
-    if isinstance(op, linalg.GenericOp):
-        return any(t.data == IteratorType.REDUCTION for t in op.iterator_types.data)
-    return False
+def _iterators(op: LinalgStructuredOperation) -> list[str]:
+    return [str(t.data.value) for t in op.get_iterator_types().data]
 
 
-def _is_elementwise_generic(op: Operation) -> bool:
-    return (
-        isinstance(op, linalg.GenericOp)
-        and len(op.results) == 1
-        and all(t.data == IteratorType.PARALLEL for t in op.iterator_types.data)
+def _maps(op: LinalgStructuredOperation) -> list[AffineMap]:
+    return [m.data for m in op.get_indexing_maps().data]
+
+
+def _is_all_parallel(op: LinalgStructuredOperation) -> bool:
+    return all(t == "parallel" for t in _iterators(op))
+
+
+def _is_elementwise(op: Operation) -> bool:
+    """MLIR's ``linalg::isElementwise``: parallel loops, projected-permutation maps, permuted inits."""
+    if not _is_structured_on_tensors(op):
+        return False
+    assert isinstance(op, LinalgStructuredOperation)
+    if not _is_all_parallel(op):
+        return False
+    maps = _maps(op)
+    if not all(m.is_projected_permutation() for m in maps):
+        return False
+    return all(_is_permutation(m) for m in maps[len(op.inputs) :])
+
+
+def _is_permutation(map_: AffineMap) -> bool:
+    return map_.num_dims == len(map_.results) and map_.is_projected_permutation()
+
+
+def _is_pack_like(op: Operation) -> bool:
+    return isinstance(op, iree_encoding.SetEncodingOp | linalg.PackOp)
+
+
+def _is_unpack_like(op: Operation) -> bool:
+    return isinstance(op, iree_encoding.UnsetEncodingOp | linalg.UnPackOp)
+
+
+def _has_no_packed_reduction_dims(consumer: LinalgStructuredOperation, producer: Operation) -> bool:
+    """The reduction loops of ``consumer`` read no dimension the ``linalg.unpack`` producer unpacked."""
+    if not isinstance(producer, linalg.UnPackOp):
+        return False
+    index = next((i for i, v in enumerate(consumer.operands) if v is producer.results[0]), None)
+    if index is None:
+        return False
+    iterators = _iterators(consumer)
+    inner = producer.get_inner_dims_pos()
+    for position, expr in enumerate(_maps(consumer)[index].results):
+        if not isinstance(expr, AffineDimExpr):
+            return False
+        if iterators[expr.position] == "reduction" and position in inner:
+            return False
+    return True
+
+
+def _has_fusable_unpack_producer(op: LinalgStructuredOperation) -> bool:
+    return any(
+        isinstance(v, OpResult) and _has_no_packed_reduction_dims(op, v.op) for v in op.operands
     )
 
 
-def _element_bits(type_: TensorType) -> int | None:
-    element = type_.element_type
-    if isinstance(element, IntegerType):
-        return element.width.data
-    if isinstance(element, AnyFloat):
-        return element.bitwidth
-    if isinstance(element, IndexType):
-        return 64
-    return None
+def _is_root(op: Operation) -> bool:
+    """IREE's ``isRootOp``: ops a dispatch is formed around in the first round."""
+    if is_bit_extend_op(op):
+        return False
+    if isinstance(op, LinalgStructuredOperation):
+        if not _is_structured_on_tensors(op):
+            return False
+        if isinstance(op, linalg.GenericOp):
+            return "reduction" in _iterators(op) and not _has_fusable_unpack_producer(op)
+        return not isinstance(op, linalg.FillOp)
+    return isinstance(op, linalg.UnPackOp)
 
 
 def _is_clonable(op: Operation) -> bool:
@@ -96,68 +163,284 @@ def _is_clonable(op: Operation) -> bool:
         return False
     if value.is_splat():
         return True
-    bits = _element_bits(type_)
+    bits = element_bit_width(type_, index_width=64)
     return bits is not None and type_.element_count() * bits // 8 <= INLINE_CONSTANT_MAX_BYTES
 
 
+def _stays_outside(op: Operation) -> bool:
+    """Ops IREE's ``isClonableIntoDispatchOp`` accepts that this pass does not clone: left for their users."""
+    return isinstance(op, iree_encoding.UnsetEncodingOp | tensor.ExtractSliceOp) or is_bit_extend_op(op)
+
+
 # ---------------------------------------------------------------------------
-# Choosing what goes into one dispatch
+# Loop compatibility (IREE's hasCompatibleOuterParallelLoops)
 # ---------------------------------------------------------------------------
 
 
-def _single_user(value: SSAValue) -> Operation | None:
-    """The one op using ``value`` (possibly several times), or None."""
-    users = {id(use.operation): use.operation for use in value.uses}
-    return next(iter(users.values())) if len(users) == 1 else None
+def _outer_parallel_loops(op: Operation) -> list[bool]:
+    """One bit per loop of ``op``, set for the leading parallel loops."""
+    if isinstance(op, iree_encoding.SetEncodingOp | iree_encoding.UnsetEncodingOp):
+        return [True] * op.result.type.get_num_dims()
+    if isinstance(op, linalg.PackOp | tensor.PadOp):
+        return [True] * op.operands[0].type.get_num_dims()  # type: ignore[attr-defined]
+    if isinstance(op, linalg.UnPackOp):
+        return [True] * op.results[0].type.get_num_dims()  # type: ignore[attr-defined]
+    if not isinstance(op, LinalgStructuredOperation):
+        return []
+    bits = [False] * len(_iterators(op))
+    for index, iterator in enumerate(_iterators(op)):
+        if iterator != "parallel":
+            break
+        bits[index] = True
+    return bits
 
 
-def _reads_through_permutation(consumer: linalg.GenericOp, value: SSAValue) -> bool:
-    """Every operand of ``consumer`` equal to ``value`` is indexed by a permutation of its loops."""
-    maps = [m.data for m in consumer.indexing_maps.data]
-    for index, operand in enumerate(consumer.operands):
-        if operand is not value:
-            continue
-        indexing = maps[index]
-        if len(indexing.results) != indexing.num_dims or not is_projected_permutation(indexing):
+def _match_iterator_types(root: list[bool], candidate: list[bool]) -> bool:
+    """An all-parallel candidate is at least as parallel as the root; any other has the root's loops."""
+    if not all(candidate):
+        return root == candidate
+    for position in range(min(len(root), len(candidate))):
+        if not root[position]:
+            break
+        if not candidate[position]:
             return False
     return True
 
 
-def _fusable_consumer(
-    value: SSAValue, block: Block, blocks_fusion: Callable[[Operation], bool]
-) -> Operation | None:
-    """The elementwise consumer of ``value`` to fuse into ``value``'s dispatch, if any.
+def _is_identity_with_zeros_on(map_: AffineMap, kept: list[int]) -> bool:
+    """``map_`` with the loops not in ``kept`` projected out is an identity, up to zero results."""
+    if map_.num_symbols != 0 or (not kept and not map_.results):
+        return False
+    seen = 0
+    for expr in map_.results:
+        if isinstance(expr, AffineDimExpr):
+            if expr.position not in kept:
+                continue  # a projected-out loop reads as the constant 0
+            if kept.index(expr.position) != seen:
+                return False
+            seen += 1
+        elif not (isinstance(expr, AffineConstantExpr) and expr.value == 0):
+            return False
+    return seen == len(kept)
 
-    It must be the only user of ``value``, in the same block, read ``value``
-    through a permutation, and read no other value whose producer is still to be
-    grouped (``blocks_fusion``): that producer may want the consumer itself.
-    """
-    consumer = _single_user(value)
-    if consumer is None or consumer.parent_block() is not block or not _is_elementwise_generic(consumer):
-        return None
-    assert isinstance(consumer, linalg.GenericOp)
-    if not _reads_through_permutation(consumer, value):
-        return None
-    for operand in consumer.operands:
-        if operand is value or not isinstance(operand, OpResult):
+
+def _compatible_outer_parallel(op: Operation, map_: AffineMap, root_loops: list[bool]) -> bool:
+    if not map_.is_projected_permutation():
+        return False
+    if not _match_iterator_types(root_loops, _outer_parallel_loops(op)):
+        return False
+    kept = [d for d in range(map_.num_dims) if d < len(root_loops) and root_loops[d]]
+    return _is_identity_with_zeros_on(map_, kept)
+
+
+def _result_map(op: LinalgStructuredOperation, result: OpResult) -> AffineMap:
+    return _maps(op)[len(op.inputs) + result.index]
+
+
+def _ops_fusable(producer: Operation, consumer: Operation, root_loops: list[bool]) -> bool:
+    """Every use of ``producer`` by ``consumer`` tiles along the root's outer parallel loops."""
+    if not (_is_structured_on_tensors(producer) and _is_structured_on_tensors(consumer)):
+        return False
+    assert isinstance(producer, LinalgStructuredOperation) and isinstance(consumer, LinalgStructuredOperation)
+    consumer_maps = _maps(consumer)
+    for index, operand in enumerate(consumer.operands):
+        if not (isinstance(operand, OpResult) and operand.op is producer):
             continue
-        producer = operand.op
-        if producer.parent_block() is block and blocks_fusion(producer):
-            return None
-    return consumer
+        if not _compatible_outer_parallel(producer, _result_map(producer, operand), root_loops):
+            return False
+        if not _compatible_outer_parallel(consumer, consumer_maps[index], root_loops):
+            return False
+    return True
 
 
-def _fusion_group(root: Operation, blocks_fusion: Callable[[Operation], bool]) -> list[Operation]:
-    """``root`` followed by the chain of elementwise consumers fused after it."""
-    block = root.parent_block()
-    assert block is not None
-    group = [root]
-    while len(group[-1].results) == 1:
-        consumer = _fusable_consumer(group[-1].results[0], block, blocks_fusion)
-        if consumer is None:
-            break
-        group.append(consumer)
-    return group
+# ---------------------------------------------------------------------------
+# Deciding the fusion groups (IREE's decideFusableLinalgOps)
+# ---------------------------------------------------------------------------
+
+
+class _Groups:
+    """Which root each op belongs to: ``roots[n]`` and the ops fused with it."""
+
+    def __init__(self, options: _Options) -> None:
+        self.options = options
+        self.roots: list[Operation] = []
+        self.group_of: dict[Operation, int] = {}
+        self.order: dict[Operation, int] = {}
+
+    def position(self, op: Operation) -> int:
+        """Program order of ``op`` within its block (numbered once per block)."""
+        if op not in self.order:
+            block = op.parent_block()
+            assert block is not None
+            for index, other in enumerate(block.ops):
+                self.order[other] = index
+        return self.order[op]
+
+    def fusable_uses(self, op: Operation) -> list[Use]:
+        """IREE's ``getFusableUses``: non-``tensor.dim`` uses in program order (just one unless aggressive)."""
+        uses = [use for result in op.results for use in result.uses if not isinstance(use.operation, tensor.DimOp)]
+        if not self.options.aggressive_fusion and len(uses) != 1:
+            return []
+        block = op.parent_block()
+        in_block = [(use, block.find_ancestor_op_in_block(use.operation) if block else None) for use in uses]
+        if any(anchor is None for _, anchor in in_block):
+            return []
+        in_block.sort(key=lambda pair: self.position(pair[1]))  # type: ignore[arg-type]
+        return [use for use, _ in in_block]
+
+    def new_root(self, op: Operation) -> int:
+        self.group_of[op] = len(self.roots)
+        self.roots.append(op)
+        return self.group_of[op]
+
+
+def _fusable_with_consumer(use: Use, root_loops: list[bool], options: _Options) -> bool:
+    """IREE's ``isFusableWithConsumer``."""
+    value = use.operation.operands[use.index]
+    assert isinstance(value, OpResult)
+    producer, consumer = value.op, use.operation
+    if is_bit_extend_op(consumer):
+        return False
+    if _is_unpack_like(producer):
+        if not isinstance(consumer, LinalgStructuredOperation) or not _is_structured_on_tensors(consumer):
+            return False
+        if _has_no_packed_reduction_dims(consumer, producer):
+            return True
+        rank = value.type.get_num_dims()  # type: ignore[attr-defined]
+        return _is_elementwise(consumer) and len(_iterators(consumer)) == rank
+    if _is_pack_like(consumer):
+        if isinstance(producer, tensor.PadOp):
+            return True
+        if _is_structured_on_tensors(producer):
+            assert isinstance(producer, LinalgStructuredOperation)
+            return _compatible_outer_parallel(producer, _result_map(producer, value), root_loops)
+        return False
+    if isinstance(consumer, tensor.PadOp):
+        return options.fuse_pad_with_producers and isinstance(producer, LinalgStructuredOperation)
+    if isinstance(consumer, tensor.InsertSliceOp):
+        source = consumer.source
+        if source is not value or len(source.uses) != 1:
+            return False
+        return isinstance(consumer.dest, OpResult) and isinstance(consumer.dest.op, linalg.FillOp)
+    # Backends cannot yet give fused mmt4d ops their own lowering configs.
+    if isinstance(producer, linalg.Mmt4DOp | linalg.BatchMmt4DOp):
+        return False
+    if not (_is_structured_on_tensors(producer) and _is_structured_on_tensors(consumer)):
+        return False
+    assert isinstance(producer, LinalgStructuredOperation) and isinstance(consumer, LinalgStructuredOperation)
+    if not _is_all_parallel(consumer):
+        return False
+    if not _ops_fusable(producer, consumer, root_loops):
+        return False
+    if options.aggressive_fusion:
+        return True
+    # Without aggressive fusion the consumer must not iterate over more loops than the producer.
+    return len(_iterators(producer)) >= len(_iterators(consumer))
+
+
+def _fusable_with_producer(operand_index: int, consumer: Operation, root_loops: list[bool], options: _Options) -> bool:
+    """IREE's ``isFusableWithProducer``."""
+    value = consumer.operands[operand_index]
+    assert isinstance(value, OpResult)
+    producer = value.op
+    if isinstance(consumer, tensor.PadOp):
+        return options.fuse_pad_with_producers and isinstance(producer, LinalgStructuredOperation)
+    if _is_pack_like(consumer):
+        if isinstance(producer, tensor.PadOp):
+            return True
+        if not _is_structured_on_tensors(producer):
+            return False
+        # Packing with dynamic inner tiles does not fuse yet in the backends.
+        if isinstance(consumer, linalg.PackOp) and consumer.inner_tiles:
+            return False
+        assert isinstance(producer, LinalgStructuredOperation)
+        return _compatible_outer_parallel(producer, _result_map(producer, value), root_loops)
+    if not (_is_structured_on_tensors(producer) and _is_structured_on_tensors(consumer)):
+        return False
+    assert isinstance(consumer, LinalgStructuredOperation)
+    if not options.aggressive_fusion and operand_index < len(consumer.inputs):
+        return False
+    return _ops_fusable(producer, consumer, root_loops)
+
+
+def _fuse_with_producers(groups: _Groups, root: Operation) -> None:
+    """IREE's ``fuseRootsWithProducers``: pull producers whose first use is in the group into it."""
+    number = groups.group_of[root]
+    root_loops = _outer_parallel_loops(root)
+    worklist = [root]
+    while worklist:
+        candidate = worklist.pop()
+        for index, operand in enumerate(candidate.operands):
+            if not isinstance(operand, OpResult):
+                continue
+            producer = operand.op
+            if producer.parent_block() is not root.parent_block():
+                continue
+            if _is_clonable(producer) or _stays_outside(producer) or producer in groups.group_of:
+                continue
+            if not _fusable_with_producer(index, candidate, root_loops, groups.options):
+                continue
+            uses = groups.fusable_uses(producer)
+            if not uses or uses[0].operation is not candidate:
+                continue
+            groups.group_of[producer] = number
+            worklist.append(producer)
+
+
+def _fuse_with_consumers(groups: _Groups, roots: Sequence[Operation]) -> None:
+    """IREE's ``fuseRootsWithConsumers``: follow each root's first use while it fuses."""
+    for root in roots:
+        number = groups.group_of[root]
+        root_loops = _outer_parallel_loops(root)
+        worklist = [root]
+        while worklist:
+            current = worklist.pop()
+            uses = groups.fusable_uses(current)[:1]
+            for use in uses:
+                consumer = use.operation
+                if consumer in groups.group_of or consumer.parent_block() is not root.parent_block():
+                    continue
+                if not _fusable_with_consumer(use, root_loops, groups.options):
+                    break
+                groups.group_of[consumer] = number
+                worklist.append(consumer)
+
+
+def _is_nested_scf(op: Operation) -> bool:
+    return op.dialect_name() == "scf" and bool(op.regions)
+
+
+def _decide_round(groups: _Groups, block: Block, is_candidate: Callable[[Operation], bool]) -> None:
+    """One bottom-up sweep: each candidate not yet grouped becomes a root, then producers and consumers join."""
+    roots: list[Operation] = []
+    for op in reversed(list(block.ops)):
+        if op in groups.group_of or not is_candidate(op):
+            continue
+        groups.new_root(op)
+        _fuse_with_producers(groups, op)
+        roots.append(op)
+    roots.reverse()
+    _fuse_with_consumers(groups, roots)
+    for root in roots:
+        _fuse_with_producers(groups, root)
+
+
+def _is_leftover_root(op: Operation) -> bool:
+    """Second round: every other linalg op on tensors, ``tensor.pad`` and ``linalg.pack`` (fills stay cloned)."""
+    if isinstance(op, tensor.PadOp | linalg.PackOp):
+        return True
+    return _is_structured_on_tensors(op) and not _is_clonable(op) and not isinstance(op, linalg.FillOp)
+
+
+def _decide(groups: _Groups, region: Region) -> None:
+    for block in region.blocks:
+        for op in list(block.ops):
+            if _is_nested_scf(op):
+                for nested in op.regions:
+                    _decide(groups, nested)
+        _decide_round(groups, block, _is_root)
+    for block in region.blocks:
+        _decide_round(groups, block, _is_leftover_root)
 
 
 # ---------------------------------------------------------------------------
@@ -171,6 +454,12 @@ def _init_of(value: SSAValue, group: Sequence[Operation]) -> SSAValue:
         op = value.op
         if not (op in group or isinstance(op, linalg.FillOp)):
             break
+        if isinstance(op, linalg.PackOp | linalg.UnPackOp):
+            value = op.operands[1]
+            continue
+        if isinstance(op, iree_encoding.SetEncodingOp):
+            value = op.source
+            continue
         outputs = getattr(op, "outputs", ())
         if value.index >= len(outputs):
             break
@@ -178,40 +467,169 @@ def _init_of(value: SSAValue, group: Sequence[Operation]) -> SSAValue:
     return value
 
 
-def _wrap_in_region(group: Sequence[Operation]) -> flow.DispatchRegionOp:
-    """Move ``group`` (in program order) into a new region at the last op's place."""
-    last = group[-1]
-    point = InsertPoint.before(last)
+def _result_dims(value: SSAValue, group: Sequence[Operation], point: InsertPoint) -> list[SSAValue]:
+    """Sizes of a returned value, as values visible at ``point`` (before the region)."""
+    init = _init_of(value, group)
+    if isinstance(init, OpResult) and init.op in group and isinstance(init.op, tensor.PadOp):
+        return _pad_result_dims(init.op, point)
+    if isinstance(init, OpResult) and init.op in group:
+        return []
+    return get_dynamic_dims(init, point)
+
+
+def _pad_result_dims(pad: tensor.PadOp, point: InsertPoint) -> list[SSAValue]:
+    """Dynamic sizes of a ``tensor.pad``: source size plus low and high padding."""
+    source = pad.source
+    low = list(pad.low)
+    high = list(pad.high)
+    static_low = pad.static_low.get_values()
+    static_high = pad.static_high.get_values()
     dims: list[SSAValue] = []
-    for result in last.results:
-        dims.extend(get_dynamic_dims(_init_of(result, group), point))
-    region_op = flow.DispatchRegionOp([r.type for r in last.results], dims, body=Region(Block()))
-    Rewriter.insert_op(region_op, point)
+    low_it, high_it = iter(low), iter(high)
+    for axis, size in enumerate(pad.result.type.get_shape()):
+        dyn_low = next(low_it) if static_low[axis] == DYNAMIC_INDEX else None
+        dyn_high = next(high_it) if static_high[axis] == DYNAMIC_INDEX else None
+        if size != DYNAMIC_INDEX:
+            continue
+        ops: list[Operation] = []
+        index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
+        dim = tensor.DimOp(source, index)
+        ops += [index, dim]
+        total: SSAValue = dim.results[0]
+        for dynamic, static in ((dyn_low, static_low[axis]), (dyn_high, static_high[axis])):
+            amount = dynamic
+            if amount is None and static:
+                constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
+                ops.append(constant)
+                amount = constant.result
+            if amount is not None:
+                add = arith.AddiOp(total, amount)
+                ops.append(add)
+                total = add.result
+        Rewriter.insert_op(ops, point)
+        dims.append(total)
+    return dims
+
+
+def _captured_values(op: Operation) -> list[SSAValue]:
+    """Operands of ``op`` and values its body uses from above (a scalar the payload reads)."""
+    values = list(op.operands)
+    for nested in op.walk():
+        if nested is op:
+            continue
+        for operand in nested.operands:
+            owner = operand.owner
+            owner_op = owner.parent_op() if isinstance(owner, Block) else owner
+            if owner_op is None or not op.is_ancestor(owner_op):
+                values.append(operand)
+    return values
+
+
+def _movable(op: Operation) -> bool:
+    """Ops that may move up past the root: no side effects (linalg ops on tensors and dispatch regions count)."""
+    if isinstance(op, flow.DispatchRegionOp) or _is_structured_on_tensors(op):
+        return True
+    return not op.regions and is_side_effect_free(op)
+
+
+def _move_operand_defs(
+    groups: _Groups, values: Sequence[SSAValue], root: Operation, members: set[Operation]
+) -> bool:
+    """IREE's ``moveOperandDefs``: move what computes ``values`` after ``root`` to before it.
+
+    The backward slice of ``values`` among the ops of ``root``'s block that
+    follow it moves, in program order, right before ``root``. Fails, moving
+    nothing, if the slice reaches a group member (the value is computed from
+    the group outside it, so it cannot exist before the region) or an op that
+    must not move.
+    """
+    block = root.parent_block()
+    assert block is not None
+    to_move: set[Operation] = set()
+    worklist = [v.op for v in values if isinstance(v, OpResult)]
+    while worklist:
+        op = block.find_ancestor_op_in_block(worklist.pop())
+        if op is None or op in to_move:
+            continue
+        if op in members:
+            return False
+        if op.is_before_in_block(root):
+            continue
+        if not _movable(op):
+            return False
+        to_move.add(op)
+        worklist.extend(v.op for v in _captured_values(op) if isinstance(v, OpResult))
+    for op in [o for o in block.ops if o in to_move]:
+        op.detach()
+        block.insert_op_before(op, root)
+    if to_move:
+        groups.order.clear()  # program order changed
+    return True
+
+
+def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]) -> flow.DispatchRegionOp:
+    """Wrap ``members`` (program order, ``root`` among them) in one region at the root.
+
+    As IREE's ``wrapOpInDispatchRegion`` + ``move{Preceding,Following}Op*``:
+    consumers (members after the root) need their other operands defined
+    before the root, which :func:`_move_operand_defs` arranges; a consumer
+    reading something computed from the group outside it stays out of the
+    region (and out of any other). A member result used outside the group is
+    returned.
+    """
+    root_position = members.index(root)
+    kept = list(members[: root_position + 1])
+    member_set = set(kept)
+    for consumer in members[root_position + 1 :]:
+        outside = [v for v in _captured_values(consumer) if not (isinstance(v, OpResult) and v.op in member_set)]
+        if not _move_operand_defs(groups, outside, root, member_set):
+            continue
+        kept.append(consumer)
+        member_set.add(consumer)
+    # Returned values: the root's results, then producers', then consumers' (IREE's order).
+    producers, consumers = kept[:root_position], kept[root_position + 1 :]
+    returned: list[SSAValue] = []
+    for op in [root, *reversed(producers), *consumers]:
+        for result in op.results:
+            if any(use.operation not in member_set for use in result.uses):
+                returned.append(result)
+    if not returned:  # a dead group still yields what it computes, for later clean-up to see
+        returned = list(kept[-1].results)
+    point = InsertPoint.before(root)
+    dims: list[SSAValue] = []
+    for value in returned:
+        dims.extend(_result_dims(value, kept, point))
+    region_op = flow.DispatchRegionOp([v.type for v in returned], dims, body=Region(Block()))
+    Rewriter.insert_op(region_op, InsertPoint.after(root))
     body = region_op.body.block
-    for op in group:
+    for op in kept:
         op.detach()
         body.add_op(op)
-    body.add_op(flow.ReturnOp(last.results))
-    for result, replacement in zip(last.results, region_op.results):
-        result.replace_uses_with_if(replacement, lambda use: not region_op.is_ancestor(use.operation))
+    body.add_op(flow.ReturnOp(returned))
+    for value, replacement in zip(returned, region_op.results):
+        value.replace_uses_with_if(replacement, lambda use: not region_op.is_ancestor(use.operation))
         replacement.name_hint = None
     return region_op
 
 
-def _outside_operands(region_op: flow.DispatchRegionOp) -> Iterable[SSAValue]:
+def _outside_operands(region_op: flow.DispatchRegionOp) -> list[SSAValue]:
+    found: list[SSAValue] = []
     for op in region_op.body.walk():
         for operand in op.operands:
             if isinstance(operand, OpResult) and not region_op.is_ancestor(operand.op):
-                yield operand
+                found.append(operand)
+    return found
 
 
 def _clonable_producers(region_op: flow.DispatchRegionOp) -> list[Operation]:
     """Clonable ops the region reads, each followed by its own clonable producers (depth first)."""
     found: list[Operation] = []
+    seen: set[Operation] = set()
 
     def visit(op: Operation) -> None:
-        if op in found or not _is_clonable(op):
+        if op in seen or not _is_clonable(op):
             return
+        seen.add(op)
         found.append(op)
         for operand in op.operands:
             if isinstance(operand, OpResult):
@@ -244,7 +662,9 @@ def _clone_producers_into(region_op: flow.DispatchRegionOp) -> None:
 
     Producers are placed in reverse order of discovery (IREE clones each to the
     start of the body), which gives ``tensor.empty, arith.constant, linalg.fill``
-    for a ``fill(cst, empty)`` init, as IREE prints it.
+    for a ``fill(cst, empty)`` init, as IREE prints it. Uses are redirected by
+    walking the region's own operands, so a producer shared by many regions
+    (one ``linalg.fill`` feeding every matmul) costs each region only its size.
     """
     producers = _clonable_producers(region_op)
     if not producers:
@@ -253,16 +673,23 @@ def _clone_producers_into(region_op: flow.DispatchRegionOp) -> None:
     body = region_op.body.block
     anchor = body.first_op
     assert anchor is not None
+    clones: set[Operation] = set()
     for op in _definitions_first(list(reversed(producers))):
         clone = op.clone(value_mapper=mapping)
         body.insert_op_before(clone, anchor)
+        clones.add(clone)
         for old, new in zip(op.results, clone.results):
             mapping[old] = new
-    for old, new in mapping.items():
-        old.replace_uses_with_if(new, lambda use: region_op.is_ancestor(use.operation))
+    for op in region_op.body.walk():
+        if op in clones:
+            continue
+        for index, operand in enumerate(op.operands):
+            replacement = mapping.get(operand)
+            if replacement is not None:
+                op.operands[index] = replacement
     # An original may only lose its last user when another original goes.
     remaining = list(producers)
-    while dead := [op for op in remaining if all(not r.uses for r in op.results)]:
+    while dead := [op for op in remaining if all(r.first_use is None for r in op.results)]:
         for op in dead:
             Rewriter.erase_op(op)
             remaining.remove(op)
@@ -273,43 +700,41 @@ def _clone_producers_into(region_op: flow.DispatchRegionOp) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _form_regions(block: Block) -> None:
-    ops = list(block.ops)
-
-    def ungrouped(op: Operation) -> bool:
-        return op.parent_block() is block and _is_tensor_compute(op)
-
-    # Contractions claim their consumers first; an elementwise producer is not
-    # fused into a contraction's dispatch, so it only blocks fusion later on.
-    def pending_contraction(op: Operation) -> bool:
-        return ungrouped(op) and _is_contraction(op)
-
-    for op in ops:
-        if pending_contraction(op):
-            _clone_producers_into(_wrap_in_region(_fusion_group(op, pending_contraction)))
-    for op in ops:
-        if ungrouped(op):
-            _clone_producers_into(_wrap_in_region(_fusion_group(op, ungrouped)))
+def _form_regions(function_body: Region, options: _Options) -> None:
+    groups = _Groups(options)
+    _decide(groups, function_body)
+    members: dict[int, list[Operation]] = {}
+    for op, number in groups.group_of.items():
+        members.setdefault(number, []).append(op)
+    for number, root in enumerate(groups.roots):
+        ordered = sorted(members[number], key=groups.position)
+        _clone_producers_into(_build_region(groups, root, ordered))
 
 
 @dataclass(frozen=True)
 class FormDispatchRegionsPass(ModulePass):
-    """Wrap each root linalg op, its elementwise consumers and its cheap producers in a ``flow.dispatch.region``.
+    """Wrap each root op, the producers and consumers fused with it, and its cheap producers in a region.
 
-    Roots are contractions (named ones and ``linalg.generic`` with a reduction),
-    then any other linalg op on tensors; an elementwise producer of a
-    contraction gets its own region, as in IREE. Only ops directly in a
-    function body are considered: ops already in a dispatch region or nested in
-    other regions, and ops that are not linalg ops on tensors, are left alone.
+    Options as IREE's: ``aggressive-fusion`` fuses consumers with more loops
+    than the root and producers through any operand (not only inits), and
+    follows the first use of a value with several; ``fuse-pad-with-producers``
+    lets ``tensor.pad`` join its producer's dispatch. (IREE's
+    ``fuse-pad-with-consumers`` only fuses a pad into a convolution, which
+    mini-iree does not model; it is accepted and has no effect.) Only linalg ops
+    on tensors are grouped; anything else is left alone.
     """
 
     name = "iree-dispatch-creation-form-dispatch-regions"
 
+    aggressive_fusion: bool = False
+    fuse_pad_with_consumers: bool = False
+    fuse_pad_with_producers: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        options = _Options(self.aggressive_fusion, self.fuse_pad_with_consumers, self.fuse_pad_with_producers)
         functions = [f for f in op.walk() if isinstance(f, func.FuncOp | util.FuncOp)]
         for function in functions:
-            for block in function.body.blocks:
-                _form_regions(block)
+            _form_regions(function.body, options)
 
 
 __all__ = ["FormDispatchRegionsPass"]

@@ -146,7 +146,10 @@ def _fuse(encoding_op: iree_encoding.SetEncodingOp, aggressive: bool) -> bool:
     terminator = region.body.block.last_op
     assert isinstance(terminator, flow.ReturnOp)
     inner = terminator.operands[producer.index]
-    if not isinstance(inner, OpResult) or inner.op.parent_op() is not region or not _is_fusable(region):
+    if not isinstance(inner, OpResult) or inner.op.parent_op() is not region:
+        return False
+    # As IREE: a matmul_k encoding only names reduction dims, which any producer can write.
+    if not isinstance(encoding_op.result.type.encoding, iree_encoding.MatmulKAttr) and not _is_fusable(region):
         return False
     ops = [*chain, encoding_op]
     if any(o.parent_block() is not region.parent_block() for o in ops):
@@ -180,9 +183,9 @@ class FuseEncodingOpsIntoDispatchRegionsPass(ModulePass):
     `expand_shape` and `extract_slice` ops, which move along. The pass refuses
     when a value on the way has other uses (the dispatch result may, with
     `enable-aggressive-fusion`: the region then returns both tensors), when the
-    region has several blocks, or when the region holds an op with a shaped
-    result other than reshapes, slices, `tensor.empty`, encoding ops, linalg
-    ops, attention and gather.
+    region has several blocks, or, unless the encoding is a `matmul_k`, when
+    the region holds an op with a shaped result other than reshapes, slices,
+    `tensor.empty`, encoding ops, linalg ops, attention and gather.
     """
 
     name = "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass"
@@ -190,6 +193,8 @@ class FuseEncodingOpsIntoDispatchRegionsPass(ModulePass):
     enable_aggressive_fusion: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Region formation (IREE's moveFollowingOpIntoDispatchRegion), not a
+        # local rewrite: the targets are collected first, then moved in order.
         targets = [o for o in op.walk() if isinstance(o, iree_encoding.SetEncodingOp) and is_outside_dispatch(o)]
         for target in targets:
             _fuse(target, self.enable_aggressive_fusion)

@@ -13,6 +13,10 @@ elementwise ops run on the encoded layout too:
 
 Each propagated encoding records the map it went through by appending it to its
 operand's ``user_indexing_maps`` entry (``[#root_map, #map]``).
+
+The two propagations are IREE's patterns (``BubbleUpSetEncodingOp``,
+``SinkUnsetEncodingOp``), applied to a fixed point; the hoisting that follows
+is a walk, as IREE's ``hoistOutOfDispatch`` loop is.
 """
 
 from __future__ import annotations
@@ -25,11 +29,18 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike
 
-from mini_iree.compiler.ir.bit_extend import is_bit_extend_op
-from mini_iree.compiler.analysis.contraction import is_projected_permutation
+from mini_iree.compiler.ir.queries import is_bit_extend_op, is_broadcasting_op
+from mini_iree.compiler.analysis.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
 from mini_iree.compiler.analysis.dispatch_regions import (
     backward_slice_in_dispatch,
     enclosing_dispatch_region,
@@ -45,7 +56,7 @@ from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
 
 def _is_permutation(affine_map: AffineMap) -> bool:
-    return affine_map.num_dims == len(affine_map.results) and is_projected_permutation(affine_map)
+    return affine_map.num_dims == len(affine_map.results) and affine_map.is_projected_permutation()
 
 
 def _is_identity(affine_map: AffineMap) -> bool:
@@ -54,18 +65,6 @@ def _is_identity(affine_map: AffineMap) -> bool:
 
 def _all_parallel(op: linalg.GenericOp) -> bool:
     return all(it.data.value == "parallel" for it in op.iterator_types.data)
-
-
-def _is_broadcast(op: linalg.GenericOp) -> bool:
-    """IREE's ``isBroadcastingOp``: one input read by a lower-rank projected permutation, body just yields."""
-    if len(op.inputs) != 1 or len(op.outputs) != 1 or not _all_parallel(op):
-        return False
-    in_map, out_map = (m.data for m in op.indexing_maps.data)
-    if len(in_map.results) >= len(out_map.results):
-        return False
-    if not is_projected_permutation(in_map) or not _is_identity(out_map):
-        return False
-    return len(op.body.block.ops) == 1
 
 
 def _clone_generic(
@@ -104,50 +103,58 @@ def _same_dispatch(a: Operation, b: Operation) -> flow.DispatchRegionOp | None:
 # ---------------------------------------------------------------------------
 
 
-def bubble_up_set_encoding(op: iree_encoding.SetEncodingOp) -> bool:
-    """Move ``op`` above its broadcast/dequant producer in the same dispatch.
+def _bubbles_through(producer: Operation, encoding: iree_encoding.EncodingAttr) -> bool:
+    """IREE's ``bubbleUpSetEncodingThroughGenericOp`` conditions on the producer.
 
-    The producer is re-created on encoded types: each input gets a
-    ``set_encoding`` whose chain gains ``input_map o inverse(output_map)``, and
-    the init becomes an encoded ``tensor.empty``.
+    A bit-extend (dequant) or broadcast generic with one use, one tensor.empty
+    init, only parallel loops and an output map whose dims are the loops of the
+    encoding's last map. IREE wants that map to be the identity; any
+    permutation works here, since each input's map is composed with its
+    inverse.
     """
-    producer = op.source.owner
-    if not isinstance(producer, linalg.GenericOp) or _same_dispatch(op, producer) is None:
-        return False
-    if not (is_bit_extend_op(producer) or _is_broadcast(producer)):
+    if not isinstance(producer, linalg.GenericOp) or not (is_bit_extend_op(producer) or is_broadcasting_op(producer)):
         return False
     if len(producer.res) != 1 or not producer.res[0].has_one_use() or len(producer.outputs) != 1:
         return False
     if not _all_parallel(producer) or not isinstance(producer.outputs[0].owner, tensor.EmptyOp):
         return False
-    encoding = iree_encoding.get_encoding_attr(op.result.type)
-    if encoding is None or (last_map := encoding.get_last_map_for_operand_index()) is None:
+    output_map = producer.indexing_maps.data[-1].data
+    last_map = encoding.get_last_map_for_operand_index()
+    if last_map is None or not _is_permutation(output_map) or output_map.num_dims != len(last_map.results):
         return False
-    maps = [m.data for m in producer.indexing_maps.data]
-    output_map = maps[-1]
-    if not _is_permutation(output_map) or output_map.num_dims != len(last_map.results):
-        return False
-    if not all(isinstance(v.type, TensorType) for v in producer.inputs):
-        return False
+    return all(isinstance(v.type, TensorType) for v in producer.inputs)
 
-    inverse_output = output_map.inverse_permutation()
-    assert inverse_output is not None
-    new_ops: list[Operation] = []
-    encoded_inputs: list[SSAValue] = []
-    for value, operand_map in zip(producer.inputs, maps):
-        input_encoding = _append_map(encoding, operand_map.compose(inverse_output))
-        set_op = iree_encoding.SetEncodingOp(value, _with_encoding(value.type, input_encoding), list(op.encoding_dims))
-        new_ops.append(set_op)
-        encoded_inputs.append(set_op.result)
-    Rewriter.insert_op(new_ops, InsertPoint.before(op))
-    dims = get_dynamic_dims(op.source, InsertPoint.before(op))
-    init = tensor.EmptyOp(dims, op.result.type)
-    generic = _clone_generic(producer, encoded_inputs, [init.tensor], [op.result.type])
-    Rewriter.insert_op([init, generic], InsertPoint.before(op))
-    op.result.replace_all_uses_with(generic.res[0])
-    Rewriter.erase_op(op)
-    erase_if_dead([producer])
-    return True
+
+class BubbleUpSetEncodingOp(RewritePattern):
+    """Moves a ``set_encoding`` above its broadcast/dequant producer in the same dispatch.
+
+    The producer is re-created on encoded types: each input gets a
+    ``set_encoding`` whose chain gains ``input_map o inverse(output_map)``, and
+    the init becomes an encoded ``tensor.empty``.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        producer = op.source.owner
+        if not isinstance(producer, Operation) or _same_dispatch(op, producer) is None:
+            return
+        encoding = iree_encoding.get_encoding_attr(op.result.type)
+        if encoding is None or not _bubbles_through(producer, encoding):
+            return
+        assert isinstance(producer, linalg.GenericOp)
+        maps = [m.data for m in producer.indexing_maps.data]
+        inverse_output = maps[-1].inverse_permutation()
+        assert inverse_output is not None
+        encoded_inputs: list[SSAValue] = []
+        for value, operand_map in zip(producer.inputs, maps):
+            input_type = _with_encoding(value.type, _append_map(encoding, operand_map.compose(inverse_output)))
+            set_op = rewriter.insert_op(iree_encoding.SetEncodingOp(value, input_type, list(op.encoding_dims)))
+            encoded_inputs.append(set_op.result)
+        dims = get_dynamic_dims(op.source, InsertPoint.before(op))
+        init = rewriter.insert_op(tensor.EmptyOp(dims, op.result.type))
+        generic = _clone_generic(producer, encoded_inputs, [init.tensor], [op.result.type])
+        rewriter.replace(op, generic)
+        erase_if_dead([producer], rewriter)
 
 
 # ---------------------------------------------------------------------------
@@ -156,7 +163,13 @@ def bubble_up_set_encoding(op: iree_encoding.SetEncodingOp) -> bool:
 
 
 def _sinkable_consumer(op: iree_encoding.UnsetEncodingOp) -> tuple[linalg.GenericOp, int] | None:
-    """The elementwise consumer ``op`` can sink into, and the operand index it feeds."""
+    """The elementwise consumer ``op`` can sink into, and the operand index it feeds.
+
+    IREE's ``isPropagableDown``: a parallel generic reading ``op`` as an input
+    (not an init), all of whose maps are projected permutations; ours also
+    needs the map of ``op``'s operand to be invertible and the inits to be
+    ``tensor.empty`` (what ``propagateEncoding`` needs).
+    """
     use = op.result.get_unique_use()
     if use is None:
         return None
@@ -166,27 +179,22 @@ def _sinkable_consumer(op: iree_encoding.UnsetEncodingOp) -> tuple[linalg.Generi
     if not _all_parallel(consumer) or use.index >= len(consumer.inputs):
         return None
     maps = [m.data for m in consumer.indexing_maps.data]
-    if not all(is_projected_permutation(m) for m in maps) or not _is_permutation(maps[use.index]):
+    if not all(m.is_projected_permutation() for m in maps) or not _is_permutation(maps[use.index]):
         return None
     if not all(isinstance(v.owner, tensor.EmptyOp) for v in consumer.outputs):
         return None
     return consumer, use.index
 
 
-def sink_unset_encoding(op: iree_encoding.UnsetEncodingOp) -> bool:
-    """Move ``op`` below its single elementwise consumer in the same dispatch.
+def _sinking_encodings(
+    encoding: iree_encoding.EncodingAttr, maps: Sequence[AffineMap], target: int
+) -> list[iree_encoding.EncodingAttr | None]:
+    """IREE's ``generateSinkingEncodings``: each operand's encoding in the consumer's loop space.
 
-    The consumer then runs on encoded tensors: the other tensor inputs get a
-    ``set_encoding`` whose chain gains ``inverse(target_map)`` and their own
-    map (identities are left out), the inits become encoded ``tensor.empty``
-    ops, and a new ``unset_encoding`` follows the consumer.
+    An operand's chain gains ``inverse(target_map)`` and its own map, identities
+    left out; the target keeps ``encoding``. None where the chain cannot grow
+    (an encoding without ``user_indexing_maps``).
     """
-    found = _sinkable_consumer(op)
-    encoding = iree_encoding.get_encoding_attr(op.source.type)
-    if found is None or encoding is None:
-        return False
-    consumer, target = found
-    maps = [m.data for m in consumer.indexing_maps.data]
     inverse_target = maps[target].inverse_permutation()
     assert inverse_target is not None
     appended = [m for m in (inverse_target,) if not _is_identity(m)]
@@ -200,71 +208,68 @@ def sink_unset_encoding(op: iree_encoding.UnsetEncodingOp) -> bool:
             result = _append_map(result, affine_map)
         return result
 
-    num_inputs = len(consumer.inputs)
-    operand_encodings = [encoding_for(m) for m in maps]
-    operands = [*consumer.inputs, *consumer.outputs]
-    missing = [
-        i for i, (e, v) in enumerate(zip(operand_encodings, operands)) if e is None and isinstance(v.type, TensorType)
-    ]
-    if any(i != target for i in missing):
-        return False
-
-    encoding_dims = list(op.encoding_dims)
-    new_inputs: list[SSAValue] = []
-    set_ops: list[Operation] = []
-    for index, value in enumerate(consumer.inputs):
-        if index == target:
-            new_inputs.append(op.source)
-        elif not isinstance(value.type, TensorType):
-            new_inputs.append(value)  # scalars need no encoding
-        else:
-            set_op = iree_encoding.SetEncodingOp(
-                value, _with_encoding(value.type, operand_encodings[index]), encoding_dims
-            )
-            set_ops.append(set_op)
-            new_inputs.append(set_op.result)
-    Rewriter.insert_op(set_ops, InsertPoint.before(consumer))
-
-    # Each encoded init goes where its plain tensor.empty was, so it reads in
-    # the same place (the walkthrough's dump shows it there).
-    new_inits: list[SSAValue] = []
-    result_types: list[Attribute] = []
-    for offset, value in enumerate(consumer.outputs):
-        empty = value.owner
-        assert isinstance(empty, tensor.EmptyOp)
-        init_type = _with_encoding(value.type, operand_encodings[num_inputs + offset])
-        encoded_empty = tensor.EmptyOp(list(empty.dynamic_sizes), init_type)
-        Rewriter.insert_op(encoded_empty, InsertPoint.after(empty))
-        new_inits.append(encoded_empty.tensor)
-        result_types.append(init_type)
-
-    result_dims = [get_dynamic_dims(result, InsertPoint.before(consumer)) for result in consumer.res]
-    generic = _clone_generic(consumer, new_inputs, new_inits, result_types)
-    unsets = [
-        iree_encoding.UnsetEncodingOp(encoded, plain.type, dims, encoding_dims)
-        for encoded, plain, dims in zip(generic.res, consumer.res, result_dims)
-    ]
-    Rewriter.insert_op([generic, *unsets], InsertPoint.after(consumer))
-    for plain, unset in zip(consumer.res, unsets):
-        plain.replace_all_uses_with(unset.result)
-    old_inits = [v.owner for v in consumer.outputs if isinstance(v.owner, Operation)]
-    Rewriter.erase_op(consumer)
-    erase_if_dead([op, *old_inits])
-    return True
+    return [encoding if index == target else encoding_for(m) for index, m in enumerate(maps)]
 
 
-def propagate_encodings_locally(module: ModuleOp) -> None:
-    """Bubble and sink encoding ops inside dispatches until nothing changes."""
-    changed = True
-    while changed:
-        changed = False
-        for op in list(module.walk()):
-            if op.parent is None:  # erased by an earlier rewrite of this sweep
-                continue
-            if isinstance(op, iree_encoding.SetEncodingOp) and enclosing_dispatch_region(op) is not None:
-                changed |= bubble_up_set_encoding(op)
-            elif isinstance(op, iree_encoding.UnsetEncodingOp) and enclosing_dispatch_region(op) is not None:
-                changed |= sink_unset_encoding(op)
+class SinkUnsetEncodingOp(RewritePattern):
+    """Moves an ``unset_encoding`` below its single elementwise consumer in the same dispatch.
+
+    The consumer then runs on encoded tensors: its other tensor inputs get a
+    ``set_encoding`` (right after the ``unset_encoding``, where IREE's
+    ``propagateEncoding`` creates them), each init an encoded ``tensor.empty``
+    next to the plain one, and an ``unset_encoding`` follows each result.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.UnsetEncodingOp, rewriter: PatternRewriter) -> None:
+        found = _sinkable_consumer(op)
+        encoding = iree_encoding.get_encoding_attr(op.source.type)
+        if found is None or encoding is None:
+            return
+        consumer, target = found
+        num_inputs = len(consumer.inputs)
+        operand_encodings = _sinking_encodings(encoding, [m.data for m in consumer.indexing_maps.data], target)
+        operands = [*consumer.inputs, *consumer.outputs]
+        if any(e is None and isinstance(v.type, TensorType) for e, v in zip(operand_encodings, operands)):
+            return
+
+        encoding_dims = list(op.encoding_dims)
+        new_inputs: list[SSAValue] = []
+        set_ops: list[Operation] = []
+        for index, value in enumerate(consumer.inputs):
+            if index == target:
+                new_inputs.append(op.source)
+            elif not isinstance(value.type, TensorType):
+                new_inputs.append(value)  # scalars need no encoding
+            else:
+                set_op = iree_encoding.SetEncodingOp(
+                    value, _with_encoding(value.type, operand_encodings[index]), encoding_dims
+                )
+                set_ops.append(set_op)
+                new_inputs.append(set_op.result)
+        rewriter.insert_op(set_ops, InsertPoint.after(op))
+
+        new_inits: list[SSAValue] = []
+        result_types: list[Attribute] = []
+        for offset, value in enumerate(consumer.outputs):
+            empty = value.owner
+            assert isinstance(empty, tensor.EmptyOp)
+            init_type = _with_encoding(value.type, operand_encodings[num_inputs + offset])
+            encoded_empty = tensor.EmptyOp(list(empty.dynamic_sizes), init_type)
+            rewriter.insert_op(encoded_empty, InsertPoint.after(empty))
+            new_inits.append(encoded_empty.tensor)
+            result_types.append(init_type)
+
+        result_dims = [get_dynamic_dims(result, InsertPoint.before(consumer)) for result in consumer.res]
+        generic = _clone_generic(consumer, new_inputs, new_inits, result_types)
+        unsets = [
+            iree_encoding.UnsetEncodingOp(encoded, plain.type, dims, encoding_dims)
+            for encoded, plain, dims in zip(generic.res, consumer.res, result_dims)
+        ]
+        rewriter.insert_op([generic, *unsets], InsertPoint.after(consumer))
+        old_inits = [v.owner for v in consumer.outputs if isinstance(v.owner, Operation)]
+        rewriter.replace(consumer, [], [unset.result for unset in unsets])
+        erase_if_dead([op, *old_inits], rewriter)
 
 
 # ---------------------------------------------------------------------------
@@ -315,8 +320,27 @@ def _never_hoisted(op: iree_encoding.SetEncodingOp) -> bool:
     return isinstance(encoding, (iree_encoding.PaddingAttr, iree_encoding.PadEncodingLayoutAttr))
 
 
+class _ConstExprPolicy:
+    """IREE's fallback: a chain with compute ops still leaves if its value is a hoistable const-expr.
+
+    The analysis runs on first need, on the module as the local propagation
+    left it (IREE runs it there too), with IREE's threshold of 0 bytes.
+    """
+
+    def __init__(self, module: ModuleOp):
+        self._module = module
+        self._policy: ConstExprHoistingPolicy | None = None
+
+    def enables_hoist(self, value: SSAValue) -> bool:
+        if self._policy is None:
+            self._policy = ConstExprHoistingPolicy(ConstExprAnalysis(self._module), 0)
+        info = self._policy.analysis.lookup(value)
+        return info is not None and self._policy.outcome(info) is Outcome.ENABLE_HOIST
+
+
 def hoist_set_encodings(module: ModuleOp) -> None:
     """Move every hoistable set_encoding (with its in-region chain) before its dispatch."""
+    const_exprs = _ConstExprPolicy(module)
     candidates: list[list[Operation]] = []
     for op in module.walk():
         if not isinstance(op, iree_encoding.SetEncodingOp) or _never_hoisted(op):
@@ -325,6 +349,8 @@ def hoist_set_encodings(module: ModuleOp) -> None:
         if dispatch is None:
             continue
         chain = backward_slice_in_dispatch(op, dispatch, _is_hoistable_producer)
+        if chain is None and const_exprs.enables_hoist(op.source):
+            chain = backward_slice_in_dispatch(op, dispatch, lambda _: True)
         if chain is not None:
             candidates.append(chain)
     for chain in candidates:
@@ -341,16 +367,20 @@ class HoistEncodingOpsPass(ModulePass):
     A ``set_encoding`` bubbles through a broadcast/dequant producer and an
     ``unset_encoding`` sinks into an elementwise consumer of the same dispatch;
     then every ``set_encoding`` whose source chain in the region is constants,
-    empties, dims or flow-mappable slices moves before the region. Rank-0
-    sources, ``#iree_encoding.padding`` encodings and sources computed inside
-    the dispatch are left where they are.
+    empties, dims or flow-mappable slices moves before the region, and so does
+    one whose source is a constant expression IREE's hoisting policy would make
+    a global (with the compute ops of its chain). Rank-0 sources,
+    ``#iree_encoding.padding`` encodings and other sources computed inside the
+    dispatch are left where they are.
     """
 
     name = "iree-dispatch-creation-hoist-encoding-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        propagate_encodings_locally(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False)
+        ).rewrite_module(op)
         hoist_set_encodings(op)
 
 
-__all__ = ["HoistEncodingOpsPass", "bubble_up_set_encoding", "hoist_set_encodings", "sink_unset_encoding"]
+__all__ = ["BubbleUpSetEncodingOp", "HoistEncodingOpsPass", "SinkUnsetEncodingOp", "hoist_set_encodings"]

@@ -200,12 +200,13 @@ class HoistIntoGlobalsPass(ModulePass):
 
     Each escaping const-expr (see ``mini_iree.compiler.analysis.const_expr``) gets a
     private ``util.global`` of its type, an initializer computing it, and a
-    ``util.global.load immutable`` at its old place. Never hoisted: values
-    inside ``flow.dispatch.region``/``workgroups``, lone constants, scalars and
-    other non-tensors, non-leaf ops (``tensor.empty``, reshapes, fills,
-    broadcasts, bit-extends), ``set_encoding``, and expressions whose result is
-    more than ``max-size-increase-threshold`` bytes larger than their constant
-    inputs. Existing initializers and nested modules are left alone.
+    ``util.global.load immutable`` at its old place; scalars and indices as
+    tensors are. Never hoisted: values inside
+    ``flow.dispatch.region``/``workgroups``, lone constants, sub-byte integers,
+    non-leaf ops (``tensor.empty``, reshapes, fills, broadcasts, bit-extends),
+    ``set_encoding``, and expressions whose result is more than
+    ``max-size-increase-threshold`` bytes larger than their constant inputs.
+    Existing initializers and nested modules are left alone.
     """
 
     name = "iree-util-hoist-into-globals"

@@ -10,7 +10,12 @@ target's encoding resolver chose: `set_encoding` -> `linalg.pack` (+
 `tensor.empty`, `linalg.fill`, elementwise `linalg.generic` (on the packed
 tiles, swizzled ones included), bindings and `dispatch.tensor.load/store` onto
 the packed types (sizes by `affine.apply ceildiv`). Identity layouts just drop
-the encoding. Functions without encodings are left alone; an encoding without a
+the encoding. Padding layouts (`#iree_encoding.padding<[0, 64]>`, from the GPU
+padding resolver; IREE's MaterializeEncodingIntoPadding) keep every tensor's
+shape: a padded binding takes the padded type (`tensor<?x2112xf16>`), its
+whole-tensor loads and stores become a slice at offset 0 of the logical sizes,
+`set_encoding`/`unset_encoding` become their operand, and contractions and
+other ops run on their tensors without encodings. Functions without encodings are left alone; an encoding without a
 layout, or an op that cannot be materialized, is an error at that op, never
 half-converted IR. Among what it refuses: partial loads/stores of encoded
 bindings, matvec/vecmat on GPU, elementwise generics with several results or a
@@ -24,7 +29,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, NoneAttr, TensorType, UnrealizedConversionCastOp, i32
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ModuleOp, NoneAttr, TensorType, UnrealizedConversionCastOp, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -67,6 +72,8 @@ class _Conversion:
     # Packed value -> sizes of the logical (encoded) tensor it stands for, and its own sizes.
     logical: dict[SSAValue, Mixed] = field(default_factory=dict)
     packed: dict[SSAValue, Mixed] = field(default_factory=dict)
+    # Bindings that hold their tensor padded (a padding layout): loads and stores take a slice.
+    padded: set[SSAValue] = field(default_factory=set)
 
     def builder(self, anchor: Operation) -> Builder:
         return Builder(anchor, self.func_op.regions[0].blocks[0])
@@ -148,10 +155,22 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
             return
         bound = ty.bound_type
         assert isinstance(bound, TensorType)
+        dynamic = sum(1 for s in bound.get_shape() if s == DYNAMIC_INDEX)
+        if dynamic != len(op.dynamic_dims):
+            raise OpError(
+                op,
+                f"cannot be materialized: its type has {dynamic} dynamic dimensions but "
+                f"{len(op.dynamic_dims)} dimension values are attached",
+            )
         info = self.c.info(op, bound)
         logical = mixed_sizes(bound.get_shape(), list(op.dynamic_dims))
         builder = self.c.builder(op)
-        if info is None or info.is_identity():
+        pads = self.c.layouts.padding(op, bound)
+        if pads is not None and any(pads):
+            # A padding layout: the binding holds the padded tensor, row-major.
+            sizes = _padded_sizes(op, pads, logical)
+            new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
+        elif info is None or info.is_identity():
             sizes = logical
             new_bound = _strip(bound)
         else:
@@ -171,7 +190,27 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
         )
         rewriter.insert(new, InsertPoint.before(op))
         self.c.record(new.results[0], logical, sizes)
+        if pads is not None and any(pads):
+            self.c.padded.add(new.results[0])
         self.c.replace(rewriter, op, [new.results[0]])
+
+
+def _padded_sizes(op: Operation, pads: list[int], logical: Mixed) -> Mixed:
+    """The sizes of a padded binding: the padded shape of the pad-only layout (static dims only)."""
+    from mini_iree.compiler.layout.padding import padded_shape
+
+    if any(pad and isinstance(size, SSAValue) for pad, size in zip(pads, logical)):
+        raise OpError(op, "cannot be materialized: padding a dynamic dim is not supported")
+    try:
+        padded = padded_shape(pads, tuple(None if isinstance(s, SSAValue) else s for s in logical))
+    except ValueError as error:
+        raise OpError(op, f"cannot be materialized: {error}") from None
+    return [size if extent is None else extent for size, extent in zip(logical, padded)]
+
+
+def _slice_of_padded(logical: Mixed) -> dict:
+    """Offsets, sizes and strides of the logical tensor inside its padded binding (a subview at 0)."""
+    return {"offsets": [0] * len(logical), "sizes": list(logical), "strides": [1] * len(logical)}
 
 
 def _is_full_slice(op: Operation, sizes: list, dims: Mixed) -> bool:
@@ -199,11 +238,20 @@ class MaterializeTensorExtDispatchTensorLoadOp(_ConversionPattern):
         if not _is_full_slice(op, op.get_mixed_sizes(), logical):
             raise OpError(op, "only whole-tensor loads of encoded bindings are materialized")
         packed = self.c.packed[source]
+        dims = [s for s in packed if isinstance(s, SSAValue)]
+        if source in self.c.padded:
+            # IREE's padding MaterializeFlowDispatchTensorLoadOp: read the logical tensor
+            # out of the padded binding.
+            new = type(op)(_strip(op.result.type), source, dims, **_slice_of_padded(logical))
+            rewriter.insert(new, InsertPoint.before(op))
+            self.c.record(new.result, logical, logical)
+            self.c.replace(rewriter, op, [new.result])
+            return
         # The op's own class: `flow.dispatch.tensor.load` in the walkthrough's older IR.
         new = type(op)(
             source.type.bound_type,  # type: ignore[attr-defined]
             source,
-            [s for s in packed if isinstance(s, SSAValue)],
+            dims,
         )
         rewriter.insert(new, InsertPoint.before(op))
         self.c.record(new.result, logical, packed)
@@ -230,7 +278,13 @@ class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
         if not _is_full_slice(op, op.get_mixed_sizes(), logical):
             raise OpError(op, "only whole-tensor stores into encoded bindings are materialized")
         packed = self.c.packed[target]
-        new = type(op)(value, target, [s for s in packed if isinstance(s, SSAValue)])
+        dims = [s for s in packed if isinstance(s, SSAValue)]
+        if target in self.c.padded:
+            # IREE's padding MaterializeFlowDispatchTensorStoreOp: write the logical tensor
+            # into the padded binding; the pad is left as it is.
+            rewriter.replace(op, type(op)(value, target, dims, **_slice_of_padded(logical)))
+            return
+        new = type(op)(value, target, dims)
         rewriter.replace(op, new)
 
 
@@ -319,8 +373,23 @@ class MaterializeContractionOp(_ConversionPattern):
         if not any(_has_encoding(v.type) for v in op.operands):
             return
         operands = list(op.operands)
+        if self.c.layouts.padding_resolver is not None:
+            # Padding keeps every tensor's shape: the contraction runs as it is, without encodings.
+            new = _clone_on(op, [self.c.remapped(op, v) for v in operands])
+            rewriter.insert(new, InsertPoint.before(op))
+            self.c.replace(rewriter, op, list(new.results))
+            return
         if len(operands) != 3 or len(op.results) != 1:
             raise OpError(op, "only contractions with two inputs and one init are materialized")
+        infos = [self.c.info(op, v.type) for v in operands]
+        new_operands = [self.c.remapped(op, v) for v in operands]
+        if all(i is None or i.is_identity() for i in infos):
+            # Identity layouts (also any encoding the resolver does not lay out, such as
+            # `#iree_encoding.matmul_k`): the same op on the plain tensors.
+            new = _clone_on(op, new_operands)
+            rewriter.insert(new, InsertPoint.before(op))
+            self.c.replace(rewriter, op, [new.results[0]])
+            return
         encodings = [v.type.encoding for v in operands]  # type: ignore[attr-defined]
         if not all(isinstance(e, iree_encoding.EncodingAttr) for e in encodings) or [
             e.get_operand_index() for e in encodings
@@ -328,14 +397,6 @@ class MaterializeContractionOp(_ConversionPattern):
             raise OpError(op, "expects #iree_encoding.encoding with operand indices 0, 1, 2 on lhs, rhs and init")
         if isinstance(op, linalg.GenericOp) and not _is_mul_add_body(op):
             raise OpError(op, "is not a multiply-accumulate contraction")
-        infos = [self.c.info(op, v.type) for v in operands]
-        new_operands = [self.c.remapped(op, v) for v in operands]
-        if all(i is None or i.is_identity() for i in infos):
-            # Identity layouts: the same op on the plain tensors.
-            new = _clone_on(op, new_operands)
-            rewriter.insert(new, InsertPoint.before(op))
-            self.c.replace(rewriter, op, [new.results[0]])
-            return
         if any(i is None or i.is_identity() for i in infos):
             raise OpError(op, "has operands with and without packed layouts")
         builder = self.c.builder(op)
@@ -440,9 +501,12 @@ def _types_in(func_op: Operation):
 class MaterializeDeviceEncodingPass(ModulePass):
     """Materializes the encodings of every dispatch function for its target.
 
-    `test-gpu-encoding-resolver` is IREE's option for functions without a
-    target (only `none` is meaningful here: the target is always read from the
-    IR). `gpu-era` picks the GPU heuristics when encodings are resolved:
+    `test-gpu-encoding-resolver` is IREE's option for functions the IR gives no
+    target: `gpu_padding` materializes them with the GPU padding resolver,
+    `gpu_data_tiling` with the GPU data-tiling resolver, both for the GPU of
+    `--iree-gpu-test-target` (without it the padding resolver knows no cache
+    and pads nothing); `none` (the default) leaves the target to the IR.
+    `gpu-era` picks the GPU heuristics when encodings are resolved:
     "walkthrough" (the data-tiling walkthrough's, default) or "3.13"; a
     function whose binding layouts were serialized by the other era's
     heuristics is resolved with that era instead, so both layouts agree.
@@ -458,15 +522,15 @@ class MaterializeDeviceEncodingPass(ModulePass):
         preferred = self.gpu_era if isinstance(self.gpu_era, str) else f"{self.gpu_era:g}"
         if preferred not in GPU_ERAS:
             raise PassFailedException(f"unknown gpu-era '{preferred}' (expected one of: {', '.join(GPU_ERAS)})")
-        if self.test_gpu_encoding_resolver != "none":
+        if self.test_gpu_encoding_resolver not in _TEST_RESOLVERS:
             raise PassFailedException(
-                "test-gpu-encoding-resolver: only 'none' is supported; targets come from the IR "
-                "(hal.executable.variant, 'hal.executable.target' or the module's devices)"
+                f"test-gpu-encoding-resolver: unknown value '{self.test_gpu_encoding_resolver}' "
+                f"(expected one of: {', '.join(_TEST_RESOLVERS)})"
             )
         for func_op in _dispatch_functions(op):
-            target = find_target(func_op)
+            target = find_target(func_op) or _test_target(self.test_gpu_encoding_resolver)
             era = _era_matching_bindings(func_op, target, preferred)
-            conversion = _Conversion(LayoutSource(target, era), func_op)
+            conversion = _Conversion(LayoutSource(target, era, _padding_resolver(target)), func_op)
             patterns = [
                 MaterializeInterfaceBindingEncoding(conversion),
                 MaterializeTensorExtDispatchTensorLoadOp(conversion),
@@ -485,6 +549,36 @@ class MaterializeDeviceEncodingPass(ModulePass):
             # IREE's clean-up after the conversion: the packed sizes each op
             # asked for (`affine.apply ceildiv`, `tensor.empty`) are computed once.
             cse(func_op)
+
+
+# test-gpu-encoding-resolver values -> IREE's --iree-hip-encoding-layout-resolver spelling.
+_TEST_RESOLVERS = {"none": None, "gpu_padding": "pad", "gpu_data_tiling": "data-tiling"}
+
+
+def _test_target(option: str):
+    """The `--iree-gpu-test-target` GPU with the test resolver, for a function the IR gives no target."""
+    from mini_iree.compiler.resolvers.gpu import test_target
+
+    resolver = _TEST_RESOLVERS[option]
+    if resolver is None:
+        return None
+    target = test_target(resolver)
+    if target is None and resolver == "pad":
+        # IREE builds the resolver without a GPU then: no cache, so no padding.
+        from mini_iree.dialects.hal import ExecutableTargetAttr
+        from mini_iree.dialects.iree_gpu import GPUPaddingResolverAttr
+
+        return ExecutableTargetAttr("rocm", "rocm-hsaco-fb", {"iree.encoding.resolver": GPUPaddingResolverAttr()})
+    return target
+
+
+def _padding_resolver(target):
+    """The target's padding resolver configured with its L1 cache, if its resolver pads."""
+    if target is None:
+        return None
+    from mini_iree.compiler.resolvers.padding import configured_padding_resolver, get_padding_resolver
+
+    return configured_padding_resolver(target) if get_padding_resolver(target) is not None else None
 
 
 def _era_matching_bindings(func_op: Operation, target, preferred: str) -> str:

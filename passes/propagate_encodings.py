@@ -1,10 +1,11 @@
 """``iree-dispatch-creation-propagate-encodings``: move encoding ops next to what they can fuse with.
 
-IREE's pass only bubbles a host-level `set_encoding` above a `tensor.cast`, so
-that the `set_encoding` reads the cast's source (often a dispatch result it can
-later be fused into). This pass does that for every encoding whose meaning
-does not depend on static sizes, and adds three rewrites that keep values
-unchanged:
+IREE's pass bubbles a host-level `set_encoding` above a `tensor.cast` (IREE
+3.13) or, for a `#iree_encoding.matmul_k`, above a `tensor.collapse_shape`
+(the walkthrough's IREE), so that the `set_encoding` reads the op's source
+(often a dispatch result it can later be fused into). This pass does both, the
+cast swap for every encoding whose meaning does not depend on static sizes,
+and adds three rewrites that keep values unchanged:
 
 * `tensor.cast(unset_encoding(x))` becomes `unset_encoding(tensor.cast(x))`
   when the cast only relaxes sizes that are static on `x`, so the
@@ -29,7 +30,13 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 from mini_iree.compiler.analysis.dispatch_regions import (
     dispatch_result_dims,
@@ -40,7 +47,14 @@ from mini_iree.compiler.analysis.dispatch_regions import (
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
 from mini_iree.dialects import flow, iree_encoding, tensor
 
-__all__ = ["PropagateEncodingsPass"]
+__all__ = [
+    "FoldSetEncodingOfUnsetEncodingOp",
+    "ForwardEncodedDispatchResult",
+    "PropagateEncodingsPass",
+    "SwapEncodingOpWithTensorCastOp",
+    "SwapEncodingOpWithTensorCollapseShapeOp",
+    "SwapTensorCastOpWithUnsetEncodingOp",
+]
 
 
 def _with_encoding(type_: TensorType, encoding: Attribute) -> TensorType:
@@ -70,63 +84,110 @@ def _is_propagable(encoding: Attribute) -> bool:
     return isinstance(encoding, iree_encoding.EncodingAttr) or iree_encoding.is_serialized_encoding(encoding)
 
 
-def _bubble_set_encoding_above_cast(op: iree_encoding.SetEncodingOp) -> bool:
+class SwapEncodingOpWithTensorCastOp(RewritePattern):
     """`set_encoding(cast(x))` -> `cast(set_encoding(x))`, both outside dispatches."""
-    cast = op.source.owner
-    if not isinstance(cast, tensor.CastOp) or not _is_cast_between_ranked(cast):
-        return False
-    encoding = op.result.type.encoding
-    if not _is_propagable(encoding) or not is_outside_dispatch(op) or not is_outside_dispatch(cast):
-        return False
-    source = cast.source
-    new_set = iree_encoding.SetEncodingOp(source, _with_encoding(source.type, encoding), list(op.encoding_dims))
-    new_cast = tensor.CastOp(new_set.result, op.result.type)
-    Rewriter.replace_op(op, [new_set, new_cast])
-    erase_if_dead([cast])
-    return True
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        cast = op.source.owner
+        if not isinstance(cast, tensor.CastOp) or not _is_cast_between_ranked(cast):
+            return
+        encoding = op.result.type.encoding
+        if not _is_propagable(encoding) or not is_outside_dispatch(op) or not is_outside_dispatch(cast):
+            return
+        source = cast.source
+        new_set = iree_encoding.SetEncodingOp(source, _with_encoding(source.type, encoding), list(op.encoding_dims))
+        new_cast = tensor.CastOp(new_set.result, op.result.type)
+        rewriter.replace(op, [new_set, new_cast])
+        erase_if_dead([cast], rewriter)
 
 
-def _sink_unset_encoding_below_cast(op: tensor.CastOp) -> bool:
+def _bubbled_matmul_k(
+    encoding: iree_encoding.MatmulKAttr, collapse: tensor.CollapseShapeOp
+) -> iree_encoding.MatmulKAttr | None:
+    """IREE's matmul_k ``isPropagableUp`` + ``generateBubblingEncodings`` for a collapse_shape.
+
+    Each K dim must come from a single source dim (a collapsed K would change
+    what the reduction runs over); the source's encoding names those dims.
+    """
+    groups = collapse.get_reassociation_indices()
+    k_dims = encoding.get_k_dims()
+    if any(len(groups[k]) != 1 for k in k_dims):
+        return None
+    return iree_encoding.MatmulKAttr([d for k in k_dims for d in groups[k]])
+
+
+class SwapEncodingOpWithTensorCollapseShapeOp(RewritePattern):
+    """`set_encoding(collapse_shape(x))` -> `collapse_shape(set_encoding(x))`, both outside dispatches.
+
+    Only for `#iree_encoding.matmul_k`, the encoding that can say which source
+    dims the K dims were (IREE's propagation interfaces of the walkthrough's
+    era). The new collapse goes from `x`'s encoded type to the original
+    encoded type.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        collapse = op.source.owner
+        encoding = op.result.type.encoding
+        if not isinstance(collapse, tensor.CollapseShapeOp) or not isinstance(encoding, iree_encoding.MatmulKAttr):
+            return
+        source_encoding = _bubbled_matmul_k(encoding, collapse)
+        if source_encoding is None or not is_outside_dispatch(op) or not is_outside_dispatch(collapse):
+            return
+        source = collapse.src
+        new_set = iree_encoding.SetEncodingOp(
+            source, _with_encoding(source.type, source_encoding), list(op.encoding_dims)
+        )
+        new_collapse = tensor.CollapseShapeOp(new_set.result, collapse.reassociation, op.result.type)
+        rewriter.replace(op, [new_set, new_collapse])
+        erase_if_dead([collapse], rewriter)
+
+
+class SwapTensorCastOpWithUnsetEncodingOp(RewritePattern):
     """`cast(unset_encoding(x))` -> `unset_encoding(cast(x))`, both outside dispatches.
 
     The cast may only make sizes dynamic, or keep sizes already static on `x`:
     a size the cast would newly assert is, before the rewrite, a size of the
-    (possibly sliced) `unset_encoding` result, not of `x`.
+    (possibly sliced) `unset_encoding` result, not of `x`. IREE has no such
+    pattern; it lets an `unset_encoding` meet a following `set_encoding`.
     """
-    unset = op.source.owner
-    if not isinstance(unset, iree_encoding.UnsetEncodingOp) or not _is_cast_between_ranked(op):
-        return False
-    encoding = unset.source.type.encoding
-    if not _is_propagable(encoding) or not is_outside_dispatch(op) or not is_outside_dispatch(unset):
-        return False
-    source_shape = unset.source.type.get_shape()
-    unset_shape = unset.result.type.get_shape()
-    dest_shape = op.dest.type.get_shape()
-    if any(d != DYNAMIC_INDEX and s == DYNAMIC_INDEX for d, s in zip(dest_shape, source_shape)):
-        return False
-    new_ops: list[Operation] = []
-    unset_dims = iter(unset.result_dims)
-    result_dims: list[SSAValue] = []
-    for d, u in zip(dest_shape, unset_shape):
-        value = next(unset_dims) if u == DYNAMIC_INDEX else None
-        if d != DYNAMIC_INDEX:
-            continue
-        if value is None:
-            constant = arith.ConstantOp(IntegerAttr(u, IndexType()))
-            new_ops.append(constant)
-            value = constant.result
-        result_dims.append(value)
-    # A cast to the type the encoded tensor already has would be a no-op.
-    encoded: SSAValue = unset.source
-    cast_type = _with_encoding(op.dest.type, encoding)
-    if cast_type != encoded.type:
-        new_cast = tensor.CastOp(encoded, cast_type)
-        new_ops.append(new_cast)
-        encoded = new_cast.dest
-    new_unset = iree_encoding.UnsetEncodingOp(encoded, op.dest.type, result_dims, list(unset.encoding_dims))
-    Rewriter.replace_op(op, [*new_ops, new_unset])
-    erase_if_dead([unset])
-    return True
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.CastOp, rewriter: PatternRewriter) -> None:
+        unset = op.source.owner
+        if not isinstance(unset, iree_encoding.UnsetEncodingOp) or not _is_cast_between_ranked(op):
+            return
+        encoding = unset.source.type.encoding
+        if not _is_propagable(encoding) or not is_outside_dispatch(op) or not is_outside_dispatch(unset):
+            return
+        source_shape = unset.source.type.get_shape()
+        unset_shape = unset.result.type.get_shape()
+        dest_shape = op.dest.type.get_shape()
+        if any(d != DYNAMIC_INDEX and s == DYNAMIC_INDEX for d, s in zip(dest_shape, source_shape)):
+            return
+        new_ops: list[Operation] = []
+        unset_dims = iter(unset.result_dims)
+        result_dims: list[SSAValue] = []
+        for d, u in zip(dest_shape, unset_shape):
+            value = next(unset_dims) if u == DYNAMIC_INDEX else None
+            if d != DYNAMIC_INDEX:
+                continue
+            if value is None:
+                constant = arith.ConstantOp(IntegerAttr(u, IndexType()))
+                new_ops.append(constant)
+                value = constant.result
+            result_dims.append(value)
+        # A cast to the type the encoded tensor already has would be a no-op.
+        encoded: SSAValue = unset.source
+        cast_type = _with_encoding(op.dest.type, encoding)
+        if cast_type != encoded.type:
+            new_cast = tensor.CastOp(encoded, cast_type)
+            new_ops.append(new_cast)
+            encoded = new_cast.dest
+        new_unset = iree_encoding.UnsetEncodingOp(encoded, op.dest.type, result_dims, list(unset.encoding_dims))
+        rewriter.replace(op, [*new_ops, new_unset])
+        erase_if_dead([unset], rewriter)
 
 
 def _unset_keeps_sizes(unset: iree_encoding.UnsetEncodingOp) -> bool:
@@ -146,65 +207,54 @@ def _same_layout(set_op: iree_encoding.SetEncodingOp, unset: iree_encoding.Unset
     )
 
 
-def _fold_set_of_unset(op: iree_encoding.SetEncodingOp) -> bool:
+class FoldSetEncodingOfUnsetEncodingOp(RewritePattern):
     """`set_encoding(unset_encoding(x))` -> `x` when the layouts are provably the same."""
-    unset = op.source.owner
-    if not isinstance(unset, iree_encoding.UnsetEncodingOp) or not _same_layout(op, unset):
-        return False
-    op.result.replace_all_uses_with(unset.source)
-    Rewriter.erase_op(op)
-    erase_if_dead([unset])
-    return True
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        unset = op.source.owner
+        if not isinstance(unset, iree_encoding.UnsetEncodingOp) or not _same_layout(op, unset):
+            return
+        rewriter.replace(op, [], [unset.source])
+        erase_if_dead([unset], rewriter)
 
 
-def _forward_encoded_dispatch_result(op: iree_encoding.SetEncodingOp) -> bool:
-    """Skip an `unset_encoding` at the end of a dispatch and a `set_encoding` after it.
+class ForwardEncodedDispatchResult(RewritePattern):
+    """Skips an `unset_encoding` at the end of a dispatch and a `set_encoding` after it.
 
     The producer returns the encoded tensor as well (or instead, once the plain
     one is unused) and the `set_encoding`'s users read it directly.
     """
-    source = op.source
-    if not isinstance(source, OpResult) or not isinstance(source.op, flow.DispatchRegionOp):
-        return False
-    region = source.op
-    if len(region.body.blocks) != 1 or region.is_ancestor(op):
-        return False
-    terminator = region.body.block.last_op
-    assert isinstance(terminator, flow.ReturnOp)
-    unset = terminator.operands[source.index].owner
-    if not isinstance(unset, iree_encoding.UnsetEncodingOp) or unset.parent_op() is not region:
-        return False
-    if not _same_layout(op, unset):
-        return False
-    encoded = unset.source
-    # The region's sizes for the plain result are, provably, those of `encoded`.
-    dims = dispatch_result_dims(region, source.index)
-    op.operands[0] = encoded  # drop the use of the plain result before deciding to keep it
-    existing = [i for i, v in enumerate(terminator.operands) if v is encoded]
-    keep = [i for i, r in enumerate(region.results) if r.uses]
-    if existing and existing[0] in keep:
-        replacement = region.results[existing[0]]
-    else:
-        new_region = rebuild_dispatch_region(region, keep, [encoded], [dims])
-        replacement = new_region.results[-1]
-    op.result.replace_all_uses_with(replacement)
-    Rewriter.erase_op(op)
-    erase_if_dead([unset])
-    return True
 
-
-def _rewrite_once(module: ModuleOp) -> bool:
-    changed = False
-    for op in list(module.walk()):
-        if op.parent is None:  # erased by an earlier rewrite of this sweep
-            continue
-        if isinstance(op, iree_encoding.SetEncodingOp):
-            changed |= (
-                _fold_set_of_unset(op) or _forward_encoded_dispatch_result(op) or _bubble_set_encoding_above_cast(op)
-            )
-        elif isinstance(op, tensor.CastOp):
-            changed |= _sink_unset_encoding_below_cast(op)
-    return changed
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        source = op.source
+        if not isinstance(source, OpResult) or not isinstance(source.op, flow.DispatchRegionOp):
+            return
+        region = source.op
+        if len(region.body.blocks) != 1 or region.is_ancestor(op):
+            return
+        terminator = region.body.block.last_op
+        assert isinstance(terminator, flow.ReturnOp)
+        unset = terminator.operands[source.index].owner
+        if not isinstance(unset, iree_encoding.UnsetEncodingOp) or unset.parent_op() is not region:
+            return
+        if not _same_layout(op, unset):
+            return
+        encoded = unset.source
+        # The region's sizes for the plain result are, provably, those of `encoded`.
+        dims = dispatch_result_dims(region, source.index)
+        # Drop the use of the plain result before deciding to keep it.
+        rewriter.replace_uses_with_if(source, encoded, lambda use: use.operation is op)
+        existing = [i for i, v in enumerate(terminator.operands) if v is encoded]
+        keep = [i for i, r in enumerate(region.results) if r.uses]
+        if existing and existing[0] in keep:
+            replacement = region.results[existing[0]]
+        else:
+            new_region = rebuild_dispatch_region(region, keep, [encoded], [dims], rewriter)
+            replacement = new_region.results[-1]
+        rewriter.replace(op, [], [replacement])
+        erase_if_dead([unset], rewriter)
 
 
 @dataclass(frozen=True)
@@ -212,7 +262,8 @@ class PropagateEncodingsPass(ModulePass):
     """Moves encoding ops across `tensor.cast` and removes provably redundant relayout pairs.
 
     Bubbles `set_encoding` above and sinks `unset_encoding` below `tensor.cast`
-    outside dispatches, folds `set_encoding(unset_encoding(x))` to `x`, and lets
+    outside dispatches, bubbles a `matmul_k` `set_encoding` above a
+    `collapse_shape` that keeps its K dims whole, folds `set_encoding(unset_encoding(x))` to `x`, and lets
     a dispatch hand an encoded result straight to a consumer that re-encodes it
     the same way. Anything whose layout or sizes cannot be proven equal, and
     unserialized `#iree_encoding.layout`s, are left alone.
@@ -221,5 +272,11 @@ class PropagateEncodingsPass(ModulePass):
     name = "iree-dispatch-creation-propagate-encodings"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        while _rewrite_once(op):
-            pass
+        patterns = [
+            FoldSetEncodingOfUnsetEncodingOp(),
+            ForwardEncodedDispatchResult(),
+            SwapEncodingOpWithTensorCastOp(),
+            SwapEncodingOpWithTensorCollapseShapeOp(),
+            SwapTensorCastOpWithUnsetEncodingOp(),
+        ]
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

@@ -1,11 +1,12 @@
 """``iree-dispatch-creation-set-encoding``: put encodings on the operands of hinted ops.
 
-For each op carrying the ``iree.opt.data_tiling`` hint the pass drops the hint
-and rewrites
+With ``encoding-option=default`` (or ``matmulk``) each op carrying the
+``iree.opt.data_tiling`` hint loses the hint and is rewritten
+(``SetDataTilingEncodings``):
 
     %r = linalg.matmul ins(%a, %b) outs(%fill)
 
-into
+becomes
 
     %ea = iree_encoding.set_encoding %a : ... -> tensor<?x?xf32, #encoding>
     %eb = iree_encoding.set_encoding %b : ... -> tensor<?x?xf32, #encoding1>
@@ -15,63 +16,111 @@ into
     %r  = iree_encoding.unset_encoding %er : ... -> tensor<?x?xf32>{%m, %n}
 
 The encodings only describe how each tensor is used; a backend later decides
-the physical layout. A ``linalg.fill`` init is re-created on an encoded
-``tensor.empty`` rather than encoded (IREE's FoldFillWithSetEncoding), so no
+the physical layout. ``default`` records everything about the use
+(``#iree_encoding.encoding``), ``matmulk`` only which dimensions of the tensor
+are reduced (``#iree_encoding.matmul_k<k_dims = [...]>``). The init is first
+encoded like the inputs; ``FoldFillWithSetEncoding`` then turns an encoded
+``linalg.fill`` result into a fill of an encoded ``tensor.empty``, so no
 relayout of a value that is about to be overwritten remains.
+
+With ``encoding-option=padding`` no hint is needed: the LHS and RHS of each
+contraction inside a dispatch region are padded where they are produced
+(``SetPaddingEncodings``). The producer dispatch returns
+``set_encoding(... #iree_encoding.padding<[0, ..., 0, ?]>)`` and the consumer
+reads the value back with ``unset_encoding``; a backend later picks the pad
+(or none) for the innermost dimension.
+
+IREE also runs ``linalg.fill``'s canonicalizations and the patterns resolving
+``tensor.dim`` of op results after the rewrite; here the sizes the rewrite
+needs are taken resolved in the first place (what the producers state), and
+no other IR is canonicalized.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.ir.diagnostics import OpError
-from mini_iree.compiler.analysis.dispatch_regions import erase_if_dead
-from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, enclosing_dispatch_region, erase_if_dead
 from mini_iree.compiler.analysis.encoding_properties import (
+    contraction_dims,
     get_dynamic_loop_dims,
     get_encoding_properties,
     has_data_tiling_hint,
     has_encoding,
     has_pure_tensor_semantics,
+    indexing_maps,
     operand_types_with_encodings,
     remove_data_tiling_hint,
+    static_loop_ranges,
 )
-from mini_iree.compiler.ir.module_utils import function_ops
+from mini_iree.compiler.analysis.producer_dispatch import (
+    ProducerChain,
+    chain_result_dims,
+    producer_dispatch_value_and_op_chain,
+)
+from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_dims
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.queries import function_ops
+from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
-_ENCODING_OPTIONS = ("default", "padding")
+# IREE's EncodingOptions, as `encoding-option` spells them.
+_ENCODING_OPTIONS = ("default", "matmulk", "padding")
+
+# IREE's kSkinnyMatmulThreshold: a contraction whose parallel loops are all
+# static and together smaller than this is not worth padding (matvec, vecmat,
+# skinny matmuls).
+_SKINNY_MATMUL_THRESHOLD = 64
+
+# Producer ops whose access patterns padding does not support (IREE #21149).
+_ATTENTION_OPS = frozenset({"iree_linalg_ext.attention", "iree_linalg_ext.online_attention"})
 
 
-def _encoded_init(
-    init: SSAValue, encoded_type: TensorType, loop_dims: list[SSAValue], before: Operation
-) -> tuple[SSAValue, list[SSAValue] | None]:
-    """The init operand in its encoded type, inserted before ``before``, and its dynamic sizes.
+# ---------------------------------------------------------------------------------------
+# Data-tiling encodings (encoding-option=default|matmulk)
+# ---------------------------------------------------------------------------------------
 
-    The sizes are None when they are to be read from the init after the op.
 
-    A ``linalg.fill`` init becomes a fill of a new encoded ``tensor.empty``: the
-    fill overwrites every element, so the old contents need no relayout.
-    Otherwise the init is encoded with ``set_encoding``.
+def _matmul_k_encodings(op: LinalgStructuredOperation, k_loops: Sequence[int]) -> list[Attribute]:
+    """``#iree_encoding.matmul_k`` of each operand: where the reduction loops sit among its dimensions."""
+    encodings: list[Attribute] = []
+    for affine_map in indexing_maps(op):
+        positions = [r.position if isinstance(r, AffineDimExpr) else None for r in affine_map.results]
+        k_dims = [positions.index(k) for k in k_loops if k in positions]
+        encodings.append(iree_encoding.MatmulKAttr(k_dims))
+    return encodings
+
+
+def _scaled_matmul_encodings(op: LinalgStructuredOperation) -> list[Attribute]:
+    """``#iree_encoding.encoding<op_type = scaled_matmul, ...>`` of each of the five operands.
+
+    The element types are the operands' own: no signedness is read from the body.
     """
-    from mini_iree.dialects import iree_encoding, linalg, tensor
-
-    point = InsertPoint.before(before)
-    fill = init.owner
-    if isinstance(fill, linalg.FillOp) and len(fill.res) == 1:
-        sizes = get_dynamic_dims(fill.outputs[0], point)
-        empty = tensor.EmptyOp(sizes, encoded_type)
-        new_fill = linalg.FillOp(fill.inputs, [empty.tensor], [encoded_type])
-        Rewriter.insert_op([empty, new_fill], point)
-        return new_fill.res[0], sizes
-    set_op = iree_encoding.SetEncodingOp(init, encoded_type, loop_dims)
-    Rewriter.insert_op(set_op, point)
-    return set_op.result, None
+    element_types = [v.type.get_element_type() for v in op.operands]
+    maps = indexing_maps(op)
+    sizes = static_loop_ranges(op)
+    return [
+        iree_encoding.EncodingAttr(index, iree_encoding.EncodingOpType.SCALED_MATMUL, element_types, maps, sizes)
+        for index in range(len(op.operands))
+    ]
 
 
 def _clone_with_operands(op: Operation, operands: list[SSAValue], result_type: TensorType) -> Operation:
@@ -85,17 +134,278 @@ def _clone_with_operands(op: Operation, operands: list[SSAValue], result_type: T
     )
 
 
+def _resolved_sizes(value: SSAValue, point: InsertPoint) -> list[SSAValue]:
+    """The dynamic sizes of ``value``; a linalg result is measured on its init, as MLIR's
+    ``ResolveRankedShapedTypeResultDims`` patterns would rewrite ``tensor.dim`` of it."""
+    while isinstance(value, OpResult) and isinstance(value.op, LinalgStructuredOperation):
+        if value.index >= len(value.op.outputs):
+            break
+        value = value.op.outputs[value.index]
+    return get_dynamic_dims(value, point)
+
+
+@dataclass
+class SetDataTilingEncodings(RewritePattern):
+    """IREE's ``setDataTilingEncodings``: encode the operands of an op with the data-tiling hint.
+
+    Every input and the init get a ``set_encoding``; the op is cloned on the
+    encoded values and its result decoded with ``unset_encoding``, sized like
+    the original init. The hint is dropped. A hinted op that is not a contraction
+    on tensors, or whose operands are already encoded, is an error.
+    """
+
+    encoding_option: str = "default"
+    encoding_dims: bool = False
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not has_data_tiling_hint(op):
+            return
+        remove_data_tiling_hint(op)
+        if not isinstance(op, LinalgStructuredOperation) or not has_pure_tensor_semantics(op):
+            raise OpError(op, "has the data-tiling hint but is not a linalg op on tensors")
+        dims = contraction_dims(op)
+        scaled_dims = scaled_contraction_dims(op) if dims is None else None
+        if dims is None and scaled_dims is None:
+            raise OpError(op, "has the data-tiling hint but data-tiling encodings are only derived for contractions")
+        if any(has_encoding(v) for v in op.operands):
+            raise OpError(op, "has the data-tiling hint but an operand already has an encoding")
+
+        if self.encoding_option == "matmulk":
+            k_loops = dims.k if dims is not None else (*scaled_dims.k, *scaled_dims.kb)
+            encodings = _matmul_k_encodings(op, k_loops)
+        elif dims is not None:
+            props = get_encoding_properties(op)
+            assert props is not None
+            encodings = [*props.inputs, *props.inits]
+        else:
+            encodings = _scaled_matmul_encodings(op)
+        # Operands in encoding order: (lhs, rhs, out) or (lhs, rhs, lhs_scales, rhs_scales, out).
+        operands = [*op.inputs, *op.outputs]
+        types = operand_types_with_encodings(operands, encodings)
+
+        before = InsertPoint.before(op)
+        loop_dims = get_dynamic_loop_dims(op, before) if self.encoding_dims else []
+        encoded: list[SSAValue] = []
+        for value, ty in zip(operands, types, strict=True):
+            set_op = iree_encoding.SetEncodingOp(value, ty, loop_dims)
+            rewriter.insert(set_op, before)
+            encoded.append(set_op.result)
+
+        clone = _clone_with_operands(op, encoded, types[-1])
+        rewriter.insert(clone, before)
+        sizes = _resolved_sizes(op.outputs[0], before)
+        unset = iree_encoding.UnsetEncodingOp(clone.results[0], op.results[0].type, sizes, loop_dims)
+        rewriter.insert(unset, before)
+        rewriter.replace(op, [], [unset.result])
+
+
+class FoldFillWithSetEncoding(RewritePattern):
+    """IREE's ``FoldFillWithSetEncoding``: ``set_encoding(linalg.fill)`` -> a fill of an encoded ``tensor.empty``.
+
+    The fill overwrites every element, so there is nothing to relayout; the old
+    fill (and its ``tensor.empty``) go away once unused.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        fill = op.source.owner
+        if not isinstance(fill, linalg.FillOp):
+            return
+        point = InsertPoint.before(op)
+        sizes = get_dynamic_dims(fill.outputs[0], point)
+        empty = tensor.EmptyOp(sizes, op.result.type)
+        new_fill = linalg.FillOp(fill.inputs, [empty.tensor], [op.result.type])
+        rewriter.insert([empty, new_fill], point)
+        rewriter.replace(op, [], [new_fill.res[0]])
+        erase_if_dead([fill], rewriter)
+
+
+def _constant_padding_value(pad: tensor.PadOp) -> SSAValue | None:
+    """The value every padded element gets, if the body yields one defined outside it."""
+    block = pad.region.block
+    terminator = block.last_op
+    if terminator is None or len(terminator.operands) != 1:
+        return None
+    value = terminator.operands[0]
+    defined_inside = value in block.args or (isinstance(value.owner, Operation) and value.owner.parent_block() is block)
+    return None if defined_inside else value
+
+
+def _padded_sizes(pad: tensor.PadOp, point: InsertPoint) -> list[SSAValue]:
+    """The dynamic sizes of a pad's result: each source size plus its low and high pads, built at ``point``."""
+    source_sizes = iter(_resolved_sizes(pad.source, point))
+    lows, highs = iter(pad.low), iter(pad.high)
+    static_lows, static_highs = pad.static_low.get_values(), pad.static_high.get_values()
+    sizes: list[SSAValue] = []
+    for axis, size in enumerate(pad.result.type.get_shape()):
+        source = pad.source.type.get_shape()[axis]
+        terms: list[SSAValue | int] = [
+            next(source_sizes) if source == DYNAMIC_INDEX else source,
+            next(lows) if static_lows[axis] == DYNAMIC_INDEX else static_lows[axis],
+            next(highs) if static_highs[axis] == DYNAMIC_INDEX else static_highs[axis],
+        ]
+        if size != DYNAMIC_INDEX:
+            continue
+        values = [t for t in terms if not isinstance(t, int)]
+        constant = sum(t for t in terms if isinstance(t, int))
+        if constant:
+            c = arith.ConstantOp(IntegerAttr(constant, IndexType()))
+            Rewriter.insert_op(c, point)
+            values.append(c.result)
+        total = values[0]
+        for value in values[1:]:
+            add = arith.AddiOp(total, value)
+            Rewriter.insert_op(add, point)
+            total = add.result
+        sizes.append(total)
+    return sizes
+
+
+class FoldFillWithPad(RewritePattern):
+    """MLIR's ``FoldFillWithPad`` (a ``linalg.fill`` canonicalization IREE's pass runs):
+    padding a fill with the fill's own value is a fill of the padded shape."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.PadOp, rewriter: PatternRewriter) -> None:
+        fill = op.source.owner
+        if not isinstance(fill, linalg.FillOp):
+            return
+        value = _constant_padding_value(op)
+        if value is None or value != fill.inputs[0]:
+            return
+        point = InsertPoint.before(op)
+        empty = tensor.EmptyOp(_padded_sizes(op, point), op.result.type)
+        new_fill = linalg.FillOp([value], [empty.tensor], [op.result.type])
+        rewriter.insert([empty, new_fill], point)
+        rewriter.replace(op, [], [new_fill.res[0]])
+        erase_if_dead([fill], rewriter)
+
+
+# ---------------------------------------------------------------------------------------
+# Padding encodings (encoding-option=padding)
+# ---------------------------------------------------------------------------------------
+
+
+def _operands_to_pad(op: Operation) -> list[int]:
+    """IREE's ``getOperandsToPad``: [0, 1] for a contraction worth padding, else [].
+
+    Not padded: a dynamic reduction loop, a skinny problem (static parallel
+    loops whose product is below the threshold: matvec, vecmat, ...), an LHS
+    or RHS produced by a single-result dispatch holding attention.
+    """
+    if not isinstance(op, LinalgStructuredOperation) or contraction_dims(op) is None:
+        return []
+    iterators = [t.data for t in op.get_iterator_types()]
+    parallel_size: int | None = 1
+    for kind, size in zip(iterators, static_loop_ranges(op), strict=True):
+        if kind == IteratorType.REDUCTION:
+            if size == DYNAMIC_INDEX:
+                return []
+            continue
+        if parallel_size is not None:
+            parallel_size = None if size == DYNAMIC_INDEX else parallel_size * size
+    if parallel_size is not None and parallel_size < _SKINNY_MATMUL_THRESHOLD:
+        return []
+    operand_numbers = [0, 1]
+    for number in operand_numbers:
+        chain = producer_dispatch_value_and_op_chain(op.operands[number])
+        if chain is None or len(chain.dispatch.results) != 1:
+            continue
+        if any(inner.name in _ATTENTION_OPS for inner in chain.dispatch.walk()):
+            return []
+    return operand_numbers
+
+
+def _padding_encoding(rank: int) -> iree_encoding.PaddingAttr:
+    """``#iree_encoding.padding<[0, ..., 0, ?]>``: the innermost dimension's pad is the backend's choice."""
+    return iree_encoding.PaddingAttr([0] * (rank - 1) + [DYNAMIC_INDEX])
+
+
+def _pad_producer_of_value(
+    chain: ProducerChain, operand: SSAValue, point: InsertPoint, rewriter: PatternRewriter
+) -> tuple[SSAValue, list[SSAValue]]:
+    """IREE's ``padProducerOfValue``: a copy of the producer dispatch, built at ``point``,
+    that returns ``operand`` (the reshape chain replayed inside) with the padding
+    encoding. Returns the padded result and its dynamic sizes.
+    """
+    producer = chain.dispatch
+    index = chain.producer.index
+    operand_type = operand.type
+    assert isinstance(operand_type, TensorType)
+    padding = _padding_encoding(operand_type.get_num_dims())
+    padded_type = TensorType(operand_type.get_element_type(), operand_type.get_shape(), padding)
+
+    operand_dims = chain_result_dims(chain, point)
+    result_types = [padded_type if i == index else r.type for i, r in enumerate(producer.results)]
+    result_dims: list[SSAValue] = []
+    for i in range(len(producer.results)):
+        result_dims += operand_dims if i == index else dispatch_result_dims(producer, i)
+
+    padded = flow.DispatchRegionOp(
+        result_types, result_dims, list(producer.workload), producer.body.clone(), producer.workgroup_count.clone()
+    )
+    padded.attributes |= producer.attributes
+    rewriter.insert(padded, point)
+
+    # Replay the reshapes on the returned value, then encode it.
+    terminator = padded.body.block.last_op
+    assert isinstance(terminator, flow.ReturnOp)
+    value = terminator.operands[index]
+    inside = InsertPoint.before(terminator)
+    for reshape in chain.ops:
+        copy = reshape.clone()
+        copy.operands[0] = value
+        rewriter.insert(copy, inside)
+        value = copy.results[0]
+    set_op = iree_encoding.SetEncodingOp(value, padded_type)
+    rewriter.insert(set_op, inside)
+    terminator.operands[index] = set_op.result
+    return padded.results[index], operand_dims
+
+
+@dataclass
+class SetPaddingEncodings(RewritePattern):
+    """IREE's ``setPaddingEncodings``: pad the LHS and RHS of contractions inside dispatches.
+
+    For each operand produced by another dispatch region (through single-use
+    reshapes), the producer is rebuilt right before the consumer's region to
+    return the operand with ``#iree_encoding.padding<[0, ..., 0, ?]>``, and the
+    contraction reads it through an ``unset_encoding``. Other results of a
+    multi-result producer keep coming from the original region.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        consumer_region = enclosing_dispatch_region(op)
+        if consumer_region is None:
+            return
+        for number in _operands_to_pad(op):
+            operand = op.operands[number]
+            chain = producer_dispatch_value_and_op_chain(operand)
+            if chain is None:
+                continue
+            old = chain.dispatch
+            padded, dims = _pad_producer_of_value(chain, operand, InsertPoint.before(consumer_region), rewriter)
+            unset = iree_encoding.UnsetEncodingOp(padded, operand.type, dims)
+            rewriter.insert(unset, InsertPoint.before(op))
+            rewriter.replace_uses_with_if(operand, unset.result, lambda use: use.operation is op)
+            erase_if_dead([*reversed(chain.ops), old], rewriter)
+
+
+# ---------------------------------------------------------------------------------------
+# The pass
+# ---------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class SetEncodingPass(ModulePass):
-    """Sets ``#iree_encoding.encoding`` on the operands of every op with the data-tiling hint.
+    """Sets encodings on contraction operands, per ``encoding-option``.
 
-    Each hinted contraction gets ``set_encoding`` on its inputs, an encoded init,
-    a clone on encoded types and an ``unset_encoding`` of its result; the hint is
-    removed. A hinted op that is not a contraction on tensors, or whose operands
-    are already encoded, is an error. ``encoding-dims=true`` attaches the dynamic
-    loop sizes as ``encoding_dims{...}`` (IREE 3.13's form); by default they are
-    left out, as in the data-tiling walkthrough. ``encoding-option=padding`` is
-    not supported.
+    ``default``: ``#iree_encoding.encoding`` on the operands of every op with the
+    data-tiling hint; ``matmulk``: ``#iree_encoding.matmul_k`` on them instead;
+    ``padding``: ``#iree_encoding.padding`` on contraction operands produced by
+    another dispatch. ``encoding-dims=true`` (``default`` only) attaches the
+    dynamic loop sizes as ``encoding_dims{...}`` (IREE 3.13's form); by default
+    they are left out, as in the data-tiling walkthrough.
     """
 
     name = "iree-dispatch-creation-set-encoding"
@@ -108,52 +418,31 @@ class SetEncodingPass(ModulePass):
             raise ValueError(
                 f"unknown encoding-option '{self.encoding_option}' (expected one of: {', '.join(_ENCODING_OPTIONS)})"
             )
+        if self.encoding_dims and self.encoding_option != "default":
+            raise ValueError(
+                f"encoding-dims=true needs encoding-option=default: "
+                f"'{self.encoding_option}' encodings carry no iteration sizes"
+            )
+
+    def _patterns(self) -> list[RewritePattern]:
         if self.encoding_option == "padding":
-            raise ValueError("encoding-option=padding (pad-only encodings) is not supported; use 'default'")
+            return [SetPaddingEncodings()]
+        return [
+            SetDataTilingEncodings(self.encoding_option, self.encoding_dims),
+            FoldFillWithSetEncoding(),
+            FoldFillWithPad(),
+        ]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in function_ops(op):
-            candidates = [inner for inner in function.walk() if has_data_tiling_hint(inner)]
-            for candidate in candidates:
-                remove_data_tiling_hint(candidate)
-                self._set_encodings(candidate)
+            walker = PatternRewriteWalker(GreedyRewritePatternApplier(self._patterns()))
+            walker.rewrite_region(function.regions[0])
 
-    def _set_encodings(self, op: Operation) -> None:
-        from mini_iree.dialects import iree_encoding
 
-        if not isinstance(op, LinalgStructuredOperation) or not has_pure_tensor_semantics(op):
-            raise OpError(op, "has the data-tiling hint but is not a linalg op on tensors")
-        props = get_encoding_properties(op)
-        if props is None:
-            raise OpError(op, "has the data-tiling hint but data-tiling encodings are only derived for contractions")
-        if any(has_encoding(v) for v in op.operands):
-            raise OpError(op, "has the data-tiling hint but an operand already has an encoding")
-
-        before = InsertPoint.before(op)
-        loop_dims = get_dynamic_loop_dims(op, before) if self.encoding_dims else []
-
-        input_types = operand_types_with_encodings(op.inputs, props.inputs)
-        encoded_inputs: list[SSAValue] = []
-        for value, ty in zip(op.inputs, input_types, strict=True):
-            set_op = iree_encoding.SetEncodingOp(value, ty, loop_dims)
-            Rewriter.insert_op(set_op, before)
-            encoded_inputs.append(set_op.result)
-
-        init = op.outputs[0]
-        (init_type,) = operand_types_with_encodings([init], props.inits)
-        encoded_init, result_dims = _encoded_init(init, init_type, loop_dims, op)
-
-        clone = _clone_with_operands(op, [*encoded_inputs, encoded_init], init_type)
-        Rewriter.insert_op(clone, before)
-        if result_dims is None:
-            result_dims = get_dynamic_dims(init, before)
-        plain = op.results[0].type
-        unset = iree_encoding.UnsetEncodingOp(clone.results[0], plain, result_dims, loop_dims)
-        Rewriter.insert_op(unset, before)
-        op.results[0].replace_all_uses_with(unset.result)
-        Rewriter.erase_op(op)
-
-        # The fill (and its tensor.empty) the encoded init replaced, once unused.
-        if isinstance(init.owner, Operation):
-            erase_if_dead([init.owner])
-
+__all__ = [
+    "FoldFillWithPad",
+    "FoldFillWithSetEncoding",
+    "SetDataTilingEncodings",
+    "SetEncodingPass",
+    "SetPaddingEncodings",
+]

@@ -44,11 +44,15 @@ Resolvers, per executable target, as IREE's HAL interface gives them:
 * ``#iree_encoding.specialization_resolver<N>``: ``specialized<N, type>``;
   ``#iree_encoding.unsupported_resolver``: no layout, an error
   ("failed to resolve recognized layout");
-* a resolver attribute mini-iree has no layout model for
-  (``#iree_gpu.gpu_padding_resolver``): the encoding is dropped and the tensor
-  stays plain, on the host and in the bindings. This is IREE's path for a
-  resolver that does not implement layout resolution; IREE itself does
-  implement the padding resolver (it pads rows), mini-iree does not yet.
+* ``#iree_gpu.gpu_padding_resolver``: ``compiler/resolvers/padding.py``,
+  configured with the target's L1 cache; ``#iree_encoding.padding<[0, ?]>``
+  becomes ``#iree_encoding.layout<[#iree_encoding.padding<[0, 64]>]>`` (the
+  pad that moves each row to another cache set), a static padding stays as it
+  is, and other encodings have no layout ("failed to resolve recognized
+  layout") unless the target has no known L1 cache (then ``padding<[0, 0]>``);
+* a resolver attribute mini-iree has no layout model for: the encoding is
+  dropped and the tensor stays plain, on the host and in the bindings (IREE's
+  path for a resolver that does not implement layout resolution).
 """
 
 from __future__ import annotations
@@ -112,7 +116,9 @@ class _Resolver:
 
     def implements_layouts(self) -> bool:
         """Whether mini-iree can ask this resolver for a layout (IREE: implements LayoutResolverAttr)."""
-        return isinstance(self.attr, EncodingResolverAttr | iree_encoding.LayoutResolverAttr)
+        return isinstance(self.attr, EncodingResolverAttr | iree_encoding.LayoutResolverAttr) or _is_padding_resolver(
+            self.attr
+        )
 
     def get_layout(self, type_: TensorType, gpu_era: str) -> Attribute:
         """The serialized layout of `type_` for this target; `_NoLayout` if the resolver gives none."""
@@ -126,6 +132,13 @@ class _Resolver:
             return iree_encoding.SpecializedAttr(attr.seed, _drop_encoding(type_))
         if isinstance(attr, iree_encoding.UnspecializedEncodingAttr):
             return iree_encoding.SpecializedEncodingAttr(attr.seed, _drop_encoding(type_))
+        if _is_padding_resolver(attr):
+            from mini_iree.compiler.resolvers.padding import configured_padding_resolver, get_padding_layout
+
+            layout = get_padding_layout(configured_padding_resolver(self.target), type_)
+            if layout is None:
+                raise _NoLayout
+            return layout
         if isinstance(attr, EncodingResolverAttr):
             from mini_iree.compiler.resolvers import serialize_encoding
             from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
@@ -192,10 +205,14 @@ class _Devices:
 
 
 def _looks_like_resolver(attr: Attribute) -> bool:
-    """A resolver attribute, whether or not mini-iree models its layouts (GPU padding has none)."""
+    """A resolver attribute: a packed-layout, padding or test resolver."""
+    return isinstance(attr, EncodingResolverAttr | iree_encoding.LayoutResolverAttr) or _is_padding_resolver(attr)
+
+
+def _is_padding_resolver(attr: Attribute) -> bool:
     from mini_iree.dialects.iree_gpu import GPUPaddingResolverAttr
 
-    return isinstance(attr, EncodingResolverAttr | iree_encoding.LayoutResolverAttr | GPUPaddingResolverAttr)
+    return isinstance(attr, GPUPaddingResolverAttr)
 
 
 def _resource_affinity(value: SSAValue, fallback: Attribute) -> Attribute:

@@ -10,8 +10,10 @@ values its nested ops capture from above, so ``linalg.generic`` bodies and
 ``ConstExprHoistingPolicy`` then decides which const-expr values are worth
 materializing as globals: the *escapes* (const-expr values consumed by
 something that is not hoisted), excluding roots, non-leaf ops (``tensor.empty``,
-reshapes, ``linalg.fill``, broadcasts, bit-extends), non-tensor values, and
+reshapes, ``linalg.fill``, broadcasts, bit-extends), sub-byte integers, and
 values whose storage grows past a threshold over the constants they derive from.
+Ops of unregistered dialects are never const-expr, except the stand-ins IREE's
+tests use (``iree_unregistered.const_expr``, ``non_leaf_const_expr``).
 
 Sources: IREE ``compiler/src/iree/compiler/Dialect/Util/Analysis/Constant/
 {ConstExpr,OpOracle}.cpp`` and the ``HoistableOpInterface`` models of
@@ -34,13 +36,13 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
     UnrankedTensorType,
+    UnregisteredOp,
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike, is_side_effect_free
 
-from mini_iree.compiler.ir.bit_extend import is_bit_extend_op
+from mini_iree.compiler.ir.queries import is_bit_extend_op, is_broadcast_op_interface
 from mini_iree.dialects import flow, linalg, util
 
 __all__ = [
@@ -83,6 +85,12 @@ _UNHOISTABLE_OPS = frozenset({"iree_encoding.set_encoding", "flow.dispatch.workg
 # Region control flow: hoistable as a whole when its body is, never as a leaf.
 _REGION_CONTROL_FLOW = frozenset({"scf.for", "scf.if", "scf.while"})
 
+# Unregistered ops IREE's lit tests use to stand for const-expr and variable computations.
+_UNREGISTERED_CONST_EXPR = "iree_unregistered.const_expr"
+_UNREGISTERED_NON_LEAF_CONST_EXPR = "iree_unregistered.non_leaf_const_expr"
+_UNREGISTERED_VAR_EXPR = "iree_unregistered.var_expr"
+
+
 def is_dispatch_container(op: Operation) -> bool:
     """``flow.dispatch.region`` / ``flow.dispatch.workgroups``: bodies that become executables."""
     return op.name in _DISPATCH_CONTAINERS
@@ -106,7 +114,14 @@ def _is_atomically_hoistable(op: Operation) -> bool:
     )
 
 
+def _is_constant_like(op: Operation) -> bool:
+    # An unregistered op has no traits (xDSL would answer yes to any).
+    return not isinstance(op, UnregisteredOp) and op.has_trait(ConstantLike)
+
+
 def _is_memory_effect_free(op: Operation) -> bool:
+    if isinstance(op, UnregisteredOp):
+        return False  # effects unknown, as MLIR assumes for unregistered ops
     # xDSL leaves a few arith ops (extsi, remui) without effect traits; every
     # arith op is free of memory effects in MLIR.
     return op.dialect_name() == "arith" or is_side_effect_free(op)
@@ -138,13 +153,21 @@ def _is_eligible(op: Operation) -> bool:
         return _region_control_flow_is_hoistable(op)
     if any(_is_atomically_hoistable(parent) for parent in _ancestors(op)):
         return False
+    # IREE's test carve-out for unregistered ops, which declare no effects:
+    # `var_expr` never folds, `const_expr` and `non_leaf_const_expr` always do.
+    if isinstance(op, UnregisteredOp):
+        name = op.op_name.data
+        if name == _UNREGISTERED_VAR_EXPR:
+            return False
+        if name in (_UNREGISTERED_CONST_EXPR, _UNREGISTERED_NON_LEAF_CONST_EXPR):
+            return True
     return _is_memory_effect_free(op)
 
 
 def _escaping_producers(op: Operation) -> list[SSAValue]:
     """The operands of ``op`` plus the values its nested ops capture from above (in order, no repeats)."""
     producers: dict[SSAValue, None] = dict.fromkeys(op.operands)
-    if op.has_trait(IsolatedFromAbove):
+    if not isinstance(op, UnregisteredOp) and op.has_trait(IsolatedFromAbove):
         return list(producers)
     contained: set[Operation] = {op}
     for nested in op.walk():
@@ -163,24 +186,9 @@ def _defining_scope(value: SSAValue) -> Operation | None:
     return block.parent_op() if block is not None else None
 
 
-def _is_broadcast(op: linalg.GenericOp) -> bool:
-    """MLIR's ``isaBroadcastOpInterface``: yield the single input, read along fewer dims than the output."""
-    if len(op.inputs) != 1 or len(op.outputs) != 1:
-        return False
-    if any(str(it.data) != "parallel" for it in op.iterator_types.data):
-        return False
-    body_ops = list(op.body.block.ops)
-    if len(body_ops) != 1 or tuple(body_ops[0].operands) != (op.body.block.args[0],):
-        return False
-    in_map, out_map = (m.data for m in op.indexing_maps.data)
-    return (
-        out_map == AffineMap.identity(out_map.num_dims)
-        and all(isinstance(e, AffineDimExpr) for e in in_map.results)
-        and len(in_map.results) < out_map.num_dims
-    )
-
-
 def _is_hoistable_leaf_op(op: Operation) -> bool:
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data != _UNREGISTERED_NON_LEAF_CONST_EXPR
     if op.name in _NON_LEAF_OPS or op.name in _REGION_CONTROL_FLOW:
         return False
     if isinstance(op, linalg.FillOp):
@@ -189,7 +197,7 @@ def _is_hoistable_leaf_op(op: Operation) -> bool:
     if isinstance(op, linalg.GenericOp):
         if not any(isinstance(v.type, ShapedType) for v in op.inputs):
             return False  # fill-like or index sequences
-        return not is_bit_extend_op(op) and not _is_broadcast(op)
+        return not is_bit_extend_op(op) and not is_broadcast_op_interface(op)
     return True
 
 
@@ -299,7 +307,7 @@ class ConstExprAnalysis:
             for op in function.walk():
                 if isinstance(op, util.GlobalLoadOp) and op.global_.root_reference.data in immutable_globals:
                     roots[op.result] = op
-                elif op.has_trait(ConstantLike) and all(is_legal_const_expr_type(r.type) for r in op.results):
+                elif _is_constant_like(op) and all(is_legal_const_expr_type(r.type) for r in op.results):
                     roots.update(dict.fromkeys(op.results, op))
         return roots
 
@@ -443,18 +451,17 @@ def _grows_too_much(info: ConstValueInfo, threshold: int) -> bool:
 
 
 def is_hoistable_leaf(info: ConstValueInfo) -> bool:
-    """May ``info``'s value be stored in a global of its own?
+    """May ``info``'s value be stored in a global of its own (IREE's ``isHoistableConstExprLeaf``)?
 
-    Besides IREE's per-op rules and its refusal of sub-byte integers, only
-    tensors are materialized: scalars and indices are left to canonicalization
-    to fold, and are cheaper to recompute than to load.
+    IREE's per-op rules, then its refusal of sub-byte integers (they are packed
+    or cast by some consumer in any legal program). Scalars qualify as tensors
+    do: a const-expr ``i32`` computed by an op canonicalization cannot fold is
+    worth computing once.
     """
     if not _is_hoistable_leaf_op(info.op):
         return False
     type_ = info.value.type
-    if not isinstance(type_, TensorType):
-        return False
-    element = type_.element_type
+    element = type_.element_type if isinstance(type_, TensorType) else type_
     return not (isinstance(element, IntegerType) and element.width.data % 8 != 0)
 
 

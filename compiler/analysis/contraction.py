@@ -33,16 +33,6 @@ def _dim_positions(affine_map: AffineMap) -> set[int]:
     return {result.position for result in affine_map.results if isinstance(result, AffineDimExpr)}
 
 
-def is_projected_permutation(affine_map: AffineMap) -> bool:
-    """Every result is a distinct bare dimension (constants 0 allowed, as in MLIR)."""
-    seen: set[int] = set()
-    for result in affine_map.results:
-        if not isinstance(result, AffineDimExpr) or result.position in seen:
-            return False
-        seen.add(result.position)
-    return True
-
-
 def infer_contraction_dims(maps: Sequence[AffineMap]) -> ContractionDims | None:
     """Split the loops of ``(lhs, rhs, out)`` maps into batch/M/N/K, or None.
 
@@ -51,7 +41,7 @@ def infer_contraction_dims(maps: Sequence[AffineMap]) -> ContractionDims | None:
     the RHS and the output, K loops both inputs but not the output. Maps that are
     not projected permutations (or a count other than three) give None.
     """
-    if len(maps) != 3 or any(not is_projected_permutation(m) for m in maps):
+    if len(maps) != 3 or any(not m.is_projected_permutation() for m in maps):
         return None
     lhs, rhs, out = (_dim_positions(m) for m in maps)
     num_dims = maps[2].num_dims

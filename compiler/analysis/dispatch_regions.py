@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
@@ -104,13 +105,15 @@ def rebuild_dispatch_region(
     keep: Sequence[int],
     extra_values: Sequence[SSAValue],
     extra_dims: Sequence[Sequence[SSAValue]],
+    rewriter: PatternRewriter | None = None,
 ) -> flow.DispatchRegionOp:
     """Replace ``region`` by one returning its results ``keep`` followed by ``extra_values``.
 
     ``extra_values`` are values of the region body; ``extra_dims`` their sizes as
     values visible before the region. Uses of the kept results move to the new
     op; results not kept must be unused. Uses of ``extra_values`` are the
-    caller's to redirect.
+    caller's to redirect. Inside a pattern, pass its ``rewriter`` so the walker
+    hears of the new and erased ops.
     """
     terminator = region.body.block.last_op
     assert isinstance(terminator, flow.ReturnOp)
@@ -128,11 +131,18 @@ def rebuild_dispatch_region(
         Rewriter.move_region_contents_to_new_regions(region.workgroup_count),
     )
     new_region.attributes |= region.attributes
-    Rewriter.insert_op(new_region, InsertPoint.before(region))
-    Rewriter.replace_op(terminator, flow.ReturnOp(returned))
+    if rewriter is None:
+        Rewriter.insert_op(new_region, InsertPoint.before(region))
+        Rewriter.replace_op(terminator, flow.ReturnOp(returned))
+        for new_index, old_index in enumerate(keep):
+            region.results[old_index].replace_all_uses_with(new_region.results[new_index])
+        Rewriter.erase_op(region)
+        return new_region
+    rewriter.insert_op(new_region, InsertPoint.before(region))
+    rewriter.replace(terminator, flow.ReturnOp(returned))
     for new_index, old_index in enumerate(keep):
-        region.results[old_index].replace_all_uses_with(new_region.results[new_index])
-    Rewriter.erase_op(region)
+        rewriter.replace_all_uses_with(region.results[old_index], new_region.results[new_index])
+    rewriter.erase_op(region)
     return new_region
 
 
@@ -169,13 +179,15 @@ def _is_removable(op: Operation) -> bool:
     return op.name.startswith("linalg.") and on_tensors
 
 
-def erase_if_dead(ops: Iterable[Operation]) -> None:
+def erase_if_dead(ops: Iterable[Operation], rewriter: PatternRewriter | None = None) -> None:
     """Erase the given ops, and then their producers, once nothing uses them.
 
     Only side-effect-free ops are erased. This is the clean-up a greedy rewrite
     driver does after replacing an op, limited to what the rewrite left dead so
-    unrelated IR is never touched.
+    unrelated IR is never touched. Inside a pattern, pass its ``rewriter`` so
+    the walker hears of the erasures.
     """
+    erase = rewriter.erase if rewriter is not None else Rewriter.erase_op
     worklist = list(ops)
     while worklist:
         op = worklist.pop()
@@ -184,8 +196,32 @@ def erase_if_dead(ops: Iterable[Operation]) -> None:
         if not _is_removable(op):
             continue
         producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
-        Rewriter.erase_op(op)
+        erase(op)
         worklist.extend(producers)
+
+
+def _order_from(anchor: Operation, op: Operation) -> int:
+    """Where ``op`` (in ``anchor``'s block) stands from ``anchor``: -1 before, 0 itself, 1 after.
+
+    Walks out from ``anchor`` in both directions at once, so the cost is the
+    distance between the two ops (or between ``anchor`` and the nearer end of
+    the block), never the whole block: a pass that asks about every dispatch
+    region of a long function stays linear in the common case.
+    """
+    if op is anchor:
+        return 0
+    before, after = anchor.prev_op, anchor.next_op
+    while True:
+        if before is op:
+            return -1
+        if after is op:
+            return 1
+        # One side ran out without meeting `op`: it is on the other side.
+        if before is None:
+            return 1
+        if after is None:
+            return -1
+        before, after = before.prev_op, after.next_op
 
 
 def _dominates(value: SSAValue, anchor: Operation) -> bool | None:
@@ -196,8 +232,8 @@ def _dominates(value: SSAValue, anchor: Operation) -> bool | None:
     ancestor = owner_block.find_ancestor_op_in_block(anchor)
     if ancestor is None:
         return False
-    if isinstance(value, OpResult) and not value.op.is_before_in_block(ancestor):
-        return None if ancestor is anchor and value.op is not anchor else False
+    if isinstance(value, OpResult) and (order := _order_from(ancestor, value.op)) >= 0:
+        return None if ancestor is anchor and order > 0 else False
     return True
 
 
@@ -225,9 +261,17 @@ def move_defs_before(values: Sequence[SSAValue], anchor: Operation) -> bool:
             return False
         to_move.add(op)
         worklist.extend(op.operands)
+    # Every op to move comes after `anchor`: walk forward from it, in program
+    # order, only as far as the last of them.
     block = anchor.parent_block()
     assert block is not None
-    for op in [o for o in block.ops if o in to_move]:
-        op.detach()
-        block.insert_op_before(op, anchor)
+    current, remaining = anchor.next_op, len(to_move)
+    while remaining:
+        assert current is not None
+        following = current.next_op
+        if current in to_move:
+            current.detach()
+            block.insert_op_before(current, anchor)
+            remaining -= 1
+        current = following
     return True

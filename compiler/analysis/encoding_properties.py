@@ -263,16 +263,33 @@ def get_encoding_properties(op: Operation) -> OpEncodingProperties | None:
     if contraction_dims(op) is None:
         return None
     assert isinstance(op, LinalgStructuredOperation)
-    element_types = [element_type_with_signedness(op, i) for i in range(3)]
-    maps = indexing_maps(op)
-    sizes = static_loop_ranges(op)
+    key = (
+        tuple(element_type_with_signedness(op, i) for i in range(3)),
+        tuple(m.data for m in op.get_indexing_maps()),
+        tuple(static_loop_ranges(op)),
+    )
+    # A program's contractions mostly share their encodings; building and
+    # checking an encoding attribute costs far more than looking it up.
+    known = _ENCODING_PROPERTIES.get(key)
+    if known is not None:
+        return known
+    element_types, maps, sizes = key
 
     def encoding(index: int) -> EncodingAttr:
         return EncodingAttr(index, EncodingOpType.MATMUL, element_types, maps, sizes)
 
-    return OpEncodingProperties(
+    properties = OpEncodingProperties(
         inputs=(encoding(MATMUL_LHS), encoding(MATMUL_RHS)), inits=(encoding(MATMUL_RESULT),)
     )
+    if len(_ENCODING_PROPERTIES) >= _ENCODING_PROPERTIES_LIMIT:
+        _ENCODING_PROPERTIES.clear()
+    _ENCODING_PROPERTIES[key] = properties
+    return properties
+
+
+# (element types, indexing maps, static loop ranges) -> the encodings they give.
+_ENCODING_PROPERTIES: dict[tuple, OpEncodingProperties] = {}
+_ENCODING_PROPERTIES_LIMIT = 1024
 
 
 def _dynamic_position(value: SSAValue, axis: int) -> int:

@@ -31,6 +31,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
+from mini_iree.compiler.ir.queries import element_bit_width
 from mini_iree.dialects.arith import IndexCastUIOp
 
 __all__ = ["MAX_DIM_VALUE", "IntegerFacts", "UnsignedRange", "bit_width"]
@@ -41,11 +42,9 @@ MAX_DIM_VALUE = (1 << 53) - 1
 
 def bit_width(type_: Attribute) -> int | None:
     """The width integer facts are computed in: 64 for ``index``, the width of an integer type."""
-    if isinstance(type_, IndexType):
-        return 64
-    if isinstance(type_, IntegerType):
-        return type_.width.data
-    return None
+    if not isinstance(type_, IndexType | IntegerType):
+        return None
+    return element_bit_width(type_, index_width=64)
 
 
 @dataclass(frozen=True)

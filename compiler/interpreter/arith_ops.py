@@ -21,7 +21,7 @@ from xdsl.ir import Attribute, Operation
 
 from xdsl.dialects import arith, math
 
-from mini_iree.dialects.arith import IndexCastUIOp
+from mini_iree.dialects.arith import IndexCastUIOp, ScalingExtFOp, ScalingTruncFOp
 from mini_iree.compiler.interpreter.core import (
     InterpreterError,
     constant_value,
@@ -426,4 +426,31 @@ for _name, _fn in _MATH_BINARY.items():
     setattr(MathFunctions, f"run_{_name}", impl(getattr(math, _name))(_binary_math(_fn)))
 register_impls(MathFunctions)
 
-FUNCTIONS = (ArithFunctions, MathFunctions)
+# -- scaled (MX) casts ------------------------------------------------------------
+
+
+def _e8m0(scale) -> np.ndarray:
+    """A scale as ``f8E8M0FNU`` holds it: the power of two at or below it (its exponent bits)."""
+    with np.errstate(all="ignore"):
+        return np.exp2(np.floor(np.log2(np.asarray(scale, np.float64))))
+
+
+@register_impls
+class ScalingCastFunctions(InterpreterFunctions):
+    """``arith.scaling_extf`` / ``arith.scaling_truncf`` on the element types numpy holds."""
+
+    @impl(ScalingExtFOp)
+    def run_scaling_extf(self, interpreter, op, args):
+        dtype = numpy_dtype(element_type(op.result.type))
+        value = np.asarray(args[0]).astype(np.float64) * _e8m0(args[1])
+        return (_result(value.astype(dtype), op.result.type),)
+
+    @impl(ScalingTruncFOp)
+    def run_scaling_truncf(self, interpreter, op, args):
+        dtype = numpy_dtype(element_type(op.result.type))
+        with np.errstate(all="ignore"):
+            value = np.asarray(args[0]).astype(np.float64) / _e8m0(args[1])
+        return (_result(value.astype(dtype), op.result.type),)
+
+
+FUNCTIONS = (ArithFunctions, MathFunctions, ScalingCastFunctions)

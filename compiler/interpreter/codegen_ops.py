@@ -26,7 +26,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from mini_iree.compiler.interpreter.core import InterpreterError, run_block
-from mini_iree.compiler.interpreter.relayout_view import copy_into, scatter_plan
+from mini_iree.compiler.interpreter.relayout_view import PlanCache, copy_into, scatter_plan
 from mini_iree.dialects import iree_codegen, iree_gpu, iree_linalg_ext
 from mini_iree.compiler.layout.iree_encoding import swizzle_relayout
 from mini_iree.dialects.iree_codegen import TileSwizzle
@@ -187,8 +187,9 @@ def _planned_scatter(interpreter: Interpreter, op: Any, source: np.ndarray, outp
     """The op's scatter as strided copies (see ``relayout_view``), if its body is a digit renaming."""
     if source.ndim == 0 or source.dtype != dtype:
         return None
-    plan = scatter_plan(
-        op.transformation_region.block, source.shape, lambda value: interpreter.get_values([value])[0]
+    cache = interpreter.get_data(LinalgExtFunctions, "scatter_plans", PlanCache)
+    plan = cache.plan(
+        op.transformation_region.block, source.shape, lambda value: interpreter.get_values([value])[0], scatter_plan
     )
     # Out-of-bounds targets take the general path, which reports them.
     if plan is None or len(plan.out_places) != len(output_shape) or not plan.in_bounds(output_shape):

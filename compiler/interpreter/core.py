@@ -44,10 +44,10 @@ from xdsl.dialects.builtin import (
     Signedness,
 )
 from xdsl.interpreter import Interpreter, OpImplResult, ReturnedValues, Successor
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mini_iree.compiler.ir.diagnostics import SourceLoc
-from mini_iree.compiler.interpreter.registry import IMPLEMENTATION_MODULES
+from mini_iree.compiler.interpreter.registry import modules_for
 
 __all__ = [
     "InterpreterError",
@@ -68,6 +68,11 @@ def numpy_dtype(type_: Attribute) -> np.dtype:
     Signless integers are held as signed numpy integers; the ops that read them
     unsigned (``extui``, ``divui``, ``cmpi ult``...) reinterpret the bits.
     """
+    # Exact classes first: every scalar op asks, and `isinstance` against
+    # xDSL's attribute classes (ABCs) costs microseconds when it fails.
+    fixed = _FIXED_DTYPES.get(type(type_))
+    if fixed is not None:
+        return fixed
     if isinstance(type_, IndexType):
         return np.dtype(np.int64)
     if isinstance(type_, IntegerType):
@@ -89,6 +94,14 @@ def numpy_dtype(type_: Attribute) -> np.dtype:
 
         return np.dtype(ml_dtypes.bfloat16)
     raise TypeError(f"no numpy dtype for element type {type_}")
+
+
+_FIXED_DTYPES: dict[type, np.dtype] = {
+    IndexType: np.dtype(np.int64),
+    Float16Type: np.dtype(np.float16),
+    Float32Type: np.dtype(np.float32),
+    Float64Type: np.dtype(np.float64),
+}
 
 
 def op_source_location(op: Operation | None) -> SourceLoc | None:
@@ -173,30 +186,68 @@ def run_block(
         raise InterpreterError(
             block.parent_op(), f"body expects {len(block.args)} arguments, got {len(args)}"
         )
+    steps, terminator = _block_steps(interpreter, block)
     interpreter.push_scope("block")
     try:
         ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
+        local = ctx._local_scope  # pyright: ignore[reportPrivateUsage]
         for arg, value in zip(block.args, args):
-            ctx[arg] = value
-        op = block.first_op
-        while op is not None:
-            if op.next_op is None and _is_terminator(op):
-                if at_terminator is not None:
-                    return at_terminator(op)
-                return tuple(ctx[v] for v in op.operands)
-            result = interpreter._run_op(op, tuple(ctx[v] for v in op.operands))  # pyright: ignore[reportPrivateUsage]
+            local[arg] = value
+        run_op = interpreter._run_op  # pyright: ignore[reportPrivateUsage]
+        for op, operands, results in steps:
+            result = run_op(op, tuple([_lookup(ctx, v) for v in operands]))
             if result.terminator_value is not None:
                 # A terminator with its own implementation (e.g. func.return).
                 if isinstance(result.terminator_value, ReturnedValues):
                     return tuple(result.terminator_value.values)
                 if isinstance(result.terminator_value, Successor):
                     raise InterpreterError(op, "branches between blocks are not supported")
-            for res, value in zip(op.results, result.values):
-                ctx[res] = value
-            op = op.next_op
-        return ()
+            for res, value in zip(results, result.values):
+                local[res] = value
+        if terminator is None:
+            return ()
+        if at_terminator is not None:
+            return at_terminator(terminator)
+        return tuple([_lookup(ctx, v) for v in terminator.operands])
     finally:
         interpreter.pop_scope()
+
+
+_MISSING = object()
+
+
+def _lookup(ctx: Any, value: SSAValue) -> Any:
+    """``ctx[value]`` for xDSL's ``ScopedDict``, with one hash per scope instead of two."""
+    scope = ctx
+    while scope is not None:
+        found = scope._local_scope.get(value, _MISSING)  # pyright: ignore[reportPrivateUsage]
+        if found is not _MISSING:
+            return found
+        scope = scope.parent
+    raise KeyError(f"No value for key {value}")
+
+
+_Steps = tuple[list[tuple[Operation, tuple[SSAValue, ...], tuple[SSAValue, ...]]], Operation | None]
+
+
+def _block_steps(interpreter: Interpreter, block: Block) -> _Steps:
+    """The ops ``run_block`` runs (with their operands and results) and the terminator it reads.
+
+    Read once per block and interpreter: a loop body runs many times, and
+    walking the op list through xDSL's linked-list properties each time costs
+    more than many of the ops themselves.
+    """
+    cache: dict[Block, _Steps] | None = getattr(interpreter, "_block_steps", None)
+    if cache is None:
+        cache = {}
+        interpreter._block_steps = cache  # type: ignore[attr-defined]
+    steps = cache.get(block)
+    if steps is None:
+        ops = list(block.ops)
+        terminator = ops.pop() if ops and _is_terminator(ops[-1]) else None
+        steps = ([(op, tuple(op.operands), tuple(op.results)) for op in ops], terminator)
+        cache[block] = steps
+    return steps
 
 
 def _is_terminator(op: Operation) -> bool:
@@ -206,12 +257,15 @@ def _is_terminator(op: Operation) -> bool:
 
 
 def make_interpreter(module: ModuleOp) -> NumpyInterpreter:
-    """An interpreter for ``module`` with every implementation module registered.
+    """An interpreter for ``module`` with the implementations of the dialects it uses registered.
 
-    Modules listed in ``registry.py`` that do not exist yet are skipped.
+    Only the implementation modules of dialects that appear in ``module`` are
+    imported (``registry.py``); modules that do not exist yet are skipped. The
+    module must not change while the interpreter runs it (blocks' op lists are
+    read once, see :func:`run_block`).
     """
     interpreter = NumpyInterpreter(module)
-    for module_name in IMPLEMENTATION_MODULES:
+    for module_name in modules_for({op.name for op in module.walk()}):
         try:
             implementation = importlib.import_module(module_name)
         except ModuleNotFoundError as error:
@@ -226,10 +280,15 @@ def make_interpreter(module: ModuleOp) -> NumpyInterpreter:
 # -- values shared by several dialects ---------------------------------------
 
 
+_SCALAR_TYPES = frozenset({IntegerType, IndexType, Float16Type, Float32Type, Float64Type, BFloat16Type})
+
+
 def element_type(type_: Attribute) -> Attribute:
     """The element type of a shaped type (tensor, memref, vector), or the type itself."""
     from xdsl.dialects.builtin import ShapedType
 
+    if type(type_) in _SCALAR_TYPES:  # the common case, without an ABC `isinstance`
+        return type_
     if isinstance(type_, ShapedType) and hasattr(type_, "element_type"):
         return type_.element_type  # type: ignore[attr-defined]
     return type_
@@ -241,7 +300,7 @@ def scalar_of(value: Any, type_: Attribute) -> Any:
     ``index`` scalars are Python ints, other scalars numpy scalars of the element
     dtype; arrays (vectorized bodies, tensors) keep their shape and take the dtype.
     """
-    if isinstance(type_, IndexType):
+    if type(type_) is IndexType or (type(type_) not in _SCALAR_TYPES and isinstance(type_, IndexType)):
         if np.ndim(value) == 0:
             return int(value)
         return np.asarray(value, dtype=np.int64)

@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
-from mini_iree.dialects import flow, hal, iree_tensor_ext
+from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext
 
 __all__ = [
     "DispatchTensor",
@@ -116,8 +116,11 @@ def call_exported_function(interpreter: Interpreter, op: Operation, ref: SymbolR
     A ``hal.executable.export`` function takes no arguments: ``args`` become its
     dispatch context (resources -> bindings, scalars -> push constants).
     """
-    function = exported_function(op, ref)
-    export = lookup_nested_symbol(op, ref)
+    # Symbol lookups walk symbol tables: resolve each dispatch site once.
+    resolved = interpreter.get_data(FlowFunctions, "exports", dict)
+    if (op, ref) not in resolved:
+        resolved[(op, ref)] = (exported_function(op, ref), lookup_nested_symbol(op, ref))
+    function, export = resolved[(op, ref)]
     if isinstance(export, hal.ExecutableExportOp):
         from mini_iree.compiler.interpreter.hal_ops import call_with_interface
 
@@ -453,4 +456,110 @@ class TensorExtFunctions(InterpreterFunctions):
         return (args[0],)
 
 
-FUNCTIONS = (FlowFunctions, TensorExtFunctions)
+# ---------------------------------------------------------------------------
+# flow.tensor.*: whole tensors between dispatches
+# ---------------------------------------------------------------------------
+
+
+def _values(op: Operation, args: tuple) -> dict[SSAValue, Any]:
+    return dict(zip(op.operands, args))
+
+
+def _ints(values: dict[SSAValue, Any], operands: Sequence[SSAValue]) -> list[int]:
+    return [int(values[o]) for o in operands]
+
+
+def _result_array(op: Operation, value: Any) -> np.ndarray:
+    return np.asarray(value, dtype=numpy_dtype(op.results[0].type.element_type))  # type: ignore[attr-defined]
+
+
+def _bitcast(op: flow_tensor.ReshapeLikeOpBase, args: tuple) -> np.ndarray:
+    """The source's bytes read as the result type (row-major)."""
+    values = _values(op, args)
+    shape = shape_with_dims(op, op.result.type.get_shape(), _ints(values, op.result_dims))
+    source = np.ascontiguousarray(values[op.source])
+    return source.view(numpy_dtype(op.result.type.element_type)).reshape(shape)
+
+
+@register_impls
+class FlowTensorFunctions(InterpreterFunctions):
+    """``flow.tensor.*`` on whole arrays (a tensor's value is its logical ndarray)."""
+
+    @impl(flow_tensor.TensorReshapeOp)
+    def run_reshape(self, interpreter: Interpreter, op: flow_tensor.TensorReshapeOp, args: tuple):
+        values = _values(op, args)
+        shape = shape_with_dims(op, op.result.type.get_shape(), _ints(values, op.result_dims))
+        return (np.reshape(np.asarray(values[op.source]), shape).astype(numpy_dtype(op.result.type.element_type)),)
+
+    @impl(flow_tensor.TensorBitCastOp)
+    def run_bitcast(self, interpreter: Interpreter, op: flow_tensor.TensorBitCastOp, args: tuple):
+        return (_bitcast(op, args),)
+
+    @impl(iree_tensor_ext.BitCastOp)
+    def run_tensor_ext_bitcast(self, interpreter: Interpreter, op: iree_tensor_ext.BitCastOp, args: tuple):
+        return (_bitcast(op, args),)
+
+    @impl(flow_tensor.TensorLoadOp)
+    def run_load(self, interpreter: Interpreter, op: flow_tensor.TensorLoadOp, args: tuple):
+        values = _values(op, args)
+        return (np.asarray(values[op.source])[tuple(_ints(values, op.indices))],)
+
+    @impl(flow_tensor.TensorStoreOp)
+    def run_store(self, interpreter: Interpreter, op: flow_tensor.TensorStoreOp, args: tuple):
+        values = _values(op, args)
+        result = np.array(values[op.target], copy=True)
+        result[tuple(_ints(values, op.indices))] = values[op.value]
+        return (result,)
+
+    @impl(flow_tensor.TensorSplatOp)
+    def run_splat(self, interpreter: Interpreter, op: flow_tensor.TensorSplatOp, args: tuple):
+        values = _values(op, args)
+        shape = shape_with_dims(op, op.result.type.get_shape(), _ints(values, op.result_dims))
+        return (np.full(shape, values[op.value], dtype=numpy_dtype(op.result.type.element_type)),)
+
+    @impl(flow_tensor.TensorCloneOp)
+    def run_clone(self, interpreter: Interpreter, op: flow_tensor.TensorCloneOp, args: tuple):
+        return (np.array(args[0], copy=True),)
+
+    @impl(flow_tensor.TensorTransferOp)
+    def run_transfer(self, interpreter: Interpreter, op: flow_tensor.TensorTransferOp, args: tuple):
+        # One memory for every device here: a transfer is a copy.
+        return (np.array(args[0], copy=True),)
+
+    @impl(flow_tensor.TensorSliceOp)
+    def run_slice(self, interpreter: Interpreter, op: flow_tensor.TensorSliceOp, args: tuple):
+        values = _values(op, args)
+        starts, lengths = _ints(values, op.start_indices), _ints(values, op.lengths)
+        source = np.asarray(values[op.source])
+        if any(s < 0 or s + n > extent for s, n, extent in zip(starts, lengths, source.shape)):
+            raise InterpreterError(op, f"slice {starts} for {lengths} is out of bounds of {list(source.shape)}")
+        return (np.array(source[tuple(slice(s, s + n) for s, n in zip(starts, lengths))], copy=True),)
+
+    @impl(flow_tensor.TensorUpdateOp)
+    def run_update(self, interpreter: Interpreter, op: flow_tensor.TensorUpdateOp, args: tuple):
+        values = _values(op, args)
+        starts = _ints(values, op.start_indices)
+        update = np.asarray(values[op.update])
+        result = np.array(values[op.target], copy=True)
+        if any(s < 0 or s + n > extent for s, n, extent in zip(starts, update.shape, result.shape)):
+            raise InterpreterError(op, f"update of shape {list(update.shape)} at {starts} is out of bounds")
+        result[tuple(slice(s, s + n) for s, n in zip(starts, update.shape))] = update
+        return (result,)
+
+    @impl(flow_tensor.TensorAllocaOp)
+    def run_alloca(self, interpreter: Interpreter, op: flow_tensor.TensorAllocaOp, args: tuple):
+        shape = shape_with_dims(op, op.result.type.get_shape(), [int(a) for a in args])
+        return (np.zeros(shape, dtype=numpy_dtype(op.result.type.element_type)),)
+
+    @impl(flow_tensor.TensorEmptyOp)
+    def run_empty(self, interpreter: Interpreter, op: flow_tensor.TensorEmptyOp, args: tuple):
+        shape = shape_with_dims(op, op.result.type.get_shape(), [int(a) for a in args])
+        return (np.zeros(shape, dtype=numpy_dtype(op.result.type.element_type)),)
+
+    @impl(flow_tensor.TensorTraceOp)
+    def run_trace(self, interpreter: Interpreter, op: flow_tensor.TensorTraceOp, args: tuple):
+        # IREE prints the tensors at runtime; the results of the program do not change.
+        return ()
+
+
+FUNCTIONS = (FlowFunctions, TensorExtFunctions, FlowTensorFunctions)

@@ -298,4 +298,42 @@ class HalFunctions(InterpreterFunctions):
         return (view,)
 
 
-FUNCTIONS = (HalFunctions,)
+@register_impls
+class HalFenceFunctions(InterpreterFunctions):
+    """Fences order work on devices; here everything has run when an op runs."""
+
+    @impl(hal.TensorBarrierOp)
+    def run_tensor_barrier(self, interpreter: Interpreter, op: hal.TensorBarrierOp, args: tuple):
+        return tuple(args[: len(op.sources)])
+
+    @impl(hal.TensorAliasOp)
+    def run_tensor_alias(self, interpreter: Interpreter, op: hal.TensorAliasOp, args: tuple):
+        # The value is the source's; only where it lives (the caller's buffer) changes.
+        return (args[0],)
+
+    @impl(hal.FenceSignalOp)
+    def run_fence_signal(self, interpreter: Interpreter, op: hal.FenceSignalOp, args: tuple):
+        return ()
+
+    @impl(hal.FenceCreateOp)
+    def run_fence_create(self, interpreter: Interpreter, op: hal.FenceCreateOp, args: tuple):
+        return (FENCE,)
+
+    @impl(hal.FenceAwaitOp)
+    def run_fence_await(self, interpreter: Interpreter, op: hal.FenceAwaitOp, args: tuple):
+        return (np.int32(0),)  # IREE's OK status
+
+    @impl(hal.DevicesGetOp)
+    def run_devices_get(self, interpreter: Interpreter, op: hal.DevicesGetOp, args: tuple):
+        return (f"device{int(args[0])}",)
+
+    @impl(hal.DeviceResolveOp)
+    def run_device_resolve(self, interpreter: Interpreter, op: hal.DeviceResolveOp, args: tuple):
+        return (str(op.affinity) if op.affinity is not None else "device0",)
+
+
+# A fence value: every fence is already signalled when the interpreter reaches it.
+FENCE = "fence"
+
+
+FUNCTIONS = (HalFunctions, HalFenceFunctions)

@@ -32,7 +32,7 @@ from xdsl.ir import Block, SSAValue
 
 from mini_iree.dialects import affine
 
-__all__ = ["ScatterPlan", "copy_into", "scatter_plan"]
+__all__ = ["PlanCache", "ScatterPlan", "copy_into", "scatter_plan"]
 
 
 class _Digit:
@@ -254,7 +254,9 @@ def _raw_view(array: np.ndarray, offset: int, shape: Sequence[int], strides: Seq
         "data": (pointer + offset, read_only),
         "shape": tuple(shape),
         "strides": tuple(strides),
-        "typestr": f"|V{itemsize}",
+        # Elements are moved as raw bits; numpy's strided loops move unsigned
+        # integers faster than opaque void items of the same size.
+        "typestr": f"|u{itemsize}" if itemsize in (1, 2, 4, 8) else f"|V{itemsize}",
         "version": 3,
     }
     return np.asarray(_View(interface, array))
@@ -283,10 +285,41 @@ def _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, ds
     if merged and merged[-1][1] == merged[-1][2] == itemsize and merged[-1][0] * itemsize <= 256 and len(merged) > 1:
         extent = merged.pop()[0]
         itemsize *= extent
-    shape_ = [m[0] for m in merged]
-    dst = _raw_view(output, dst_offset, shape_, [m[2] for m in merged], itemsize)
-    src = _raw_view(source, src_offset, shape_, [m[1] for m in merged], itemsize)
-    np.copyto(dst, src)
+    src_strides_ = [m[1] for m in merged]
+    dst_strides_ = [m[2] for m in merged]
+    for starts, shape_ in _cache_blocks(merged):
+        src_at = src_offset + sum(a * s for a, s in zip(starts, src_strides_))
+        dst_at = dst_offset + sum(a * s for a, s in zip(starts, dst_strides_))
+        dst = _raw_view(output, dst_at, shape_, dst_strides_, itemsize)
+        src = _raw_view(source, src_at, shape_, src_strides_, itemsize)
+        np.copyto(dst, src)
+
+
+# numpy copies in the output's order. When one step of the outermost output axis
+# walks the source across more than this many bytes (a pack's tiles gather rows
+# from the whole matrix), the source no longer stays in cache between steps:
+# the copy is cut into slabs of the axis that jumps furthest in the source.
+_SOURCE_BLOCK_BYTES = 1 << 20
+
+
+def _cache_blocks(merged: list[list[int]]) -> list[tuple[list[int], list[int]]]:
+    """``(starts, shape)`` of the slabs to copy one after another (the whole copy when it is cache-friendly)."""
+    shape = [m[0] for m in merged]
+    if len(merged) < 2:
+        return [([0] * len(shape), shape)]
+    span = sum((extent - 1) * abs(src) for extent, src, _ in merged[1:])
+    axis = max(range(1, len(merged)), key=lambda i: abs(merged[i][1]))
+    step = max(1, _SOURCE_BLOCK_BYTES // max(1, abs(merged[axis][1])))
+    if span <= _SOURCE_BLOCK_BYTES or step >= shape[axis]:
+        return [([0] * len(shape), shape)]
+    blocks = []
+    for start in range(0, shape[axis], step):
+        starts = [0] * len(shape)
+        starts[axis] = start
+        block = list(shape)
+        block[axis] = min(step, shape[axis] - start)
+        blocks.append((starts, block))
+    return blocks
 
 
 def _box_list(terms: Terms, bound: int) -> list[dict]:
@@ -327,6 +360,47 @@ def scatter_plan(block: Block, source_shape: Sequence[int], outer_value) -> Scat
         return _plan(block, list(source_shape), outer_value)
     except _Unsupported:
         return None
+
+
+class PlanCache:
+    """Plans already made, per ``map_scatter`` body: a body runs once per call of its
+    dispatch, and planning costs more than a small copy.
+
+    A plan depends on the input shape and on the outer values the body read
+    while it was planned (dynamic dims, bounds); it is reused only when all of
+    them are the same again.
+    """
+
+    KEPT = 8  # plans kept per body
+
+    def __init__(self) -> None:
+        self._entries: dict[Block, list[tuple[tuple[int, ...], list[tuple[SSAValue, int]], ScatterPlan | None]]] = {}
+
+    def plan(self, block: Block, source_shape: Sequence[int], outer_value, make=None) -> ScatterPlan | None:
+        """``make(block, source_shape, outer_value)`` (default :func:`scatter_plan`), or the plan it made before."""
+        shape = tuple(int(n) for n in source_shape)
+        entries = self._entries.setdefault(block, [])
+        for known_shape, reads, plan in entries:
+            if known_shape == shape and all(_same_scalar(outer_value(v), x) for v, x in reads):
+                return plan
+        reads: list[tuple[SSAValue, Any]] = []
+
+        def recorded(value: SSAValue) -> Any:
+            result = outer_value(value)
+            reads.append((value, result))
+            return result
+
+        plan = (make or scatter_plan)(block, shape, recorded)
+        if all(np.ndim(x) == 0 for _, x in reads):
+            # A few shapes per body are kept (a program called on ever new
+            # shapes must not grow the cache without end).
+            del entries[: max(0, len(entries) - self.KEPT + 1)]
+            entries.append((shape, reads, plan))
+        return plan
+
+
+def _same_scalar(value: Any, known: Any) -> bool:
+    return np.ndim(value) == 0 and value == known
 
 
 def _plan(block: Block, shape: list[int], outer_value) -> ScatterPlan:

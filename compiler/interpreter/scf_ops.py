@@ -60,7 +60,15 @@ def _and_masks(a: Any, b: Any) -> Any:
 _LANE_SAFE_DIALECTS = ("arith.", "affine.")
 
 
-def _runs_as_lanes(op: Operation) -> bool:
+def _runs_as_lanes(interpreter: Interpreter, op: Operation) -> bool:
+    """Whether every op nested in `op` can run on lanes (read once per loop op: it walks the whole nest)."""
+    known = interpreter.get_data(ScfFunctions, "runs_as_lanes", dict)
+    if op not in known:
+        known[op] = _nest_runs_as_lanes(op)
+    return known[op]
+
+
+def _nest_runs_as_lanes(op: Operation) -> bool:
     """Whether every op nested in `op` can run on lanes: index arithmetic, stores, loops without results."""
     from xdsl.dialects import memref
 
@@ -116,7 +124,7 @@ def _run_lanes(interpreter: Interpreter, op: Operation, block, lowers, uppers, s
         longest.append(int(np.max(live)) if np.size(live) else 0)
     if 0 in longest:
         return
-    if _runs_as_lanes(op):
+    if _runs_as_lanes(interpreter, op):
         lane_rank = max(np.ndim(v) for v in [*lowers, *counts, *([] if outer is None else [outer])])
         k = len(longest)
         ivs, mask = [], outer
@@ -205,7 +213,7 @@ class ScfFunctions(InterpreterFunctions):
             return ()
         if any(s <= 0 for s in steps):
             raise InterpreterError(op, f"steps must be positive, got {steps}")
-        if not op.outputs and _runs_as_lanes(op):
+        if not op.outputs and _runs_as_lanes(interpreter, op):
             # Every iteration at once: one lane per iteration, each induction variable a
             # broadcastable index array.
             grids = [np.arange(lo, hi, st, dtype=np.int64) for lo, hi, st in zip(lower, upper, steps)]

@@ -23,6 +23,7 @@ layout: a host-side size computed too small fails at once.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,7 +40,7 @@ from mini_iree.compiler.interpreter.flow_ops import (
     typed_view,
     view_binding,
 )
-from mini_iree.compiler.interpreter.util_ops import attribute_value
+from mini_iree.compiler.interpreter.util_ops import attribute_value, is_global_value
 from mini_iree.dialects import iree_encoding, stream
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr
 from mini_iree.dialects.iree_tensor_ext import DispatchTensorTypeBase
@@ -73,10 +74,10 @@ def _padded_shape(layout: Attribute, shape: Sequence[int]) -> list[int] | None:
             raise ValueError(f"dynamic inner tile size in {layout}")
         return list(packed)
     if isinstance(layout, iree_encoding.PaddingAttr | iree_encoding.PadEncodingLayoutAttr):
-        pads = layout.get_padding()
-        if any(p < 0 for p in pads):
-            raise ValueError(f"unresolved padding amount in {layout}")
-        return [n + p for n, p in zip(shape, pads)]
+        # The padded shape of the pad-only layout, from the shared layout algebra.
+        from mini_iree.compiler.layout.padding import padded_shape
+
+        return list(padded_shape(layout.get_padding(), tuple(shape)))  # type: ignore[arg-type]
     return None
 
 
@@ -124,6 +125,39 @@ def _new_resource(op: Operation, size: int) -> np.ndarray:
     if size < 0:
         raise InterpreterError(op, f"negative resource size {size}")
     return np.zeros(int(size), np.uint8)
+
+
+class ResultBuffers:
+    """Dispatch result buffers of earlier calls, reused once nothing holds them.
+
+    A large fresh buffer costs a zero fill (page faults) as long as the copy
+    that then fills it; a program called repeatedly (a benchmark, a serving
+    loop) gets back buffers it has dropped instead. Like IREE's transient
+    allocations, a reused buffer is not cleared: the first call sees zeros,
+    later ones what an earlier call left where the dispatch writes nothing
+    (a correct dispatch writes its whole result). Small buffers, cheap to
+    zero, are always fresh.
+    """
+
+    MIN_BYTES = 1 << 20
+    PER_SIZE = 4
+
+    def __init__(self) -> None:
+        self._buffers: dict[int, list[np.ndarray]] = {}
+
+    def take(self, op: Operation, size: int) -> np.ndarray:
+        if size < self.MIN_BYTES:
+            return _new_resource(op, size)
+        buffers = self._buffers.setdefault(size, [])
+        for buffer in buffers:
+            # Held only by this list, this loop and the call: no value, view or
+            # caller's result refers to it any more.
+            if sys.getrefcount(buffer) == 3:
+                return buffer
+        buffer = _new_resource(op, size)
+        if len(buffers) < self.PER_SIZE:
+            buffers.append(buffer)
+        return buffer
 
 
 def _store_array(op: Operation, array: np.ndarray, size: int) -> np.ndarray:
@@ -176,8 +210,16 @@ class StreamFunctions(InterpreterFunctions):
     def run_export(self, interpreter: Interpreter, op: stream.TensorExportOp, args: tuple):
         values = dict(zip(op.operands, args))
         dims = [int(values[d]) for d in op.source_encoding_dims]
-        # The buffer view handed to the caller owns its data.
-        return (_load_array(op, values[op.source], op.source_encoding, dims).copy(),)
+        resource = values[op.source]
+        array = _load_array(op, resource, op.source_encoding, dims)
+        if resource.flags.writeable and not is_global_value(interpreter, resource):
+            # A resource this call produced: like IREE's export, the buffer view
+            # wraps it without a copy (resources are values: nothing writes into
+            # it again). An imported buffer (read-only: the caller's own array)
+            # or a global's value is copied, so that the caller can neither see
+            # its input aliased nor change the program's state through a result.
+            return (array,)
+        return (array.copy(),)
 
     @impl(stream.TensorEncodeOp)
     def run_encode(self, interpreter: Interpreter, op: stream.TensorEncodeOp, args: tuple):
@@ -276,7 +318,7 @@ def _dispatch(
             call_args[tied_to] = buffer
             results.append(buffer)
         else:
-            buffer = _new_resource(op, size)
+            buffer = interpreter.get_data(StreamFunctions, "result_buffers", ResultBuffers).take(op, size)
             call_args.append(buffer)
             results.append(buffer)
     call_exported_function(interpreter, op, op.entry_points.data[0], call_args)  # type: ignore[attr-defined]

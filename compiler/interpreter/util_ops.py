@@ -53,6 +53,11 @@ def _globals(interpreter: Interpreter) -> dict[str, Any]:
     return interpreter.get_data(UtilFunctions, "globals", dict)
 
 
+def is_global_value(interpreter: Interpreter, value: Any) -> bool:
+    """Whether ``value`` (the object itself) is the current value of a ``util.global``."""
+    return any(stored is value for stored in _globals(interpreter).values())
+
+
 def run_initializers(interpreter: Interpreter) -> None:
     """Give globals their initial values and run every ``util.initializer``, once, in module order."""
     state = interpreter.get_data(UtilFunctions, "initialized", lambda: [False])
@@ -153,4 +158,11 @@ def _ancestors(op: Operation):
         parent = parent.parent_op()
 
 
-FUNCTIONS = (UtilFunctions,)
+@register_impls
+class UtilNullFunctions(InterpreterFunctions):
+    @impl(util.NullOp)
+    def run_null(self, interpreter, op: util.NullOp, args: tuple):
+        return (None,)
+
+
+FUNCTIONS = (UtilFunctions, UtilNullFunctions)

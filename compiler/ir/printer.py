@@ -22,8 +22,10 @@ through ``OpAsmDialectInterface::getAlias``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from io import StringIO
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -149,7 +151,8 @@ class AliasTable:
     Aliases are ordered by nesting depth (an alias used inside another comes
     first), then types before attributes, then by name; equal names are numbered
     in the order they were met (``#map``, ``#map1``...). As in MLIR, "met" means
-    in printing order: the table is built by a dry run of the printer.
+    in printing order: the table is filled while the module is printed, with a
+    placeholder where each alias goes (see ``MLIRPrinter.print_module``).
     """
 
     names: dict[Attribute, str] = field(default_factory=dict)
@@ -158,9 +161,15 @@ class AliasTable:
 
 @dataclass
 class _AliasCollector:
-    """State of the dry-run print that discovers aliases."""
+    """State of the print that discovers aliases."""
 
     seen: list[Attribute] = field(default_factory=list)
+    # The text of each alias's definition (with placeholders for the aliases in it).
+    bodies: list[str] = field(default_factory=list)
+    placeholder: dict[Attribute, str] = field(default_factory=dict)
+    # Attributes met so far by identity: most are met many times as the same
+    # object, and hashing a large attribute is not cheap.
+    met: dict[int, Attribute] = field(default_factory=dict)
     prefix: dict[Attribute, str] = field(default_factory=dict)
     depth: dict[Attribute, int] = field(default_factory=dict)
     # For each attribute already visited: 0 if no alias is printed inside it or
@@ -188,12 +197,9 @@ class _AliasCollector:
         return table
 
 
-class _NullStream:
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
+# Stands for alias number N in the text until the names are known. NUL never
+# appears in printed IR (string attributes print it escaped).
+_PLACEHOLDER = re.compile("\x00([0-9]+)\x01")
 
 
 # ---------------------------------------------------------------------------
@@ -372,57 +378,104 @@ class MLIRPrinter(Printer):
 
     _aliases: AliasTable = field(default_factory=AliasTable, init=False)
     _collector: _AliasCollector | None = field(default=None, init=False)
-    _alias_definition: Attribute | None = field(default=None, init=False)
     _name_state: _NameState | None = field(default=None, init=False)
     _dialect_stack: list[str] = field(default_factory=lambda: ["builtin"], init=False)
 
     # -- entry point -------------------------------------------------------
 
     def print_module(self, module: Operation) -> None:
-        """Print alias definitions, then the op, then a final newline."""
-        if not self.local_scope:
-            self._aliases = self._collect_aliases(module)
-            for attr in self._aliases.order:
-                self._alias_definition = attr
-                self.print_string(("!" if isinstance(attr, TypeAttribute) else "#") + self._aliases.names[attr] + " = ")
-                self.print_attribute(attr)
-                self._alias_definition = None
-                self.print_string("\n")
-        self.print_op(module)
-        self.print_string("\n")
+        """Print alias definitions, then the op, then a final newline.
 
-    def _collect_aliases(self, module: Operation) -> AliasTable:
-        dry = MLIRPrinter(stream=_NullStream(), print_generic_format=self.print_generic_format)  # type: ignore[arg-type]
-        dry._collector = _AliasCollector()
-        dry.print_op(module)
-        return dry._collector.table()
+        Which attributes get an alias, and their names, depend on the whole
+        module (MLIR's ``AliasInitializer`` walks it before printing). Instead of
+        printing twice, the op is printed once with a placeholder wherever an
+        alias goes, the text of each alias's definition is kept aside when it is
+        first met, and the names are filled in at the end.
+        """
+        if self.local_scope:
+            self.print_op(module)
+            self.print_string("\n")
+            return
+        out = self.stream
+        self.stream = StringIO()
+        self._collector = collector = _AliasCollector()
+        try:
+            self.print_op(module)
+            body = self.stream.getvalue()
+        finally:
+            self._collector = None
+            self.stream = out
+        self._aliases = table = collector.table()
+        index = {id(a): i for i, a in enumerate(collector.seen)}
+        spelled = [
+            ("!" if isinstance(a, TypeAttribute) else "#") + table.names[a] for a in collector.seen
+        ]
+
+        def fill(text: str) -> str:
+            return _PLACEHOLDER.sub(lambda m: spelled[int(m.group(1))], text) if "\x00" in text else text
+
+        for attr in table.order:
+            self.print_string(f"{spelled[index[id(attr)]]} = {fill(collector.bodies[index[id(attr)]])}\n")
+        self.print_string(fill(body))
+        self.print_string("\n")
 
     # -- attributes --------------------------------------------------------
 
-    def _collect(self, attribute: Attribute) -> None:
-        """Dry run: visit ``attribute`` (pre-order) and the attributes it prints."""
+    def _collect(self, attribute: Attribute, stripped: bool = False) -> None:
+        """Print ``attribute`` (or its parameters) while collecting aliases.
+
+        An aliased attribute prints as its placeholder; the first time it is met
+        its definition is printed aside. The nesting depth of each alias is
+        tracked as in MLIR: every attribute level between two aliases counts.
+        """
         c = self._collector
         assert c is not None
-        if attribute in c.nesting:
-            c.stack[-1] = max(c.stack[-1], c.nesting[attribute])
+        known = c.met.get(id(attribute))
+        if known is None and attribute in c.nesting:
+            known = c.met[id(attribute)] = attribute
+        if known is not None:
+            c.stack[-1] = max(c.stack[-1], c.nesting[known])
+            placeholder = c.placeholder.get(known)
+            if placeholder is not None:
+                self.print_string(placeholder)
+                return
+            # Printed again, already accounted for.
+            c.stack.append(0)
+            self._print_collected(attribute, stripped)
+            c.stack.pop()
             return
+        c.met[id(attribute)] = attribute
         name = alias_prefix(attribute)
+        c.stack.append(0)
         if name:
+            number = len(c.seen)
             c.seen.append(attribute)
             c.prefix[attribute] = _sanitize_alias(name)
-        c.stack.append(0)
-        self._print_attribute_inline(attribute)
+            c.placeholder[attribute] = placeholder = f"\x00{number}\x01"
+            c.bodies.append("")
+            stream = self.stream
+            self.stream = aside = StringIO()
+            try:
+                self._print_attribute_inline(attribute)
+            finally:
+                self.stream = stream
+            c.bodies[number] = aside.getvalue()
+            self.print_string(placeholder)
+        else:
+            self._print_collected(attribute, stripped)
         inner = c.stack.pop()
         if name:
             c.depth[attribute] = inner
-        # Every attribute level between two aliases counts, so an alias nested in
-        # a list inside a list sorts after one nested in a single list.
         c.nesting[attribute] = inner + 1 if (name or inner) else 0
         c.stack[-1] = max(c.stack[-1], c.nesting[attribute])
 
+    def _print_collected(self, attribute: Attribute, stripped: bool) -> None:
+        if stripped:
+            attribute.print_parameters(self)  # type: ignore[attr-defined]
+        else:
+            self._print_attribute_inline(attribute)
+
     def alias_of(self, attr: Attribute) -> str | None:
-        if attr is self._alias_definition:
-            return None
         name = self._aliases.names.get(attr)
         if name is None:
             return None
@@ -464,7 +517,7 @@ class MLIRPrinter(Printer):
         """MLIR's ``printStrippedAttrOrType``: ``<params>`` without the dialect
         prefix, unless the attribute has an alias (then ``#alias``)."""
         if self._collector is not None:
-            self._collect(attribute)
+            self._collect(attribute, stripped=True)
             return
         if (alias := self.alias_of(attribute)) is not None:
             self.print_string(alias)

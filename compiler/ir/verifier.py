@@ -7,12 +7,32 @@ failing op; this walk does the same. As in MLIR, an op is verified before the op
 nested in it, verification stops at the first failure, and once every op is
 valid each operand must dominate its use (``operand #0 does not dominate this
 use``, with a note at the definition).
+
+Verifying after every pass, as ``mini-iree-opt`` does, would otherwise cost a
+full verification of the module per pass; :class:`ModuleVerifier` remembers
+each op it found valid and verifies again only what a pass changed (see
+:func:`_snapshot` for what "changed" covers).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, ModuleOp, SymbolRefAttr, i32
+from xdsl.ir import Attribute, Block, BlockArgument, ErasedSSAValue, Operation, OpResult, Region, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.irdl.constraints import VerificationContext
+from xdsl.irdl.operations import (
+    AttrSizedOperandSegments,
+    AttrSizedResultSegments,
+    AttrSizedSegments,
+    OptAttributeDef,
+    OptionalDef,
+    OptPropertyDef,
+    OptSingleBlockRegionDef,
+    SingleBlockRegionDef,
+    VariadicDef,
+    VarSingleBlockRegionDef,
+)
+from xdsl.traits import IsTerminator, NoTerminator
 
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
 
@@ -50,21 +70,127 @@ def verify_op_tree(op: Operation, fallback: SourceLoc) -> None:
     Every op is verified first (pre-order); then, as MLIR's verifier does once
     all ops are valid, every operand is checked to dominate its use.
     """
-    # An explicit stack rather than recursion: a deeply nested program must get
-    # its diagnostic, not a RecursionError.
-    stack = [op]
-    while stack:
-        current = stack.pop()
-        _verify_one(current, fallback)
-        for region in reversed(current.regions):
-            for block in reversed(region.blocks):
-                stack.extend(reversed(list(block.ops)))
-    _Dominance(fallback).verify(op)
+    ModuleVerifier().verify(op, fallback)
+
+
+def _names_symbol(attr: Attribute) -> bool:
+    return isinstance(attr, SymbolRefAttr) or (
+        isinstance(attr, ArrayAttr) and any(isinstance(a, SymbolRefAttr) for a in attr.data)
+    )
+
+
+def _snapshot(op: Operation) -> tuple | None:
+    """What an op's verifier reads, compared by identity or equality; None: always verify.
+
+    An op verifies the same as long as its operands (and their types), results,
+    attributes, properties, successors, parent op and the shape of its regions
+    are the same; whether it ends its block counts too (terminator checks).
+    Verifiers that look further are covered by :class:`ModuleVerifier`'s
+    propagation: an op is verified again when something nested in it changed
+    (region checks), when an op around it changed (a terminator checks its
+    parent's types), or when the op defining one of its operands changed (sizes
+    read from a producer). An op naming a symbol is always verified again: what
+    the symbol stands for may have changed anywhere in the module.
+    """
+    attributes = op.attributes
+    properties = op.properties
+    for attr in (*attributes.values(), *properties.values()):
+        if isinstance(attr, (SymbolRefAttr, ArrayAttr)) and _names_symbol(attr):
+            return None
+    block = op.parent
+    is_last = block is not None and block.last_op is op
+    operands = tuple(op.operands)
+    regions = op.regions
+    return (
+        block,
+        op.parent_op(),
+        is_last and block.parent is not None and len(block.parent.blocks) > 1,  # type: ignore[union-attr]
+        is_last,
+        operands,
+        # (_PLACE: what follows is what the ops nested in this one may read)
+        tuple([v.type for v in operands]),
+        tuple([r.type for r in op.results]),
+        tuple(op.successors),
+        dict(attributes),
+        dict(properties),
+        tuple(
+            [(b, tuple([a.type for a in b.args]), b.first_op, b.last_op) for r in regions for b in r.blocks]
+        )
+        if regions
+        else (),
+        tuple([len(r.blocks) for r in regions]) if regions else (),
+    )
+
+
+_PLACE = 5
+
+
+class ModuleVerifier:
+    """``verify_op_tree`` for a module verified again after each pass.
+
+    The first ``verify`` checks every op; later ones check only the ops that
+    changed since the last successful ``verify`` and the ops whose verifiers
+    can see the change (see :func:`_snapshot`), in the same pre-order, so the
+    first invalid op reported is the one a full verification would report.
+    Dominance is checked in full every time: moving one op can break a use
+    elsewhere without changing the user.
+    """
+
+    def __init__(self) -> None:
+        self._valid: dict[Operation, tuple] = {}
+
+    def verify(self, root: Operation, fallback: SourceLoc) -> None:
+        valid = self._valid
+        order: list[Operation] = []
+        snapshots: dict[Operation, tuple | None] = {}
+        dirty: set[Operation] = set()
+        changed: list[Operation] = []
+        # An explicit stack rather than recursion: a deeply nested program must
+        # get its diagnostic, not a RecursionError. The flag says an enclosing
+        # op changed, which makes every op nested in it to be verified again.
+        stack: list[tuple[Operation, bool]] = [(root, False)]
+        while stack:
+            op, inside_changed = stack.pop()
+            order.append(op)
+            snapshot = _snapshot(op)
+            snapshots[op] = snapshot
+            old = valid.get(op)
+            is_changed = snapshot is None or old != snapshot
+            if is_changed:
+                changed.append(op)
+            if is_changed or inside_changed:
+                dirty.add(op)
+            # Nested ops read their parent's types and attributes, not where the
+            # parent sits or which values it uses.
+            nested_flag = inside_changed or (
+                is_changed and (old is None or snapshot is None or old[_PLACE:] != snapshot[_PLACE:])
+            )
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend((inner, nested_flag) for inner in reversed(list(block.ops)))
+        # Ops around a change see it (region and terminator checks); users of a
+        # changed op's results may read the op itself.
+        enclosing_marked: set[Operation] = set()
+        for op in changed:
+            for result in op.results:
+                dirty.update(use.operation for use in result.uses)
+            parent = op.parent_op()
+            while parent is not None and parent not in enclosing_marked:
+                enclosing_marked.add(parent)
+                dirty.add(parent)
+                parent = parent.parent_op()
+        self._valid = {}
+        for op in order:
+            if op in dirty:
+                _verify_one(op, fallback)
+        _Dominance(fallback).verify(root)
+        self._valid = {op: s for op, s in snapshots.items() if s is not None}
 
 
 def _verify_one(op: Operation, fallback: SourceLoc) -> None:
     try:
-        op.verify(verify_nested_ops=False)
+        if not _verifies_fast(op):
+            op.verify(verify_nested_ops=False)
         _verify_encodings(op)
     except Exception as err:  # noqa: BLE001
         # Verifiers should only raise VerifyException, but some of xDSL's raise
@@ -98,9 +224,17 @@ class _Dominance:
             for region in op.regions:
                 for block in region.blocks:
                     reachable = self._reachable(block)
+                    # Most operands are results of earlier ops of the same block:
+                    # those are checked against the ops seen so far, the rest
+                    # through the general queries.
+                    seen: set[Operation] = set()
                     for inner in block.ops:
                         if reachable:
-                            self._check_operands(inner)
+                            for value in inner.operands:
+                                if not (isinstance(value, OpResult) and value.op in seen):
+                                    self._check_operands(inner)
+                                    break
+                        seen.add(inner)
                         if inner.regions:
                             stack.append(inner)
 
@@ -277,3 +411,153 @@ def _is_proper_ancestor(outer: Region | None, inner: Region | None) -> bool:
             return True
         op = region.parent_op() if region is not None else None
     return False
+
+
+# ---------------------------------------------------------------------------
+# Checking an op against its IRDL definition without xDSL's generic overhead.
+# ---------------------------------------------------------------------------
+#
+# xDSL's ``OpDef.verify`` looks everything up again for every op: which operand
+# groups are variadic, where the segment sizes live, each group through a
+# descriptor. A plan per op class does those lookups once and then runs the
+# same constraint checks. A plan only ever accepts: an op it does not cover, and
+# any failure, go to ``Operation.verify``, which raises xDSL's own message.
+
+
+class _Plan:
+    """The IRDL checks of one op class, looked up once."""
+
+    def __init__(self, cls: type[Operation]):
+        self.usable = False
+        if not issubclass(cls, IRDLOperation):
+            return
+        op_def = cls.get_irdl_definition()
+        # IRDL's `verify_` is `op_def.verify(op)` then the class's own verifier,
+        # if any (a closure over both); a class that replaced it is left to xDSL.
+        verify_ = cls.verify_
+        code = getattr(verify_, "__code__", None)
+        if code is None or set(code.co_freevars) not in ({"op_def"}, {"op_def", "custom_verify"}):
+            return
+        cells = {name: cell.cell_contents for name, cell in zip(code.co_freevars, verify_.__closure__ or ())}
+        if cells.get("op_def") is not op_def:
+            return
+        self.custom = cells.get("custom_verify")
+        sized_options = [o for o in op_def.options if isinstance(o, AttrSizedSegments)]
+        if any(not isinstance(o, (AttrSizedOperandSegments, AttrSizedResultSegments)) for o in sized_options):
+            return
+        if any(isinstance(d, VariadicDef) for _, d in op_def.regions) or op_def.successors:
+            return
+
+        def groups(defs, option_type):
+            # 1: exactly one value, 2: optional, 3: variadic
+            kinds = [(d.constr, 2 if isinstance(d, OptionalDef) else 3 if isinstance(d, VariadicDef) else 1) for _, d in defs]
+            sized = next((o for o in sized_options if isinstance(o, option_type)), None)
+            return sized, kinds
+
+        operands = groups(op_def.operands, AttrSizedOperandSegments)
+        results = groups(op_def.results, AttrSizedResultSegments)
+        if operands is None or results is None:
+            return
+        self.operands, self.results = operands, results
+        self.regions = [
+            (d, isinstance(d, (SingleBlockRegionDef, VarSingleBlockRegionDef, OptSingleBlockRegionDef)))
+            for _, d in op_def.regions
+        ]
+        self.property_names = set(op_def.properties)
+        self.properties = [(n, d.constr, isinstance(d, OptPropertyDef)) for n, d in op_def.properties.items()]
+        self.attributes = [(n, d.constr, isinstance(d, OptAttributeDef)) for n, d in op_def.attributes.items()]
+        self.traits = list(op_def.traits)
+        self.usable = True
+
+    def check(self, op: Operation) -> bool:
+        """True if ``op`` satisfies its definition; False if xDSL must decide."""
+        context = VerificationContext()
+        for (sized, kinds), values in ((self.operands, op.operands), (self.results, op.results)):
+            types = [v.type for v in values]
+            if sized is None:
+                # Without segment sizes, every variadic group has the same size.
+                variadic = sum(1 for _, kind in kinds if kind != 1)
+                if not variadic:
+                    if len(types) != len(kinds):
+                        return False
+                    for (constr, _), ty in zip(kinds, types):
+                        constr.verify((ty,), context)
+                    continue
+                each, rest = divmod(len(types) - (len(kinds) - variadic), variadic)
+                if each < 0 or rest or (each > 1 and any(kind == 2 for _, kind in kinds)):
+                    return False
+                sizes = [1 if kind == 1 else each for _, kind in kinds]
+            else:
+                container = op.properties if sized.as_property else op.attributes
+                sizes_attr = container.get(sized.attribute_name)
+                if not isinstance(sizes_attr, DenseArrayBase) or sizes_attr.elt_type != i32:
+                    return False
+                sizes = sizes_attr.get_values()
+                if len(sizes) != len(kinds) or sum(sizes) != len(types):
+                    return False
+            start = 0
+            for (constr, kind), size in zip(kinds, sizes):
+                if size < 0 or (kind == 1 and size != 1) or (kind == 2 and size > 1):
+                    return False
+                constr.verify(tuple(types[start : start + size]), context)
+                start += size
+        regions = op.regions
+        if len(regions) != len(self.regions) or op.successors:
+            return False
+        for region, (region_def, single_block) in zip(regions, self.regions):
+            if single_block and len(region.blocks) != 1:
+                return False
+            entry = region.first_block
+            if entry is not None:
+                region_def.entry_args.verify(entry.arg_types, context)
+        properties = op.properties
+        for name, constr, optional in self.properties:
+            if name not in properties:
+                if optional:
+                    continue
+                return False
+            constr.verify(properties[name], context)
+        if any(name not in self.property_names for name in properties):
+            return False
+        attributes = op.attributes
+        for name, constr, optional in self.attributes:
+            if name not in attributes:
+                if optional:
+                    continue
+                return False
+            constr.verify(attributes[name], context)
+        for trait in self.traits:
+            trait.verify(op)
+        return True
+
+
+_PLANS: dict[type, _Plan] = {}
+
+
+def _verifies_fast(op: Operation) -> bool:
+    """True if ``op`` is valid by the checks ``Operation.verify(verify_nested_ops=False)``
+    makes; False if that could not be shown here (the op may still be valid)."""
+    plan = _PLANS.get(type(op))
+    if plan is None:
+        plan = _PLANS[type(op)] = _Plan(type(op))
+    if not plan.usable:
+        return False
+    try:
+        if any(isinstance(v, ErasedSSAValue) for v in op.operands):
+            return False
+        # Operation.verify's terminator rules (no successors here, see _Plan).
+        block = op.parent
+        region = block.parent if block is not None else None
+        if region is not None and block.last_op is op:
+            count = len(region.blocks)
+            parent = region.parent
+            needs_terminator = count > 1 or (parent is not None and not parent.has_trait(NoTerminator))
+            if needs_terminator and not op.has_trait(IsTerminator):
+                return False
+        if not plan.check(op):
+            return False
+        if plan.custom is not None:
+            plan.custom(op)
+    except Exception:  # noqa: BLE001 - xDSL reports it, with its own message
+        return False
+    return True

@@ -21,14 +21,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, SwizzleDim, SwizzleDimKind, TileSwizzle
 
 from .materialization import CollapseShapeOp, ExpandShapeOp, MaterializationOp, PackOp, TransposeOp, UnPackOp
 from .relayout import Relayout
-from .steps import Pad, Reshape, Shape, Step, Transpose, ceil_div, inverse_permutation, is_identity
+from .shapes import ceil_div, packed_shape
+from .steps import Pad, Reshape, Shape, Step, Transpose, inverse_permutation, is_identity
 
-DYNAMIC = -(2**63)
-"""`ShapedType::kDynamic`, how a dynamic inner tile size is serialized."""
+DYNAMIC = DYNAMIC_INDEX
+"""`ShapedType::kDynamic` (xDSL's `DYNAMIC_INDEX`), how a dynamic inner tile size is serialized."""
 
 
 class EncodingInfoError(ValueError):
@@ -141,11 +144,7 @@ def _outer_perm(info: MaterializeEncodingInfo, rank: int) -> tuple[int, ...]:
 
 def packed_tensor_shape(info: MaterializeEncodingInfo, shape: Shape) -> Shape:
     """`linalg.pack`'s result: permuted outer dims (ceil for tiled ones), then the tiles."""
-    tiles = inner_tiles(info)
-    outer = list(shape)
-    for dim, tile in zip(info.inner_dims_pos, tiles):
-        outer[dim] = ceil_div(shape[dim], tile)
-    return tuple(outer[p] for p in _outer_perm(info, len(shape))) + tiles
+    return packed_shape(shape, info.inner_dims_pos, inner_tiles(info), _outer_perm(info, len(shape)))
 
 
 def swizzle_expanded_shape(swizzle: TileSwizzle) -> tuple[int, ...]:

@@ -21,23 +21,10 @@ from math import prod
 
 import numpy as np
 
-Shape = tuple[int | None, ...]
-"""A shape; `None` is a dynamic size."""
+from .shapes import Shape, format_shape
 
 Index = list[np.ndarray]
 """One integer array per dimension (all broadcastable to a common shape)."""
-
-
-def format_shape(shape: Shape) -> str:
-    """`(3, None, 4)` -> `3x?x4`, MLIR's spelling (`""` for rank 0)."""
-    return "x".join("?" if d is None else str(d) for d in shape)
-
-
-def ceil_div(a: int | None, b: int | None) -> int | None:
-    """Ceiling division that propagates dynamic sizes."""
-    if a is None or b is None:
-        return None
-    return -(-a // b)
 
 
 def static(shape: Shape, what: str) -> tuple[int, ...]:

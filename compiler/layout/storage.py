@@ -8,7 +8,8 @@ with a resolved layout it is the size of what the layout stores:
   of its inner tile (`ceildivsi` + `muli`), the number of elements `linalg.pack`
   produces (the swizzle only moves elements), as IREE's
   `calculatePackedStorageSizeInBytesImpl`;
-* a padding layout adds its static pad to each dim (`PaddingAttr`);
+* a padding layout stores the padded shape (`PaddingAttr`, a pad-only layout of
+  the algebra, `padding.py`);
 * a layout listing several targets takes the largest (`arith.maxui`).
 
 A size is a small straight-line program (`StorageSize`): instructions in the
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, NoneAttr, TensorType
 from xdsl.ir import Attribute
+
+from mini_iree.compiler.ir.queries import element_bit_width
 
 __all__ = [
     "Const",
@@ -181,8 +184,8 @@ class StorageSize:
 
 
 def _bit_width(element_type: Attribute) -> int:
-    width = getattr(element_type, "bitwidth", None)
-    if not isinstance(width, int):
+    width = element_bit_width(element_type)
+    if width is None:
         raise StorageSizeError(f"cannot size elements of type {element_type}")
     return width
 
@@ -274,7 +277,7 @@ def packed_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, n
 
     # The layout algebra's modules bring numpy: imported here, so mini-iree-opt only loads them for packed layouts.
     from .iree_encoding import DYNAMIC, inner_tiles
-    from .steps import ceil_div
+    from .shapes import ceil_div
 
     assert isinstance(layout, EncodingResolverAttr)
     info = layout.encoding_info or MaterializeEncodingInfo()
@@ -317,16 +320,25 @@ def packed_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, n
 
 
 def _padding_storage_size(b: SizeBuilder, padding: Sequence[int], tensor: TensorType, nsw: bool) -> Value:
-    """`PaddingAttr::calculateStorageSizeInBytes`: each dim plus its pad."""
+    """`PaddingAttr::calculateStorageSizeInBytes`: the element count of the padded shape.
+
+    The padded shape is the physical shape of the pad-only layout (`padding.py`);
+    a dynamic dim, whose padded size the algebra leaves dynamic, adds its pad here.
+    """
+    # Imported here, as for packed layouts: the algebra brings numpy.
+    from .padding import padding_relayout
+
     shape = _shape(tensor)
-    if len(padding) != len(shape):
-        raise StorageSizeError(f"padding {list(padding)} does not fit {tensor}")
+    try:
+        physical = padding_relayout(padding, tuple(shape)).physical_shape
+    except ValueError as error:
+        raise StorageSizeError(f"{error}: {tensor}") from None
     static_product = _rounded_byte_width(_bit_width(tensor.element_type))
     dynamic_product: Value = Const(1)
     index = 0
-    for extent, pad in zip(shape, padding):
+    for extent, pad in zip(physical, padding):
         if extent is not None:
-            static_product *= extent + pad
+            static_product *= extent
             continue
         dim: Value = DynamicDim(index)
         index += 1
@@ -343,7 +355,9 @@ def _layout_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, 
     if isinstance(layout, EncodingResolverAttr):
         return packed_storage_size(b, layout, tensor, nsw)
     if isinstance(layout, iree_encoding.PaddingAttr | iree_encoding.PadEncodingLayoutAttr):
-        return _padding_storage_size(b, layout.get_padding(), tensor, nsw)
+        # `PaddingAttr::calculateStorageSizeInBytes` marks its arithmetic nsw in every IREE
+        # version that has it, the walkthrough's included.
+        return _padding_storage_size(b, layout.get_padding(), tensor, True)
     if isinstance(layout, iree_encoding.IdentityAttr):
         return _padding_storage_size(b, [0] * tensor.get_num_dims(), tensor, nsw)
     if isinstance(layout, iree_encoding.PackedStorageAttr):

@@ -20,7 +20,8 @@ every tile applies and `*` combines, as the document says.
 from __future__ import annotations
 
 from .relayout import Relayout
-from .steps import Pad, Reshape, Shape, Step, Transpose, ceil_div, is_identity
+from .shapes import ceil_div
+from .steps import Pad, Reshape, Shape, Step, Transpose, is_identity
 from .xla_shape import COMBINE_DIMENSION, XlaShape
 
 

@@ -14,6 +14,11 @@ A tensor type's layout is
   * an `#iree_encoding.encoding<...>` resolved by the target's resolver
     (`compiler/resolvers`), as the type converter asks the resolver;
   * nothing (identity) for `#iree_encoding.identity` or an identity layout.
+
+A padding layout (`#iree_encoding.padding<[0, 64]>`, from the GPU padding
+resolver) is not packed: every tensor in the function keeps its logical shape
+and only bindings take the padded shape (`LayoutSource.padding`), so for ops
+it is the identity layout too.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr, MaterializeEncodingInfo
 from mini_iree.dialects.iree_cpu import VMVXEncodingResolverAttr
-from mini_iree.dialects.iree_gpu import GPUEncodingResolverAttr
+from mini_iree.dialects.iree_gpu import GPUEncodingResolverAttr, GPUPaddingResolverAttr
 
 TARGET_ATTR = "hal.executable.target"
 GPU_ERAS = ("walkthrough", "3.13")
@@ -106,7 +111,38 @@ class LayoutSource:
 
     target: hal.ExecutableTargetAttr | None
     gpu_era: str = "walkthrough"
+    padding_resolver: GPUPaddingResolverAttr | None = None
+    """The target's padding resolver, configured with its L1 cache (IREE's padding materialization)."""
     _cache: dict[Attribute, MaterializeEncodingInfo] = field(default_factory=dict)
+
+    def padding(self, op: Operation, ty: Attribute) -> list[int] | None:
+        """The pad of each dim of a padding layout (IREE's getPadLayout); None: not a padding layout.
+
+        A serialized `#iree_encoding.layout<[#iree_encoding.padding<[...]>]>` says it
+        itself; any other encoding is asked of the padding resolver, when the
+        target has one.
+        """
+        if not isinstance(ty, TensorType) or isinstance(ty.encoding, NoneAttr):
+            return None
+        encoding = ty.encoding
+        if isinstance(encoding, iree_encoding.LayoutAttr):
+            layouts = encoding.layouts.data
+            if len(layouts) == 1 and isinstance(layouts[0], iree_encoding.PaddingAttr):
+                return self._static_padding(op, layouts[0])
+            return None
+        if self.padding_resolver is None:
+            return None
+        from mini_iree.compiler.resolvers.padding import get_padding_layout
+
+        layout = get_padding_layout(self.padding_resolver, ty)
+        return None if layout is None else self._static_padding(op, layout)
+
+    @staticmethod
+    def _static_padding(op: Operation, layout: iree_encoding.PaddingAttr) -> list[int]:
+        pads = layout.get_padding()
+        if not layout.is_serialized():
+            raise OpError(op, f"has an unresolved padding {layout}: no padding resolver decides its amount")
+        return pads
 
     def resolver_kind(self, func: Operation) -> type | None:
         """The resolver class that decides how contractions lower (CPU/VMVX/GPU)."""
@@ -137,7 +173,16 @@ class LayoutSource:
         return info
 
     def _resolve(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
-        if isinstance(encoding, iree_encoding.IdentityAttr):
+        if isinstance(encoding, iree_encoding.IdentityAttr | iree_encoding.PaddingAttr):
+            # A padding encoding on an op: the tensor keeps its shape, only its binding is padded.
+            return MaterializeEncodingInfo()
+        if isinstance(encoding, iree_encoding.MatmulKAttr):
+            # IREE's CPU and GPU resolvers lay out only `#iree_encoding.encoding`; any other
+            # encoding gets an empty MaterializeEncodingInfo, so the ops just drop it.
+            return MaterializeEncodingInfo()
+        if self.padding_resolver is not None and isinstance(encoding, iree_encoding.EncodingAttr):
+            # The padding materialization drops every other encoding from tensors (IREE's
+            # MaterializePadEncodingTypeConverter).
             return MaterializeEncodingInfo()
         # An encoding with `layouts = [...]` is the older spelling of a serialized layout.
         old_style = isinstance(encoding, iree_encoding.EncodingAttr) and isinstance(encoding.layouts, ArrayAttr)
@@ -151,7 +196,7 @@ class LayoutSource:
             if len(layouts) != 1:
                 raise OpError(op, f"cannot tell which of the layouts of {encoding} this target uses")
             layout = layouts[0]
-            if isinstance(layout, iree_encoding.IdentityAttr):
+            if isinstance(layout, iree_encoding.IdentityAttr | iree_encoding.PaddingAttr):
                 return MaterializeEncodingInfo()
             if isinstance(layout, EncodingResolverAttr):
                 info = layout.encoding_info

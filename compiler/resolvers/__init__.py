@@ -9,6 +9,7 @@ an `#iree_encoding.encoding<...>` becomes on that target, as a
     matmul_info.py  contraction encodings -> pack info for given M/N/K tiles (shared by all targets)
     cpu.py          x86 / aarch64 / riscv / VMVX tile tables, narrow dims
     gpu.py          gfx9 MMA intrinsics, unrolling, swizzles
+    padding.py      the GPU padding resolver: rows padded past L1 cache-set conflicts
 
 The target's configuration names its resolver under `iree.encoding.resolver`;
 `resolve_encoding_info` dispatches on it and `serialize_encoding` builds the

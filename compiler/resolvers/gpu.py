@@ -106,10 +106,28 @@ _WGP_DETAILS: dict[str, tuple[list[str], list[str], int, int]] = {
 KNOWN_ROCM_ARCHS = tuple(sorted(_WGP_DETAILS))
 
 
-def rocm_target_text(arch: str) -> str:
-    """The `#hal.executable.target<"rocm", ...>` of `arch`, as the walkthrough prints gfx942's."""
+ENCODING_LAYOUT_RESOLVERS = {
+    "data-tiling": "#iree_gpu.gpu_encoding_resolver<>",
+    "pad": "#iree_gpu.gpu_padding_resolver<>",
+    "none": None,
+}
+"""IREE's `--iree-hip-encoding-layout-resolver` values and the resolver each puts in the target."""
+
+
+def rocm_target_text(arch: str, resolver: str = "data-tiling") -> str:
+    """The `#hal.executable.target<"rocm", ...>` of `arch`, as the walkthrough prints gfx942's.
+
+    `resolver` is IREE's `--iree-hip-encoding-layout-resolver`: `data-tiling`
+    (the walkthrough's), `pad` (rows padded for the L1 cache) or `none`.
+    """
     if arch not in _WGP_DETAILS:
         raise ValueError(f"unknown ROCm architecture '{arch}' (known: {', '.join(KNOWN_ROCM_ARCHS)})")
+    if resolver not in ENCODING_LAYOUT_RESOLVERS:
+        raise ValueError(
+            f"unknown encoding layout resolver '{resolver}' (expected one of: {', '.join(ENCODING_LAYOUT_RESOLVERS)})"
+        )
+    resolver_attr = ENCODING_LAYOUT_RESOLVERS[resolver]
+    resolver_entry = f"iree.encoding.resolver = {resolver_attr}, " if resolver_attr else ""
     mma, scaled, smem, vgpr = _WGP_DETAILS[arch]
     scaled_text = f" scaled_mma = [{', '.join(scaled)}]," if scaled else ""
     wgp = (
@@ -123,7 +141,7 @@ def rocm_target_text(arch: str) -> str:
     )
     return (
         '#hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip", '
-        "iree.encoding.resolver = #iree_gpu.gpu_encoding_resolver<>, "
+        f"{resolver_entry}"
         f'{TARGET_INFO_KEY} = #iree_gpu.target<arch = "{arch}", features = "", wgp = <{wgp}>>, '
         'ukernels = "none"}>'
     )
@@ -140,13 +158,32 @@ def _context() -> Context:
 
 
 @cache
-def rocm_target(arch: str) -> hal.ExecutableTargetAttr:
-    """The executable target of a known AMD GPU (gfx90a, gfx942, gfx950) with data tiling on."""
+def rocm_target(arch: str, resolver: str = "data-tiling") -> hal.ExecutableTargetAttr:
+    """The executable target of a known AMD GPU (gfx90a, gfx942, gfx950); data tiling on by default."""
     from xdsl.parser import Parser
 
-    attr = Parser(_context(), rocm_target_text(arch), f"<{arch}>").parse_attribute()
+    attr = Parser(_context(), rocm_target_text(arch, resolver), f"<{arch}>").parse_attribute()
     assert isinstance(attr, hal.ExecutableTargetAttr)
     return attr
+
+
+_test_target: str | None = None
+
+
+def set_test_target(arch: str | None) -> None:
+    """IREE's `--iree-gpu-test-target`: the GPU lit tests compile for when the IR names no target.
+
+    A process-wide setting, as IREE's command-line option is; `None` clears it.
+    """
+    global _test_target
+    if arch is not None and arch not in _WGP_DETAILS:
+        raise ValueError(f"unknown ROCm architecture '{arch}' (known: {', '.join(KNOWN_ROCM_ARCHS)})")
+    _test_target = arch
+
+
+def test_target(resolver: str = "data-tiling") -> hal.ExecutableTargetAttr | None:
+    """The `--iree-gpu-test-target` GPU with `resolver`, or None when the option is not given."""
+    return None if _test_target is None else rocm_target(_test_target, resolver)
 
 
 def gpu_target_info(target: Attribute) -> TargetAttr | None:

@@ -8,6 +8,9 @@ build one:
     aarch64:+neon,+i8mm         (also riscv64:+m,+a,+f,+d,+v,+zvl256b and riscv32:...)
     vmvx                        the portable VMVX backend
     gfx942, gfx90a, gfx950      AMD GPUs (built by the GPU resolver's module)
+    gfx942:encoding-layout-resolver=pad
+                                the GPU with IREE's `--iree-hip-encoding-layout-resolver`
+                                (`data-tiling`, the default; `pad`; `none`)
 
 A `ukernels=VALUE` token among the features (`riscv32:+m,ukernels=all`,
 `vmvx:ukernels=all`) sets the `ukernels` entry: riscv32 only data-tiles with
@@ -33,7 +36,8 @@ ACCEPTED_FORMS = (
     "accepted targets: '#hal.executable.target<...>' IR text; 'ARCH' or 'ARCH:+feat1,+feat2,...' "
     "with ARCH one of x86_64, aarch64, riscv64, riscv32 (e.g. 'x86_64:+avx,+avx2,+fma', "
     "'riscv64:+m,+a,+f,+d,+v,+zvl256b'); 'vmvx'; a GPU architecture (gfx942, gfx90a, gfx950); "
-    "a 'ukernels=VALUE' token may follow the features (e.g. 'vmvx:ukernels=all')"
+    "a 'ukernels=VALUE' token may follow the features (e.g. 'vmvx:ukernels=all'); a GPU takes "
+    "'encoding-layout-resolver=data-tiling|pad|none' (e.g. 'gfx942:encoding-layout-resolver=pad')"
 )
 
 
@@ -64,6 +68,7 @@ _CPU_ARCHS: dict[str, tuple[str, str, str]] = {
 _FEATURE = re.compile(r"[+-][A-Za-z0-9_.]+")
 _OPTION = re.compile(r"ukernels=([A-Za-z0-9_]+)")
 _GPU_ARCH = re.compile(r"gfx[0-9a-f]+")
+_GPU_RESOLVER = re.compile(r"encoding-layout-resolver=([A-Za-z0-9_-]+)")
 
 
 def _native_vector_size(arch: str, features: list[str]) -> int:
@@ -147,11 +152,9 @@ def parse_target(text: str) -> hal.ExecutableTargetAttr:
     name = text.strip()
     if name.startswith("#"):
         return _parse_ir(name)
-    if _GPU_ARCH.fullmatch(name):
-        from mini_iree.compiler.resolvers.gpu import rocm_target
-
-        return rocm_target(name)
     arch, _, rest = name.partition(":")
+    if _GPU_ARCH.fullmatch(arch):
+        return _gpu_target(name, arch, rest)
     tokens = [t.strip() for t in rest.split(",")] if rest else []
     if any(not t for t in tokens) or (rest == "" and name.endswith(":")):
         raise ValueError(f"empty feature in target '{name}'; {ACCEPTED_FORMS}")
@@ -163,3 +166,19 @@ def parse_target(text: str) -> hal.ExecutableTargetAttr:
     if arch in _CPU_ARCHS:
         return cpu_target(arch, features, ukernels)
     raise ValueError(f"unknown target '{name}'; {ACCEPTED_FORMS}")
+
+
+def _gpu_target(name: str, arch: str, rest: str) -> hal.ExecutableTargetAttr:
+    """`gfx942` or `gfx942:encoding-layout-resolver=pad`."""
+    from mini_iree.compiler.resolvers.gpu import rocm_target
+
+    resolver = "data-tiling"
+    if rest or name.endswith(":"):
+        match = _GPU_RESOLVER.fullmatch(rest.strip())
+        if match is None:
+            raise ValueError(f"bad GPU option '{rest}' in target '{name}'; {ACCEPTED_FORMS}")
+        resolver = match.group(1)
+    try:
+        return rocm_target(arch, resolver)
+    except ValueError as err:
+        raise ValueError(f"{err}; {ACCEPTED_FORMS}") from None

@@ -362,6 +362,9 @@ def cmd_resolve(args: argparse.Namespace) -> None:
     operands = [args.operand] if args.operand else list(RESOLVE_OPERANDS)
     infos = {name: resolve_encoding_info(target, encodings[name], gpu_era=args.gpu_era) for name in operands}
     if any(info is None for info in infos.values()):
+        resolver = target.get_config("iree.encoding.resolver")
+        if resolver is not None:
+            raise ValueError(f"the target's resolver {resolver} gives matmul encodings no packed layout")
         raise ValueError("the target names no iree.encoding.resolver, so it gives encodings no layout")
     if args.json:
         print(json.dumps({name: _info_json(info) for name, info in infos.items() if info is not None}))

@@ -36,7 +36,7 @@ from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, OpErr
 from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.tools.pipeline import CMDLINE, build_passes, parse_pipeline_text
-from mini_iree.compiler.ir.verifier import verify_op_tree
+from mini_iree.compiler.ir.verifier import ModuleVerifier, verify_op_tree
 
 # MLIR splits on a line holding only the marker; IREE's `// -----// IR Dump ...`
 # headers are not split points.
@@ -215,9 +215,11 @@ class MiniIREEOptMain(xDSLOptMain):
             module = parse_mlir(self.ctx, chunk.data, name, chunk.line_offset)
         start = SourceLoc(name, chunk.line_offset + 1, 1)
         # The input is always verified, as by MLIR's parser; --verify-each=false
-        # only skips the verifier after each pass.
+        # only skips the verifier after each pass. After a pass, only what it
+        # changed is verified again (ModuleVerifier).
+        verifier = ModuleVerifier()
         with self.timing.phase("Verifier"):
-            verify_op_tree(module, start)
+            verifier.verify(module, start)
         checker = self.make_result_checker(module, start)
         for index, pass_ in enumerate(self.passes):
             before = None
@@ -236,7 +238,7 @@ class MiniIREEOptMain(xDSLOptMain):
                     raise DiagnosticError(Diagnostic(op_location(module, start), message)) from None
             if args.verify_each:
                 with self.timing.phase("Verifier"):
-                    verify_op_tree(module, start)
+                    verifier.verify(module, start)
             after = None
             if args.mlir_print_ir_after_all or self._prints(args.mlir_print_ir_after, pass_):
                 after = self.print_module(module)
@@ -312,6 +314,11 @@ class MiniIREEOptMain(xDSLOptMain):
             for diag in self.cmdline_error.diagnostics:
                 sys.stderr.write(f"{diag}\n")
             return 1
+        # A process-wide option, as in IREE: set it, or clear what an earlier run in this process set.
+        if self.args.iree_gpu_test_target is not None or "mini_iree.compiler.resolvers.gpu" in sys.modules:
+            from mini_iree.compiler.resolvers.gpu import set_test_target
+
+            set_test_target(self.args.iree_gpu_test_target)
         output = self.args.output_file
         try:
             if output is not None:
@@ -497,7 +504,22 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         metavar="S",
         help="with --verify-each-with-interpreter: the seed of the random inputs (default 0)",
     )
+    parser.add_argument(
+        "--iree-gpu-test-target",
+        type=_gpu_test_target,
+        default=None,
+        metavar="ARCH",
+        help="the GPU (gfx90a, gfx942, gfx950) that passes' test options compile for when the IR names no target",
+    )
     parser.add_argument("--version", action=VersionAction, version_format=version_format)
+
+
+def _gpu_test_target(text: str) -> str:
+    from mini_iree.compiler.resolvers.gpu import KNOWN_ROCM_ARCHS
+
+    if text not in KNOWN_ROCM_ARCHS:
+        raise argparse.ArgumentTypeError(f"unknown GPU '{text}' (known: {', '.join(KNOWN_ROCM_ARCHS)})")
+    return text
 
 
 def list_passes(available: dict, pipelines: dict) -> str:

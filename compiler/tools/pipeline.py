@@ -160,8 +160,18 @@ def _quote_values(options: str) -> str:
     return " ".join(out)
 
 
+def _with_bare_booleans(options: str, cls: type[ModulePass]) -> str:
+    """MLIR's `{flag}` for a boolean option is `{flag=true}`."""
+    bools = {name.replace("_", "-") for name, f in cls.__dataclass_fields__.items() if f.type in (bool, "bool")}
+    return " ".join(
+        f"{key}=true" if not value and key in bools else (f"{key}={value}" if value else key)
+        for key, value in split_options(options)
+    )
+
+
 def _instantiate(ref: PassRef, cls: type[ModulePass]) -> ModulePass:
-    spec_text = ref.name if ref.options is None else f"{ref.name}{{{_quote_values(ref.options)}}}"
+    options = None if ref.options is None else _with_bare_booleans(ref.options, cls)
+    spec_text = ref.name if options is None else f"{ref.name}{{{_quote_values(options)}}}"
     try:
         spec: ArgSpec = parse_spec(spec_text)
     except (Exception, ArgSpecParseError) as err:  # noqa: BLE001 - xDSL's is a BaseException

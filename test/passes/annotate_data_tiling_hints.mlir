@@ -249,3 +249,73 @@ func.func @no_hint_max_plus_generic(%lhs: tensor<16x32xf32>, %rhs: tensor<32x8xf
 // CHECK-LABEL: func.func @no_hint_max_plus_generic(
 // CHECK-NOT:     iree.opt.data_tiling
 // CHECK:         return
+
+// -----
+
+// A scaled (MX) contraction with one block loop (d2) and one loop inside a
+// block (d3) is data-tiled too, also when only scaled matmuls are asked for.
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @scaled_matmul(%a: tensor<16x4x32xf4E2M1FN>, %b: tensor<8x4x32xf4E2M1FN>, %sa: tensor<16x4xf8E8M0FNU>, %sb: tensor<8x4xf8E8M0FNU>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%a, %b, %sa, %sb : tensor<16x4x32xf4E2M1FN>, tensor<8x4x32xf4E2M1FN>, tensor<16x4xf8E8M0FNU>, tensor<8x4xf8E8M0FNU>) outs(%acc : tensor<16x8xf32>) {
+  ^bb0(%x: f4E2M1FN, %y: f4E2M1FN, %xs: f8E8M0FNU, %ys: f8E8M0FNU, %out: f32):
+    %1 = arith.scaling_extf %x, %xs : f4E2M1FN, f8E8M0FNU to f32
+    %2 = arith.scaling_extf %y, %ys : f4E2M1FN, f8E8M0FNU to f32
+    %3 = arith.mulf %1, %2 : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @scaled_matmul(
+// CHECK:         linalg.generic {{.*}} attrs = {iree.opt.data_tiling}
+// NOMATMUL-LABEL: func.func @scaled_matmul(
+// NOMATMUL:        linalg.generic {{.*}} attrs = {iree.opt.data_tiling}
+
+// -----
+
+// Two block loops (d2, d3): data tiling takes a single one, so no hint.
+#map = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>
+#map1 = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3, d4)>
+#map2 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>
+#map3 = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3)>
+#map4 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>
+func.func @no_hint_scaled_matmul_two_block_loops(%a: tensor<16x2x2x32xf4E2M1FN>, %b: tensor<8x2x2x32xf4E2M1FN>, %sa: tensor<16x2x2xf8E8M0FNU>, %sb: tensor<8x2x2xf8E8M0FNU>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%a, %b, %sa, %sb : tensor<16x2x2x32xf4E2M1FN>, tensor<8x2x2x32xf4E2M1FN>, tensor<16x2x2xf8E8M0FNU>, tensor<8x2x2xf8E8M0FNU>) outs(%acc : tensor<16x8xf32>) {
+  ^bb0(%x: f4E2M1FN, %y: f4E2M1FN, %xs: f8E8M0FNU, %ys: f8E8M0FNU, %out: f32):
+    %1 = arith.scaling_extf %x, %xs : f4E2M1FN, f8E8M0FNU to f32
+    %2 = arith.scaling_extf %y, %ys : f4E2M1FN, f8E8M0FNU to f32
+    %3 = arith.mulf %1, %2 : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_scaled_matmul_two_block_loops(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return
+
+// -----
+
+// A plain product of the scaled values (no accumulation into the init) is not a contraction body.
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @no_hint_scaled_without_accumulation(%a: tensor<16x4x32xf4E2M1FN>, %b: tensor<8x4x32xf4E2M1FN>, %sa: tensor<16x4xf8E8M0FNU>, %sb: tensor<8x4xf8E8M0FNU>, %acc: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map1, #map2, #map3, #map4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%a, %b, %sa, %sb : tensor<16x4x32xf4E2M1FN>, tensor<8x4x32xf4E2M1FN>, tensor<16x4xf8E8M0FNU>, tensor<8x4xf8E8M0FNU>) outs(%acc : tensor<16x8xf32>) {
+  ^bb0(%x: f4E2M1FN, %y: f4E2M1FN, %xs: f8E8M0FNU, %ys: f8E8M0FNU, %out: f32):
+    %1 = arith.scaling_extf %x, %xs : f4E2M1FN, f8E8M0FNU to f32
+    %2 = arith.scaling_extf %y, %ys : f4E2M1FN, f8E8M0FNU to f32
+    %3 = arith.mulf %1, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: func.func @no_hint_scaled_without_accumulation(
+// CHECK-NOT:     iree.opt.data_tiling
+// CHECK:         return

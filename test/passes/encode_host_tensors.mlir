@@ -123,6 +123,7 @@ util.func public @sizeof_multi_layouts(%arg0: index, %arg1: index) -> index {
 // -----
 
 // Padding layouts add their pad to each dim: (2048 + 0) * (4096 + 64) * 2 bytes, and (%arg0 + 64) * %arg1 * 2.
+// IREE's PaddingAttr marks this arithmetic nsw in the walkthrough's version already.
 
 #pad_a = #iree_encoding.layout<[#iree_encoding.padding<[0, 64]>]>
 #pad_b = #iree_encoding.layout<[#iree_encoding.padding<[64, 0]>]>
@@ -135,10 +136,69 @@ util.func public @sizeof_padding(%arg0: index, %arg1: index) -> (index, index) {
 // CHECK-DAG:     %[[C17039360:.+]] = arith.constant 17039360 : index
 // CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
 // CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
-// CHECK:         %[[A:.+]] = arith.addi %arg0, %[[C64]] : index
-// CHECK-NEXT:    %[[B:.+]] = arith.muli %[[A]], %arg1 : index
-// CHECK-NEXT:    %[[C:.+]] = arith.muli %[[B]], %[[C2]] : index
+// CHECK:         %[[A:.+]] = arith.addi %arg0, %[[C64]] overflow<nsw> : index
+// CHECK-NEXT:    %[[B:.+]] = arith.muli %[[A]], %arg1 overflow<nsw> : index
+// CHECK-NEXT:    %[[C:.+]] = arith.muli %[[B]], %[[C2]] overflow<nsw> : index
 // CHECK-NEXT:    util.return %[[C17039360]], %[[C]]
+
+// -----
+
+// IREE's encode_host_tensors_encoding.mlir padding cases: the storage is the padded shape of the pad-only
+// layout, (2048 + pad[0]) * (4096 + pad[1]) * 2 bytes; a dynamic dim adds its pad (`addi`).
+
+#no_pad_encoding = #iree_encoding.layout<[#iree_encoding.padding<[0, 0]>]>
+#pad_encoding_a = #iree_encoding.layout<[#iree_encoding.padding<[0, 64]>]>
+#pad_encoding_b = #iree_encoding.layout<[#iree_encoding.padding<[64, 0]>]>
+util.func public @sizeof_lhs_pad_encoding_static() -> (index, index, index) {
+  %0 = stream.tensor.sizeof tensor<2048x4096xf16, #no_pad_encoding> : index
+  %1 = stream.tensor.sizeof tensor<2048x4096xf16, #pad_encoding_a> : index
+  %2 = stream.tensor.sizeof tensor<2048x4096xf16, #pad_encoding_b> : index
+  util.return %0, %1, %2 : index, index, index
+}
+// CHECK-LABEL: @sizeof_lhs_pad_encoding_static
+// CHECK-DAG:     %[[CST_A:.+]] = arith.constant 16777216 : index
+// CHECK-DAG:     %[[CST_B:.+]] = arith.constant 17039360 : index
+// CHECK-DAG:     %[[CST_C:.+]] = arith.constant 17301504 : index
+// CHECK:         util.return %[[CST_A]], %[[CST_B]], %[[CST_C]]
+// NSW-LABEL:   @sizeof_lhs_pad_encoding_static
+// NSW:           util.return %{{.+}}, %{{.+}}, %{{.+}}
+
+// -----
+
+#no_pad_encoding = #iree_encoding.layout<[#iree_encoding.padding<[0, 0]>]>
+#pad_encoding_a = #iree_encoding.layout<[#iree_encoding.padding<[0, 64]>]>
+#pad_encoding_b = #iree_encoding.layout<[#iree_encoding.padding<[64, 0]>]>
+util.func public @sizeof_rhs_pad_encoding_dynamic(%arg0 : index, %arg1 : index) -> (index, index, index, index) {
+  %0 = stream.tensor.sizeof tensor<2048x?xf16, #no_pad_encoding>{%arg0} : index
+  %1 = stream.tensor.sizeof tensor<?x4096xf16, #pad_encoding_a>{%arg0} : index
+  %2 = stream.tensor.sizeof tensor<?x4096xf16, #pad_encoding_b>{%arg0} : index
+  %3 = stream.tensor.sizeof tensor<?x?xf16, #pad_encoding_b>{%arg0, %arg1} : index
+  util.return %0, %1, %2, %3 : index, index, index, index
+}
+// CHECK-LABEL: @sizeof_rhs_pad_encoding_dynamic
+// CHECK-DAG:     %[[CST_2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[CST_64:.+]] = arith.constant 64 : index
+// CHECK-DAG:     %[[CST_4096:.+]] = arith.constant 4096 : index
+// CHECK-DAG:     %[[CST_8192:.+]] = arith.constant 8192 : index
+// CHECK-DAG:     %[[CST_8320:.+]] = arith.constant 8320 : index
+// CHECK:         %[[A:.+]] = arith.muli %arg0, %[[CST_4096]] overflow<nsw> : index
+// CHECK:         %[[B:.+]] = arith.muli %arg0, %[[CST_8320]] overflow<nsw> : index
+// CHECK:         %[[C_0:.+]] = arith.addi %arg0, %[[CST_64]] overflow<nsw> : index
+// CHECK:         %[[C_1:.+]] = arith.muli %[[C_0]], %[[CST_8192]] overflow<nsw> : index
+// CHECK:         %[[D_0:.+]] = arith.addi %arg0, %[[CST_64]] overflow<nsw> : index
+// CHECK:         %[[D_1:.+]] = arith.muli %[[D_0]], %arg1 overflow<nsw> : index
+// CHECK:         %[[D_2:.+]] = arith.muli %[[D_1]], %[[CST_2]] overflow<nsw> : index
+// CHECK:         util.return %[[A]], %[[B]], %[[C_1]], %[[D_2]]
+// Both eras: IREE's PaddingAttr marks the arithmetic nsw.
+// NSW-LABEL:   @sizeof_rhs_pad_encoding_dynamic
+// NSW:           %[[A:.+]] = arith.muli %arg0, %{{.+}} overflow<nsw> : index
+// NSW:           %[[B:.+]] = arith.muli %arg0, %{{.+}} overflow<nsw> : index
+// NSW:           %[[C_0:.+]] = arith.addi %arg0, %{{.+}} overflow<nsw> : index
+// NSW:           %[[C_1:.+]] = arith.muli %[[C_0]], %{{.+}} overflow<nsw> : index
+// NSW:           %[[D_0:.+]] = arith.addi %arg0, %{{.+}} overflow<nsw> : index
+// NSW:           %[[D_1:.+]] = arith.muli %[[D_0]], %arg1 overflow<nsw> : index
+// NSW:           %[[D_2:.+]] = arith.muli %[[D_1]], %{{.+}} overflow<nsw> : index
+// NSW:           util.return %[[A]], %[[B]], %[[C_1]], %[[D_2]]
 
 // -----
 

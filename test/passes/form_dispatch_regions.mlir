@@ -1,4 +1,5 @@
 // RUN: mini-iree-opt %s -p iree-dispatch-creation-form-dispatch-regions --split-input-file | filecheck %s
+// RUN: mini-iree-opt %s -p 'iree-dispatch-creation-form-dispatch-regions{aggressive-fusion=true}' --split-input-file | filecheck %s --check-prefix=AGG
 // RUN: mini-iree-opt %examples/matmul.mlir -p iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions | filecheck %s --check-prefix=WALK
 
 // The walkthrough's dump 00, from examples/matmul.mlir: the matmul's dispatch
@@ -208,9 +209,11 @@ func.func @already_formed(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4
 
 // -----
 
-// A fill used by two matmuls is cloned into both dispatches; the add reading
-// both results joins the second (the first is already grouped when the second
-// is formed).
+// A fill used by two matmuls is cloned into both dispatches. Roots are
+// numbered bottom-up, but consumers are claimed top-down: the add joins the
+// first matmul's dispatch, and the second matmul's dispatch, which the add
+// also reads, moves up above it.
+
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @sum_of_matmuls(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<8x16xf32>) -> tensor<4x16xf32> {
@@ -233,15 +236,15 @@ func.func @sum_of_matmuls(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<
 // CHECK-NEXT:      tensor.empty
 // CHECK-NEXT:      arith.constant
 // CHECK-NEXT:      %[[F0:.+]] = linalg.fill
-// CHECK-NEXT:      %[[MM0:.+]] = linalg.matmul ins(%[[A]], %[[B]] : {{.+}}) outs(%[[F0]] :
+// CHECK-NEXT:      %[[MM0:.+]] = linalg.matmul ins(%[[A]], %[[C]] : {{.+}}) outs(%[[F0]] :
 // CHECK-NEXT:      flow.return %[[MM0]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[R1:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
 // CHECK-NEXT:      %[[E1:.+]] = tensor.empty
 // CHECK-NEXT:      arith.constant
 // CHECK-NEXT:      %[[F1:.+]] = linalg.fill
-// CHECK-NEXT:      %[[MM1:.+]] = linalg.matmul ins(%[[A]], %[[C]] : {{.+}}) outs(%[[F1]] :
-// CHECK-NEXT:      %[[ADD:.+]] = linalg.generic {{.+}} ins(%[[R0]], %[[MM1]] : {{.+}}) outs(%[[E1]] :
+// CHECK-NEXT:      %[[MM1:.+]] = linalg.matmul ins(%[[A]], %[[B]] : {{.+}}) outs(%[[F1]] :
+// CHECK-NEXT:      %[[ADD:.+]] = linalg.generic {{.+}} ins(%[[MM1]], %[[R0]] : {{.+}}) outs(%[[E1]] :
 // CHECK:           flow.return %[[ADD]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return %[[R1]]
@@ -335,8 +338,10 @@ func.func @transpose(%a: tensor<4x8xf32>, %m: memref<4xf32>) -> tensor<8x4xf32> 
 
 // -----
 
-// An elementwise root takes its elementwise consumer too. Every clonable
-// producer comes in before its users, and none is left outside.
+// Elementwise ops are roots of their own in the second round, found bottom-up:
+// the add is a root before the multiply, so neither fuses with the other (a
+// producer joins only through the root's init, unless fusion is aggressive).
+// Every clonable producer comes in before its users, and none is left outside.
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @elementwise_chain(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
@@ -358,12 +363,493 @@ func.func @elementwise_chain(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // CHECK-LABEL: func.func @elementwise_chain(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<4x8xf32>)
-// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
 // CHECK-NEXT:      %[[CST:.+]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:      %[[E:.+]] = tensor.empty() : tensor<4x8xf32>
-// CHECK-NEXT:      %[[F:.+]] = linalg.fill ins(%[[CST]] : f32) outs(%[[E]] : tensor<4x8xf32>)
 // CHECK-NEXT:      %[[MUL:.+]] = linalg.generic {{.+}} ins(%[[A]] : tensor<4x8xf32>) outs(%[[E]] : tensor<4x8xf32>)
-// CHECK:           %[[ADD:.+]] = linalg.generic {{.+}} ins(%[[MUL]], %[[F]] : {{.+}}) outs(%[[E]] : tensor<4x8xf32>)
+// CHECK:           flow.return %[[MUL]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R1:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK-NEXT:      %[[E1:.+]] = tensor.empty() : tensor<4x8xf32>
+// CHECK-NEXT:      %[[CST1:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:      %[[F:.+]] = linalg.fill ins(%[[CST1]] : f32) outs(%[[E1]] : tensor<4x8xf32>)
+// CHECK-NEXT:      %[[ADD:.+]] = linalg.generic {{.+}} ins(%[[R0]], %[[F]] : {{.+}}) outs(%[[E1]] : tensor<4x8xf32>)
 // CHECK:           flow.return %[[ADD]]
 // CHECK-NEXT:    }
-// CHECK-NEXT:    return %[[R]]
+// CHECK-NEXT:    return %[[R1]]
+
+// AGG-LABEL: func.func @elementwise_chain(
+// AGG-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// AGG:           %[[MUL:.+]] = linalg.generic
+// AGG:           %[[ADD:.+]] = linalg.generic {{.+}} ins(%[[MUL]],
+// AGG:           flow.return %[[ADD]]
+// AGG-NEXT:    }
+// AGG-NEXT:    return %[[R]]
+
+// -----
+
+// A set_encoding joins the dispatch of the op producing what it encodes: here
+// a row reduction, whose consumer reads it broadcast along the reduced loop
+// (compatible on the root's outer parallel loop) and joins it too.
+
+#enc = #iree_encoding.testing<>
+util.func public @encode_reduction_result(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32, #enc> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %a, %c1 : tensor<?x?xf32>
+  %0 = tensor.empty(%m) : tensor<?xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<?xf32>) -> tensor<?xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<?x?xf32>) outs(%1 : tensor<?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  %3 = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %2 : tensor<?x?xf32>, tensor<?xf32>) outs(%3 : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %d = arith.subf %x, %r : f32
+    linalg.yield %d : f32
+  } -> tensor<?x?xf32>
+  %5 = iree_encoding.set_encoding %4 : tensor<?x?xf32> -> tensor<?x?xf32, #enc>
+  util.return %5 : tensor<?x?xf32, #enc>
+}
+
+// CHECK-LABEL: util.func public @encode_reduction_result(
+// CHECK-SAME:      %[[A:[^:]+]]: tensor<?x?xf32>, %[[B:[^:]+]]: tensor<?x?xf32>)
+// CHECK:         %[[M:.+]] = tensor.dim %[[A]], %c0
+// CHECK:         %[[N:.+]] = tensor.dim %[[A]], %c1
+// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<?x?xf32, #encoding>{%[[M]], %[[N]]}) {
+// CHECK:           %[[RED:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[A]] :
+// CHECK:           %[[SUB:.+]] = linalg.generic {{.+}} ins(%[[B]], %[[RED]] :
+// CHECK:           %[[ENC:.+]] = iree_encoding.set_encoding %[[SUB]]
+// CHECK-NEXT:      flow.return %[[ENC]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    util.return %[[R]]
+
+// -----
+
+// Encoding ops are no roots: a lone set_encoding stays outside any dispatch,
+// and an unset_encoding is left for its consumer's dispatch to read.
+
+#enc = #iree_encoding.testing<>
+util.func public @encoding_ops_alone(%a: tensor<4x8xf32>, %b: tensor<4x8xf32, #enc>) -> (tensor<4x8xf32, #enc>, tensor<4x8xf32>) {
+  %0 = iree_encoding.set_encoding %a : tensor<4x8xf32> -> tensor<4x8xf32, #enc>
+  %1 = iree_encoding.unset_encoding %b : tensor<4x8xf32, #enc> -> tensor<4x8xf32>
+  %2 = tensor.empty() : tensor<4x8xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%1 : tensor<4x8xf32>) outs(%2 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %d = arith.mulf %x, %x : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  util.return %0, %3 : tensor<4x8xf32, #enc>, tensor<4x8xf32>
+}
+
+// CHECK-LABEL: util.func public @encoding_ops_alone(
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding
+// CHECK-NEXT:    %[[UNSET:.+]] = iree_encoding.unset_encoding
+// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           linalg.generic {{.+}} ins(%[[UNSET]] :
+// CHECK:         util.return %[[SET]], %[[R]]
+
+// -----
+
+// A tensor.pad gets a dispatch of its own, which its set_encoding joins. The
+// dispatch's sizes are the source's plus the padding.
+
+#enc = #iree_encoding.testing<>
+util.func public @pad_then_encode(%a: tensor<?x?xf32>, %h0: index, %h1: index) -> tensor<?x?xf32, #enc> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.pad %a low[0, 1] high[%h0, %h1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<?x?xf32> to tensor<?x?xf32>
+  %1 = iree_encoding.set_encoding %0 : tensor<?x?xf32> -> tensor<?x?xf32, #enc>
+  util.return %1 : tensor<?x?xf32, #enc>
+}
+
+// CHECK-LABEL: util.func public @pad_then_encode(
+// CHECK-SAME:      %[[A:[^:]+]]: tensor<?x?xf32>, %[[H0:[^:]+]]: index, %[[H1:[^:]+]]: index)
+// CHECK:         %[[D0:.+]] = tensor.dim %[[A]], %c0
+// CHECK-NEXT:    %[[S0:.+]] = arith.addi %[[D0]], %[[H0]] : index
+// CHECK:         %[[D1:.+]] = tensor.dim %[[A]], %c1
+// CHECK-NEXT:    %[[ONE:.+]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[L1:.+]] = arith.addi %[[D1]], %[[ONE]] : index
+// CHECK-NEXT:    %[[S1:.+]] = arith.addi %[[L1]], %[[H1]] : index
+// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<?x?xf32, #encoding>{%[[S0]], %[[S1]]}) {
+// CHECK:           %[[PAD:.+]] = tensor.pad %[[A]] low[0, 1] high[%[[H0]], %[[H1]]]
+// CHECK:           %[[ENC:.+]] = iree_encoding.set_encoding %[[PAD]]
+// CHECK-NEXT:      flow.return %[[ENC]]
+// CHECK:         util.return %[[R]]
+
+// -----
+
+// A linalg.pack is a root of the second round and takes the elementwise op
+// producing its source, unless that op writes its result transposed.
+
+util.func public @pack_and_its_producer(%a: tensor<16x32xf32>, %b: tensor<16x32xf32>) -> (tensor<2x4x8x8xf32>, tensor<4x2x8x8xf32>) {
+  %0 = tensor.empty() : tensor<16x32xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<16x32xf32>) outs(%0 : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %d = arith.addf %x, %x : f32
+    linalg.yield %d : f32
+  } -> tensor<16x32xf32>
+  %2 = tensor.empty() : tensor<2x4x8x8xf32>
+  %3 = linalg.pack %1 inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %2 : tensor<16x32xf32> -> tensor<2x4x8x8xf32>
+  %4 = tensor.empty() : tensor<32x16xf32>
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<16x32xf32>) outs(%4 : tensor<32x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<32x16xf32>
+  %6 = tensor.empty() : tensor<4x2x8x8xf32>
+  %7 = linalg.pack %5 inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %6 : tensor<32x16xf32> -> tensor<4x2x8x8xf32>
+  util.return %3, %7 : tensor<2x4x8x8xf32>, tensor<4x2x8x8xf32>
+}
+
+// CHECK-LABEL: util.func public @pack_and_its_producer(
+// CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<2x4x8x8xf32>) {
+// CHECK:           %[[ADD:.+]] = linalg.generic
+// CHECK:           %[[P0:.+]] = linalg.pack %[[ADD]]
+// CHECK-NEXT:      flow.return %[[P0]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R1:.+]] = flow.dispatch.region -> (tensor<32x16xf32>) {
+// CHECK:           %[[T:.+]] = linalg.generic
+// CHECK:           flow.return %[[T]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R2:.+]] = flow.dispatch.region -> (tensor<4x2x8x8xf32>) {
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[P1:.+]] = linalg.pack %[[R1]]
+// CHECK-NEXT:      flow.return %[[P1]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    util.return %[[R0]], %[[R2]]
+
+// -----
+
+// A linalg.unpack is a root and takes its elementwise consumer.
+
+util.func public @unpack_and_its_consumer(%a: tensor<2x4x8x8xf32>, %b: tensor<16xf32>) -> tensor<16x32xf32> {
+  %0 = tensor.empty() : tensor<16x32xf32>
+  %1 = linalg.unpack %a inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %0 : tensor<2x4x8x8xf32> -> tensor<16x32xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%1, %b : tensor<16x32xf32>, tensor<16xf32>) outs(%0 : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %d = arith.mulf %x, %y : f32
+    linalg.yield %d : f32
+  } -> tensor<16x32xf32>
+  util.return %2 : tensor<16x32xf32>
+}
+
+// CHECK-LABEL: util.func public @unpack_and_its_consumer(
+// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<16x32xf32>) {
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[U:.+]] = linalg.unpack
+// CHECK-NEXT:      %[[MUL:.+]] = linalg.generic {{.+}} ins(%[[U]],
+// CHECK:           flow.return %[[MUL]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    util.return %[[R]]
+
+// -----
+
+// An mmt4d (data tiling's materialized matmul) does not take consumers yet.
+
+util.func public @mmt4d_keeps_consumer_out(%lhs: tensor<2x4x8x1xf32>, %rhs: tensor<3x4x8x1xf32>, %bias: tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<2x3x8x8xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  %2 = linalg.mmt4d ins(%lhs, %rhs : tensor<2x4x8x1xf32>, tensor<3x4x8x1xf32>) outs(%1 : tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%2, %bias : tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) outs(%0 : tensor<2x3x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %d = arith.addf %x, %y : f32
+    linalg.yield %d : f32
+  } -> tensor<2x3x8x8xf32>
+  util.return %3 : tensor<2x3x8x8xf32>
+}
+
+// CHECK-LABEL: util.func public @mmt4d_keeps_consumer_out(
+// CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<2x3x8x8xf32>) {
+// CHECK:           %[[MM:.+]] = linalg.mmt4d
+// CHECK-NEXT:      flow.return %[[MM]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R1:.+]] = flow.dispatch.region -> (tensor<2x3x8x8xf32>) {
+// CHECK:           linalg.generic {{.+}} ins(%[[R0]],
+// CHECK:         util.return %[[R1]]
+// AGG-LABEL: util.func public @mmt4d_keeps_consumer_out(
+// AGG:           linalg.mmt4d
+// AGG-NEXT:      flow.return
+// AGG-NEXT:    }
+// AGG-NEXT:    flow.dispatch.region
+
+// -----
+
+// An elementwise producer joins a root through the root's init; through an
+// input only with aggressive fusion (and loops that tile alike: the row
+// reduction reads it along its parallel loop).
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+util.func public @producer_through_init_or_input(%a: tensor<4x8xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c : tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %d = arith.mulf %x, %x : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  %2 = tensor.empty() : tensor<4x8xf32>
+  %3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%2 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %d = arith.addf %x, %x : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  %4 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%3 : tensor<4x8xf32>) outs(%1 : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  util.return %4 : tensor<4xf32>
+}
+
+// CHECK-LABEL: util.func public @producer_through_init_or_input(
+// CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           %[[ADD:.+]] = linalg.generic
+// CHECK:           flow.return %[[ADD]]
+// CHECK:         %[[R1:.+]] = flow.dispatch.region -> (tensor<4xf32>) {
+// CHECK:           %[[SQ:.+]] = linalg.generic
+// CHECK:           %[[RED:.+]] = linalg.generic {{.+}} ins(%[[R0]] : tensor<4x8xf32>) outs(%[[SQ]] : tensor<4xf32>)
+// CHECK:           flow.return %[[RED]]
+// CHECK:         util.return %[[R1]]
+// AGG-LABEL: util.func public @producer_through_init_or_input(
+// AGG-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4xf32>) {
+// AGG:           %[[SQ:.+]] = linalg.generic
+// AGG:           %[[ADD:.+]] = linalg.generic
+// AGG:           %[[RED:.+]] = linalg.generic {{.+}} ins(%[[ADD]] : tensor<4x8xf32>) outs(%[[SQ]] : tensor<4xf32>)
+// AGG:           flow.return %[[RED]]
+// AGG-NEXT:    }
+// AGG-NEXT:    util.return %[[R]]
+
+// -----
+
+// A root used twice: without aggressive fusion, neither consumer joins it;
+// with it, the first does, and the root's value is also returned for the
+// second.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+util.func public @first_use_of_many(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<4xf32>) -> tensor<4xf32>
+  %2 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%1 : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.maximumf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %3 = tensor.empty() : tensor<4x8xf32>
+  %4 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %2 : tensor<4x8xf32>, tensor<4xf32>) outs(%3 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  %5 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>, #id], iterator_types = ["parallel", "parallel"]} ins(%b, %2 : tensor<4x8xf32>, tensor<4xf32>) outs(%3 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.addf %x, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  util.return %4, %5 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// CHECK-LABEL: util.func public @first_use_of_many(
+// CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<4xf32>) {
+// CHECK:         %[[R1:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:         %[[R2:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:         util.return %[[R1]], %[[R2]]
+// AGG-LABEL: util.func public @first_use_of_many(
+// AGG-NEXT:    %[[R0:.+]]:2 = flow.dispatch.region -> (tensor<4xf32>, tensor<4x8xf32>) {
+// AGG:           %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
+// AGG:           %[[SUB:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %[[MAX]] :
+// AGG:           flow.return %[[MAX]], %[[SUB]]
+// AGG-NEXT:    }
+// AGG-NEXT:    %[[R1:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// AGG:           linalg.generic {{.+}} ins(%{{.+}}, %[[R0]]#0 :
+// AGG:         util.return %[[R0]]#1, %[[R1]]
+
+// -----
+
+// A consumer reading its operand transposed does not tile with the root and
+// gets its own dispatch.
+
+util.func public @transposed_consumer_stays_out(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<4x4xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%1 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<4x4xf32>) outs(%0 : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %d = arith.addf %x, %x : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  util.return %3 : tensor<4x4xf32>
+}
+
+// CHECK-LABEL: util.func public @transposed_consumer_stays_out(
+// CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<4x4xf32>) {
+// CHECK:           %[[MM:.+]] = linalg.matmul
+// CHECK-NEXT:      flow.return %[[MM]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R1:.+]] = flow.dispatch.region -> (tensor<4x4xf32>) {
+// CHECK:           linalg.generic {{.+}} ins(%[[R0]] :
+// CHECK:         util.return %[[R1]]
+
+// -----
+
+// A scalar the consumer's body reads, computed between root and consumer, is
+// moved above the dispatch the consumer joins.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+util.func public @consumer_captures_scalar(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %s: f32) -> tensor<4x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<4x16xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%1 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %scale = arith.mulf %s, %s : f32
+  %3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<4x16xf32>) outs(%0 : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %d = arith.mulf %x, %scale : f32
+    linalg.yield %d : f32
+  } -> tensor<4x16xf32>
+  util.return %3 : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: util.func public @consumer_captures_scalar(
+// CHECK-NEXT:    %[[SCALE:.+]] = arith.mulf
+// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK:           %[[MM:.+]] = linalg.matmul
+// CHECK-NEXT:      linalg.generic {{.+}} ins(%[[MM]] :
+// CHECK:             arith.mulf %{{.+}}, %[[SCALE]] : f32
+// CHECK:         util.return %[[R]]
+
+// -----
+
+// Linalg ops in the body of an scf.for get dispatches inside the loop.
+
+#id = affine_map<(d0) -> (d0)>
+util.func public @dispatch_in_loop(%a: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (tensor<4xf32>) {
+    %0 = tensor.empty() : tensor<4xf32>
+    %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%acc : tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %d = arith.addf %x, %x : f32
+      linalg.yield %d : f32
+    } -> tensor<4xf32>
+    scf.yield %1 : tensor<4xf32>
+  }
+  util.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: util.func public @dispatch_in_loop(
+// CHECK:         scf.for %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<4xf32>) {
+// CHECK-NEXT:      %[[R:.+]] = flow.dispatch.region -> (tensor<4xf32>) {
+// CHECK:             linalg.generic {{.+}} ins(%[[ACC]] :
+// CHECK:           scf.yield %[[R]]
+
+// -----
+
+// An unset_encoding and the slice taken of it are no roots: no dispatch.
+
+#enc = #iree_encoding.testing<>
+util.func public @unset_encoding_then_slice(%a: tensor<2x8xf32, #enc>) -> tensor<8xf32> {
+  %0 = iree_encoding.unset_encoding %a : tensor<2x8xf32, #enc> -> tensor<2x8xf32>
+  %1 = tensor.extract_slice %0[1, 0] [1, 8] [1, 1] : tensor<2x8xf32> to tensor<8xf32>
+  util.return %1 : tensor<8xf32>
+}
+
+// CHECK-LABEL: util.func public @unset_encoding_then_slice(
+// CHECK-NEXT:    %[[U:.+]] = iree_encoding.unset_encoding
+// CHECK-NEXT:    %[[S:.+]] = tensor.extract_slice %[[U]]
+// CHECK-NEXT:    util.return %[[S]]
+
+// -----
+
+// A reduction reading an unpack joins the unpack's dispatch when it reduces
+// over loops the unpack did not tile (the first reduction sums along the
+// untiled columns); otherwise it is a root of its own (the second sums along
+// the tiled rows).
+
+util.func public @unpack_and_reductions(%a: tensor<2x32x8xf32>) -> (tensor<16xf32>, tensor<32xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<16x32xf32>
+  %1 = linalg.unpack %a inner_dims_pos = [0] inner_tiles = [8] into %0 : tensor<2x32x8xf32> -> tensor<16x32xf32>
+  %2 = tensor.empty() : tensor<16xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<16xf32>) -> tensor<16xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%1 : tensor<16x32xf32>) outs(%3 : tensor<16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %6 = tensor.empty() : tensor<32xf32>
+  %7 = linalg.fill ins(%cst : f32) outs(%6 : tensor<32xf32>) -> tensor<32xf32>
+  %8 = linalg.unpack %a inner_dims_pos = [0] inner_tiles = [8] into %0 : tensor<2x32x8xf32> -> tensor<16x32xf32>
+  %9 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%8 : tensor<16x32xf32>) outs(%7 : tensor<32xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  util.return %4, %9 : tensor<16xf32>, tensor<32xf32>
+}
+
+// CHECK-LABEL: util.func public @unpack_and_reductions(
+// CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<16xf32>) {
+// CHECK:           %[[U0:.+]] = linalg.unpack
+// CHECK-NEXT:      %[[SUM0:.+]] = linalg.generic {{.+}} ins(%[[U0]] :
+// CHECK:           flow.return %[[SUM0]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R1:.+]] = flow.dispatch.region -> (tensor<16x32xf32>) {
+// CHECK:           %[[U1:.+]] = linalg.unpack
+// CHECK-NEXT:      flow.return %[[U1]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R2:.+]] = flow.dispatch.region -> (tensor<32xf32>) {
+// CHECK:           linalg.generic {{.+}} ins(%[[R1]] :
+// CHECK:         util.return %[[R0]], %[[R2]]
+
+// -----
+
+// With aggressive fusion the reduction takes its elementwise producer, which
+// is also returned for the reshape outside. The consumer reads that reshape,
+// which cannot move above the dispatch (it needs the producer's result), so it
+// stays out of any dispatch rather than break dominance.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+util.func public @consumer_reads_reshaped_group_value(%a: tensor<4x8xf32>) -> tensor<4x1x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<4x8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %d = arith.addf %x, %x : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  %2 = tensor.empty() : tensor<4xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<4xf32>) -> tensor<4xf32>
+  %4 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%1 : tensor<4x8xf32>) outs(%3 : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %5 = tensor.expand_shape %1 [[0], [1, 2]] output_shape [4, 1, 8] : tensor<4x8xf32> into tensor<4x1x8xf32>
+  %6 = tensor.empty() : tensor<4x1x8xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%5, %4 : tensor<4x1x8xf32>, tensor<4xf32>) outs(%6 : tensor<4x1x8xf32>) {
+  ^bb0(%x: f32, %s: f32, %o: f32):
+    %d = arith.subf %x, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<4x1x8xf32>
+  util.return %7 : tensor<4x1x8xf32>
+}
+
+// AGG-LABEL: util.func public @consumer_reads_reshaped_group_value(
+// AGG-NEXT:    %[[R:.+]]:2 = flow.dispatch.region -> (tensor<4xf32>, tensor<4x8xf32>) {
+// AGG:           %[[ADD:.+]] = linalg.generic
+// AGG:           %[[SUM:.+]] = linalg.generic {{.+}} ins(%[[ADD]] :
+// AGG:           flow.return %[[SUM]], %[[ADD]]
+// AGG-NEXT:    }
+// AGG-NEXT:    %[[X:.+]] = tensor.expand_shape %[[R]]#1
+// AGG-NEXT:    tensor.empty
+// AGG-NEXT:    %[[SUB:.+]] = linalg.generic {{.+}} ins(%[[X]], %[[R]]#0 :
+// AGG:         util.return %[[SUB]]

@@ -225,3 +225,29 @@ util.func public @no_producer_dispatch(%a: tensor<4x8xf32>) -> tensor<4x8xf32, #
 // CHECK-NEXT:    iree_encoding.set_encoding
 // CHECK-NEXT:    util.return
 
+
+// -----
+
+// A matmul_k encoding only names the reduction dims, which any producer can
+// write: it fuses even into a region holding an op that keeps other encodings
+// out (the insert_slice of @no_fusion_with_unsupported_producer).
+
+#k = #iree_encoding.matmul_k<k_dims = [1]>
+util.func public @matmul_k_fuses_into_any_producer(%a: tensor<2x8xf32>) -> tensor<4x8xf32, #k> {
+  %0 = flow.dispatch.region -> (tensor<4x8xf32>) {
+    %cst = arith.constant 1.0 : f32
+    %e = tensor.empty() : tensor<4x8xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %i = tensor.insert_slice %a into %f[0, 0] [2, 8] [1, 1] : tensor<2x8xf32> into tensor<4x8xf32>
+    flow.return %i : tensor<4x8xf32>
+  }
+  %1 = iree_encoding.set_encoding %0 : tensor<4x8xf32> -> tensor<4x8xf32, #k>
+  util.return %1 : tensor<4x8xf32, #k>
+}
+// CHECK-LABEL: @matmul_k_fuses_into_any_producer(
+// CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<4x8xf32, #encoding>)
+// CHECK:           %[[I:.+]] = tensor.insert_slice
+// CHECK-NEXT:      %[[SET:.+]] = iree_encoding.set_encoding %[[I]] : tensor<4x8xf32> -> tensor<4x8xf32, #encoding>
+// CHECK-NEXT:      flow.return %[[SET]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    util.return %[[R]]

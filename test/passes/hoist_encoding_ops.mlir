@@ -315,7 +315,8 @@ util.func public @sink_through_transposing_consumer(%arg0: tensor<?x64xf32, #enc
 
 // The consumer reads the encoded tensor transposed: the chains of the other
 // operands start with the inverse of that map, then their own map; the
-// rank-0 operand gets a set_encoding that is not hoisted.
+// rank-0 operand gets a set_encoding (right where the unset_encoding was, as
+// IREE creates it) that is not hoisted.
 // CHECK-DAG:   #[[$MAP2:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG:   #[[$T:.+]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-DAG:   #[[$S:.+]] = affine_map<(d0, d1) -> ()>
@@ -324,8 +325,8 @@ util.func public @sink_through_transposing_consumer(%arg0: tensor<?x64xf32, #enc
 // CHECK-LABEL: util.func public @sink_through_transposing_consumer
 // CHECK-SAME:    (%[[ARG0:.+]]: tensor<?x64xf32, #encoding>, %[[ARG1:.+]]: tensor<f32>, %[[D:.+]]: index)
 // CHECK-NEXT:    flow.dispatch.region -> (tensor<64x?xbf16>{%[[D]]}) {
-// CHECK-NEXT:      %[[INIT:.+]] = tensor.empty(%[[D]]) : tensor<64x?xbf16, #[[$ENC_OUT]]>
 // CHECK-NEXT:      %[[SET:.+]] = iree_encoding.set_encoding %[[ARG1]] : tensor<f32> -> tensor<f32, #[[$ENC_S]]>
+// CHECK-NEXT:      %[[INIT:.+]] = tensor.empty(%[[D]]) : tensor<64x?xbf16, #[[$ENC_OUT]]>
 // CHECK-NEXT:      %[[GEN:.+]] = linalg.generic {{.*}} ins(%[[ARG0]], %[[SET]] : tensor<?x64xf32, #encoding>, tensor<f32, #[[$ENC_S]]>) outs(%[[INIT]] : tensor<64x?xbf16, #[[$ENC_OUT]]>)
 // CHECK:         } -> tensor<64x?xbf16, #[[$ENC_OUT]]>
 // CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding %[[GEN]] : tensor<64x?xbf16, #[[$ENC_OUT]]> -> tensor<64x?xbf16>{%[[D]]}
@@ -456,3 +457,60 @@ util.func public @no_sink_outside_dispatch(%arg0: tensor<?x64xf32, #encoding>, %
 // CHECK-NEXT:    %[[UNSET:.+]] = iree_encoding.unset_encoding %arg0
 // CHECK-NEXT:    tensor.empty
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%[[UNSET]] : tensor<?x64xf32>)
+
+// -----
+
+// A set_encoding whose source is computed in the dispatch still leaves when
+// that source is a constant expression (here from an immutable global) that
+// would become a global: the load and the compute op leave with it. From a
+// mutable global nothing moves.
+
+#encoding = #iree_encoding.testing<>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+util.global private @scale : tensor<16x8xf32>
+util.global private mutable @state : tensor<16x8xf32>
+util.func private @consume(tensor<16x8xf32, #encoding>) -> tensor<16x8xf32>
+util.func public @hoist_const_expr_source() -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x8xf32>
+  %0 = flow.dispatch.region -> (tensor<16x8xf32>) {
+    %w = util.global.load @scale : tensor<16x8xf32>
+    %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %n = arith.negf %in : f32
+      linalg.yield %n : f32
+    } -> tensor<16x8xf32>
+    %set = iree_encoding.set_encoding %neg : tensor<16x8xf32> -> tensor<16x8xf32, #encoding>
+    %r = util.call @consume(%set) : (tensor<16x8xf32, #encoding>) -> tensor<16x8xf32>
+    flow.return %r : tensor<16x8xf32>
+  }
+  util.return %0 : tensor<16x8xf32>
+}
+util.func public @no_hoist_from_mutable_global() -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x8xf32>
+  %0 = flow.dispatch.region -> (tensor<16x8xf32>) {
+    %w = util.global.load @state : tensor<16x8xf32>
+    %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %n = arith.negf %in : f32
+      linalg.yield %n : f32
+    } -> tensor<16x8xf32>
+    %set = iree_encoding.set_encoding %neg : tensor<16x8xf32> -> tensor<16x8xf32, #encoding>
+    %r = util.call @consume(%set) : (tensor<16x8xf32, #encoding>) -> tensor<16x8xf32>
+    flow.return %r : tensor<16x8xf32>
+  }
+  util.return %0 : tensor<16x8xf32>
+}
+// CHECK-LABEL: util.func public @hoist_const_expr_source()
+// CHECK-NEXT:    %[[E:.+]] = tensor.empty() : tensor<16x8xf32>
+// CHECK-NEXT:    %[[W:.+]] = util.global.load @scale
+// CHECK-NEXT:    %[[NEG:.+]] = linalg.generic {{.*}} ins(%[[W]] : tensor<16x8xf32>) outs(%[[E]] : tensor<16x8xf32>)
+// CHECK:         %[[SET:.+]] = iree_encoding.set_encoding %[[NEG]]
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      util.call @consume(%[[SET]])
+// CHECK-LABEL: util.func public @no_hoist_from_mutable_global()
+// CHECK-NEXT:    tensor.empty
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      util.global.load @state
+// CHECK-NEXT:      linalg.generic
+// CHECK:           iree_encoding.set_encoding
+// CHECK-NEXT:      util.call @consume

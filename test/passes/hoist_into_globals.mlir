@@ -108,21 +108,43 @@ util.func public @two_escapes_same_type() -> (tensor<2xf32, #encoding>, tensor<2
 
 // -----
 
-// Scalars and indices are const-expr but are never materialized as globals.
+// Scalars and indices are hoisted like tensors. A sub-byte value (the i1 of
+// the comparison) never gets a global of its own, but the i32 selected with it
+// does, and its tree reads the global the first i32 was stored to.
 
-util.func public @scalars_not_hoisted() -> (i32, index) {
+util.func public @scalars_hoisted() -> (i32, index, i32) {
   %c2 = arith.constant 2 : i32
   %0 = arith.addi %c2, %c2 : i32
   %c3 = arith.constant 3 : index
   %1 = arith.muli %c3, %c3 : index
-  util.return %0, %1 : i32, index
+  %2 = arith.cmpi slt, %0, %c2 : i32
+  %3 = arith.select %2, %0, %c2 : i32
+  util.return %0, %1, %3 : i32, index, i32
 }
 
-// CHECK-NOT:  util.global
-// CHECK-NOT:  util.initializer
-// CHECK-LABEL: util.func public @scalars_not_hoisted(
+// CHECK:      util.global private @__hoisted_i32 : i32
+// CHECK-NEXT: util.initializer {
 // CHECK-NEXT:   %c2 = arith.constant 2 : i32
 // CHECK-NEXT:   %0 = arith.addi %c2, %c2 : i32
+// CHECK-NEXT:   util.global.store %0, @__hoisted_i32 : i32
+// CHECK:      util.global private @__hoisted_index : index
+// CHECK-NEXT: util.initializer {
+// CHECK-NEXT:   %c3 = arith.constant 3 : index
+// CHECK-NEXT:   %0 = arith.muli %c3, %c3 : index
+// CHECK-NEXT:   util.global.store %0, @__hoisted_index : index
+// CHECK-NOT:  util.global private @{{.*}} : i1
+// CHECK:      util.global private @__hoisted_i32_0 : i32
+// CHECK-NEXT: util.initializer {
+// CHECK-NEXT:   %c2 = arith.constant 2 : i32
+// CHECK-NEXT:   %__hoisted_i32 = util.global.load @__hoisted_i32 : i32
+// CHECK-NEXT:   %0 = arith.cmpi slt, %__hoisted_i32, %c2 : i32
+// CHECK-NEXT:   %1 = arith.select %0, %__hoisted_i32, %c2 : i32
+// CHECK-NEXT:   util.global.store %1, @__hoisted_i32_0 : i32
+// CHECK-LABEL: util.func public @scalars_hoisted(
+// CHECK-NEXT:   %__hoisted_i32 = util.global.load immutable @__hoisted_i32 : i32
+// CHECK-NEXT:   %__hoisted_index = util.global.load immutable @__hoisted_index : index
+// CHECK-NEXT:   %__hoisted_i32_0 = util.global.load immutable @__hoisted_i32_0 : i32
+// CHECK-NEXT:   util.return %__hoisted_i32, %__hoisted_index, %__hoisted_i32_0
 
 // -----
 

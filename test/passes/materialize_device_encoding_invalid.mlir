@@ -18,15 +18,16 @@ func.func @encoding_without_target() {
 
 // -----
 
-// A padding layout is not a packed layout.
+// A padding layout whose amount no resolver decided has no padded binding type. (Resolved padding
+// layouts are materialized: materialize_device_encoding_padding.mlir.)
 
 #pipeline_layout = #hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
 #target = #hal.executable.target<"llvm-cpu", "xyz", {cpu_features = "+avx,+avx2,+fma", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>
-#padded = #iree_encoding.layout<[#iree_encoding.padding<[0, 64]>]>
-func.func @padding_layout() attributes {hal.executable.target = #target} {
+#padded = #iree_encoding.layout<[#iree_encoding.padding<[0, ?]>]>
+func.func @unresolved_padding_layout() attributes {hal.executable.target = #target} {
   %c0 = arith.constant 0 : index
   %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xf32>>
-  // expected-error @+1 {{'hal.interface.binding.subspan' op unsupported layout #iree_encoding.padding<[0, 64]>: only packed (encoding_info) layouts are materialized}}
+  // expected-error @+1 {{'hal.interface.binding.subspan' op has an unresolved padding #iree_encoding.padding<[0, ?]>: no padding resolver decides its amount}}
   %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(None) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16x16xf32, #padded>>
   %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [16, 16], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xf32>> -> tensor<16x16xf32>
   %3 = iree_encoding.set_encoding %2 : tensor<16x16xf32> -> tensor<16x16xf32, #padded>

@@ -273,3 +273,72 @@ util.func public @cast_between_dispatches() -> tensor<?x8xf32, #encoding> {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[CAST:.+]] = tensor.cast %[[R]] : tensor<4x8xf32, #encoding> to tensor<?x8xf32, #encoding>
 // CHECK-NEXT:    util.return %[[CAST]]
+
+// -----
+
+// A matmul_k set_encoding moves above a collapse_shape that leaves its K dim
+// whole: the source is encoded with K renamed through the reassociation (K is
+// dim 1 of the 6x32 result, i.e. dim 2 of the 2x3x32 source), and the collapse
+// now goes from one encoded type to the other.
+
+#k1 = #iree_encoding.matmul_k<k_dims = [1]>
+util.func public @matmul_k_above_collapse(%src: tensor<2x3x32xf32>) -> tensor<6x32xf32, #k1> {
+  %c = tensor.collapse_shape %src [[0, 1], [2]] : tensor<2x3x32xf32> into tensor<6x32xf32>
+  %0 = iree_encoding.set_encoding %c : tensor<6x32xf32> -> tensor<6x32xf32, #k1>
+  util.return %0 : tensor<6x32xf32, #k1>
+}
+// CHECK-DAG:   #[[$K1:.+]] = #iree_encoding.matmul_k<k_dims = [1]>
+// CHECK-DAG:   #[[$K2:.+]] = #iree_encoding.matmul_k<k_dims = [2]>
+// CHECK-LABEL: @matmul_k_above_collapse(
+// CHECK-SAME:    %[[SRC:[a-zA-Z0-9]+]]: tensor<2x3x32xf32>
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %[[SRC]] : tensor<2x3x32xf32> -> tensor<2x3x32xf32, #[[$K2]]>
+// CHECK-NEXT:    %[[C:.+]] = tensor.collapse_shape %[[SET]] {{\[}}[0, 1], [2]] : tensor<2x3x32xf32, #[[$K2]]> into tensor<6x32xf32, #[[$K1]]>
+// CHECK-NEXT:    util.return %[[C]]
+
+// -----
+
+// Two collapses: the set_encoding passes the outer one, which keeps K (dim 0)
+// whole, and stops below the inner one, which builds K out of two source dims.
+
+#k0 = #iree_encoding.matmul_k<k_dims = [0]>
+util.func public @matmul_k_stops_at_collapsed_k(%src: tensor<2x3x5x7xf32>) -> tensor<6x35xf32, #k0> {
+  %a = tensor.collapse_shape %src [[0, 1], [2], [3]] : tensor<2x3x5x7xf32> into tensor<6x5x7xf32>
+  %b = tensor.collapse_shape %a [[0], [1, 2]] : tensor<6x5x7xf32> into tensor<6x35xf32>
+  %0 = iree_encoding.set_encoding %b : tensor<6x35xf32> -> tensor<6x35xf32, #k0>
+  util.return %0 : tensor<6x35xf32, #k0>
+}
+// CHECK-LABEL: @matmul_k_stops_at_collapsed_k(
+// CHECK-SAME:    %[[SRC:[a-zA-Z0-9]+]]: tensor<2x3x5x7xf32>
+// CHECK-NEXT:    %[[A:.+]] = tensor.collapse_shape %[[SRC]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x5x7xf32> into tensor<6x5x7xf32>
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %[[A]] : tensor<6x5x7xf32> -> tensor<6x5x7xf32, #encoding>
+// CHECK-NEXT:    %[[B:.+]] = tensor.collapse_shape %[[SET]] {{\[}}[0], [1, 2]] : tensor<6x5x7xf32, #encoding> into tensor<6x35xf32, #encoding>
+// CHECK-NEXT:    util.return %[[B]]
+
+// -----
+
+// Other encodings do not say which source dims a collapsed dim came from, so
+// they stay below a collapse_shape; so does a matmul_k set_encoding inside a
+// dispatch.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2]>
+#k1 = #iree_encoding.matmul_k<k_dims = [1]>
+util.func public @no_swap_with_collapse(%src: tensor<2x3x32xf32>) -> (tensor<6x32xf32, #lhs>, tensor<6x32xf32, #k1>) {
+  %c = tensor.collapse_shape %src [[0, 1], [2]] : tensor<2x3x32xf32> into tensor<6x32xf32>
+  %0 = iree_encoding.set_encoding %c : tensor<6x32xf32> -> tensor<6x32xf32, #lhs>
+  %1 = flow.dispatch.region -> (tensor<6x32xf32, #k1>) {
+    %c2 = tensor.collapse_shape %src [[0, 1], [2]] : tensor<2x3x32xf32> into tensor<6x32xf32>
+    %2 = iree_encoding.set_encoding %c2 : tensor<6x32xf32> -> tensor<6x32xf32, #k1>
+    flow.return %2 : tensor<6x32xf32, #k1>
+  }
+  util.return %0, %1 : tensor<6x32xf32, #lhs>, tensor<6x32xf32, #k1>
+}
+// CHECK-LABEL: @no_swap_with_collapse(
+// CHECK-SAME:    %[[SRC:[a-zA-Z0-9]+]]: tensor<2x3x32xf32>
+// CHECK-NEXT:    %[[C:.+]] = tensor.collapse_shape %[[SRC]]
+// CHECK-NEXT:    iree_encoding.set_encoding %[[C]] : tensor<6x32xf32> -> tensor<6x32xf32, #encoding{{[0-9]*}}>
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NEXT:      %[[C2:.+]] = tensor.collapse_shape %[[SRC]]
+// CHECK-NEXT:      iree_encoding.set_encoding %[[C2]] : tensor<6x32xf32> -> tensor<6x32xf32, #encoding{{[0-9]*}}>

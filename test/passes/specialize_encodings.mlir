@@ -229,7 +229,7 @@ util.func public @left_alone(%arg0: !hal.buffer_view, %d0: index, %d1: index) ->
 // CHECK-DAG:   #[[$UNKNOWN:.+]] = #iree_encoding.unknown
 // CHECK-DAG:   #[[$SERIALIZED:.+]] = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [4, 1], outerDimsPerm = [0, 1]}}>]>
 // CHECK-DAG:   #[[$OLD:.+]] = #iree_encoding.encoding<{{.+}}layouts = [#iree_cpu.cpu_encoding_layout<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [1, 1], outerDimsPerm = [0, 1]}}>]>
-// CHECK-DAG:   #[[$TESTING:.+]] = #iree_encoding.testing<layouts = [#iree_encoding.specialized<7>]>
+// CHECK-DAG:   #[[$TESTING:.+]] = #iree_encoding.testing<{{(layouts = )?}}[#iree_encoding.specialized<7>]>
 // CHECK-DAG:   #[[$VERBOSE:.+]] = #iree_encoding.encoding<operand_index = 0 : index, {{.+}}iteration_sizes
 // CHECK-LABEL: util.func public @left_alone(
 // CHECK:         stream.tensor.sizeof on(#hal.device.affinity<@device>) tensor<?x?xf32, #[[$UNKNOWN]]>
@@ -258,8 +258,8 @@ util.func public @testing_resolvers(%d0: index) -> (index, index, index) {
   %2 = stream.tensor.sizeof on(#hal.device.affinity<@device_identity>) tensor<?x4xf32, #encoding>{%d0} : index
   util.return %0, %1, %2 : index, index, index
 }
-// CHECK-DAG:   #[[$SPEC:.+]] = #iree_encoding.testing<layouts = [#iree_encoding.specialized<123, tensor<?x4xf32>>]>
-// CHECK-DAG:   #[[$IDENTITY:.+]] = #iree_encoding.testing<layouts = [#iree_encoding.identity]>
+// CHECK-DAG:   #[[$SPEC:.+]] = #iree_encoding.testing<{{(layouts = )?}}[#iree_encoding.specialized<123, tensor<?x4xf32>>]>
+// CHECK-DAG:   #[[$IDENTITY:.+]] = #iree_encoding.testing<{{(layouts = )?}}[#iree_encoding.identity]>
 // CHECK-LABEL: util.func public @testing_resolvers(
 // CHECK:         stream.tensor.sizeof {{.+}} tensor<?x4xf32, #[[$SPEC]]>
 // CHECK:         stream.tensor.sizeof {{.+}} tensor<?x4xf32, #[[$IDENTITY]]>
@@ -267,8 +267,9 @@ util.func public @testing_resolvers(%d0: index) -> (index, index, index) {
 
 // -----
 
-// A resolver mini-iree has no layout model for (the GPU padding resolver) drops the encoding: the
-// tensor is stored plain, on the host and in the executable's binding.
+// The GPU padding resolver on a target without a known L1 cache (no `iree_codegen.target_info`)
+// pads nothing: every recognized encoding, data-tiling ones included, gets `padding<[0, 0]>`, on the
+// host and in the executable's binding (IREE's GPUPadLayoutResolverAttr without cache parameters).
 
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -286,14 +287,119 @@ stream.executable private @ex {
     }
   }
 }
-util.func public @resolver_without_layouts_drops_encoding(%arg0: !stream.resource<*>, %N: index, %K: index, %size: index) -> !stream.resource<*> {
+util.func public @padding_resolver_without_cache_info(%arg0: !stream.resource<*>, %N: index, %K: index, %size: index) -> !stream.resource<*> {
   %0 = stream.tensor.dispatch on(#hal.device.affinity<@device>) @ex::@consume(%arg0, %N, %K) : (tensor<?x?xf32, #encoding>{%N, %K} in !stream.resource<*>{%size}, index, index) -> tensor<?x?xf32, #encoding>{%N, %K} in %arg0{%size}
   util.return %0 : !stream.resource<*>
 }
+// CHECK:       #[[$NO_PAD:.+]] = #iree_encoding.layout<[#iree_encoding.padding<[0, 0]>]>
 // CHECK-LABEL: stream.executable private @ex {
-// CHECK:         stream.binding.subspan %arg0[%c0] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32>>{%arg1, %arg2}
-// CHECK-LABEL: util.func public @resolver_without_layouts_drops_encoding(
-// CHECK:         stream.tensor.dispatch {{.+}} : (tensor<?x?xf32>{%{{.+}}, %{{.+}}} in !stream.resource<*>{%{{.+}}}, index, index)
+// CHECK:         stream.binding.subspan %arg0[%c0] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #[[$NO_PAD]]>>{%arg1, %arg2}
+// CHECK-LABEL: util.func public @padding_resolver_without_cache_info(
+// CHECK:         stream.tensor.dispatch {{.+}} : (tensor<?x?xf32, #[[$NO_PAD]]>{%{{.+}}, %{{.+}}} in !stream.resource<*>{%{{.+}}}, index, index)
+
+// -----
+
+// The GPU padding resolver on gfx942 (128-byte cache lines, 4 sets: a 512-byte set span), as IREE's
+// specialize_encodings.mlir: a 2048 x f16 row (4096 bytes, a multiple of the span) takes one more
+// line, 64 elements; a 16 x f16 row is shorter than the span and is not padded; static paddings stay.
+
+#executable_target_rocm_hsaco_fb = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip",
+  iree.encoding.resolver = #iree_gpu.gpu_padding_resolver<>,
+  iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup = none, mma = [<MFMA_F32_16x16x4_F32>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>}>
+#device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_hsaco_fb]> : !hal.device
+#encodingA = #iree_encoding.padding<[0, ?]>
+#encodingB = #iree_encoding.padding<[0, 64]>
+#encodingC = #iree_encoding.padding<[64, 64]>
+#encodingE = #iree_encoding.padding<[0, 0, ?]>
+util.global private @device_a = #device_target_local_0_
+util.func public @with_pad_encoding_using_pad_attr(%arg0: index) -> (index, index, index, index, index, index) {
+  %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x2048xf16, #encodingA>{%arg0} : index
+  %1 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x16xf16, #encodingA>{%arg0} : index
+  %2 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x2048xf16, #encodingB>{%arg0} : index
+  %3 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x2048xf16, #encodingC>{%arg0} : index
+  %4 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x1000xf32, #encodingA>{%arg0} : index
+  %5 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x4x100xi8, #encodingE>{%arg0} : index
+  util.return %0, %1, %2, %3, %4, %5 : index, index, index, index, index, index
+}
+// CHECK-DAG:   #[[$PAD_DIM1_64:.+]] = #iree_encoding.layout<[#iree_encoding.padding<[0, 64]>]>
+// CHECK-DAG:   #[[$NO_PAD:.+]] = #iree_encoding.layout<[#iree_encoding.padding<[0, 0]>]>
+// CHECK-DAG:   #[[$PAD_DIM1_56:.+]] = #iree_encoding.layout<[#iree_encoding.padding<[0, 56]>]>
+// CHECK-DAG:   #[[$NO_PAD_3D:.+]] = #iree_encoding.layout<[#iree_encoding.padding<[0, 0, 0]>]>
+// CHECK-LABEL: util.func public @with_pad_encoding_using_pad_attr(
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x2048xf16, #[[$PAD_DIM1_64]]>
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x16xf16, #[[$NO_PAD]]>
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x2048xf16, #iree_encoding.padding<[0, 64]>>
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x2048xf16, #iree_encoding.padding<[64, 64]>>
+// 1000 x f32 = 4000 bytes: 96 bytes up to the next line (4096), a multiple of the span, so one line
+// more: 224 bytes, 56 elements.
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x1000xf32, #[[$PAD_DIM1_56]]>
+// A 100-byte row is shorter than the span.
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x4x100xi8, #[[$NO_PAD_3D]]>
+
+// -----
+
+// IREE's create_pad_identity_encoding: without `iree_codegen.target_info` the padding resolver gives any
+// encoding the zero padding.
+
+#executable_target_rocm_bytecode_fb = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip", iree.encoding.resolver = #iree_gpu.gpu_padding_resolver<> }>
+#device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_bytecode_fb]> : !hal.device
+#encoding = #iree_encoding.testing<>
+util.global private @device_a = #device_target_local_0_
+util.func public @create_pad_identity_encoding(%arg0: index) -> index {
+  %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x0xf32, #encoding>{%arg0} : index
+  util.return %0 : index
+}
+// CHECK:       #[[$IDENTITY_PAD:.+]] = #iree_encoding.testing<{{(layouts = )?}}[#iree_encoding.padding<[0, 0]>]>
+// CHECK-LABEL: @create_pad_identity_encoding
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x0xf32, #[[$IDENTITY_PAD]]>
+
+// -----
+
+// Paddings the resolver does not resolve: a dynamic innermost dim, a dynamic pad on an outer dim,
+// and a data-tiling encoding on a target with a known cache.
+
+#executable_target_rocm_hsaco_fb = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip",
+  iree.encoding.resolver = #iree_gpu.gpu_padding_resolver<>,
+  iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup = none, mma = [<MFMA_F32_16x16x4_F32>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>}>
+#device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_hsaco_fb]> : !hal.device
+#encodingA = #iree_encoding.padding<[0, ?]>
+util.global private @device_a = #device_target_local_0_
+util.func public @error_pad_dynamic_innermost_dim(%arg0: index) -> index {
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<2048x?xf16, #encodingA>{%arg0} : index
+  util.return %0 : index
+}
+
+// -----
+
+#executable_target_rocm_hsaco_fb = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip",
+  iree.encoding.resolver = #iree_gpu.gpu_padding_resolver<>,
+  iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup = none, mma = [<MFMA_F32_16x16x4_F32>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>}>
+#device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_hsaco_fb]> : !hal.device
+#encodingD = #iree_encoding.padding<[64, ?]>
+util.global private @device_a = #device_target_local_0_
+util.func public @error_pad_dynamic_outer_pad(%arg0: index) -> index {
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x2048xf16, #encodingD>{%arg0} : index
+  util.return %0 : index
+}
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#executable_target_rocm_hsaco_fb = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip",
+  iree.encoding.resolver = #iree_gpu.gpu_padding_resolver<>,
+  iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup = none, mma = [<MFMA_F32_16x16x4_F32>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>}>
+#device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_hsaco_fb]> : !hal.device
+#encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+util.global private @device_a = #device_target_local_0_
+util.func public @error_data_tiling_encoding_with_padding_resolver(%arg0: index) -> index {
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x2048xf32, #encoding>{%arg0} : index
+  util.return %0 : index
+}
 
 // -----
 

@@ -176,6 +176,18 @@ def test_results_are_kept_with_encoding_dims(tmp_path: Path, name: str) -> None:
     assert "encoding_dims{" in result.stdout
 
 
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_results_are_kept_with_matmul_k(tmp_path: Path, name: str) -> None:
+    """encoding-option=matmulk: the same rewrite with `#iree_encoding.matmul_k` encodings."""
+    pipeline = BOTH + "{encoding-option=matmulk}"
+    result = run_opt([str(_write(tmp_path, name)), "-p", pipeline, "--verify-each-with-interpreter"])
+    assert result.returncode == 0, result.stderr
+    expected = EXPECTED_MATMULS.get(name, 1)
+    assert result.stdout.count("iree_encoding.unset_encoding") == expected
+    assert "#iree_encoding.matmul_k<k_dims = [" in result.stdout
+    assert "#iree_encoding.encoding<" not in result.stdout
+
+
 def test_dynamic_dims_of_size_zero(tmp_path: Path) -> None:
     result = run_opt(
         [str(_write(tmp_path, "matmul_dynamic_f32")), "-p", BOTH, "--verify-each-with-interpreter",
@@ -211,12 +223,12 @@ def test_single_op_type_option(tmp_path: Path) -> None:
             "unknown data-tiling op type 'attention' (expected one of: matmul, scaled_matmul, conv)",
         ),
         (
-            "iree-dispatch-creation-set-encoding{encoding-option=padding}",
-            "encoding-option=padding (pad-only encodings) is not supported; use 'default'",
+            "iree-dispatch-creation-set-encoding{encoding-option=padding encoding-dims=true}",
+            "encoding-dims=true needs encoding-option=default: 'padding' encodings carry no iteration sizes",
         ),
         (
             "iree-dispatch-creation-set-encoding{encoding-option=tiled}",
-            "unknown encoding-option 'tiled' (expected one of: default, padding)",
+            "unknown encoding-option 'tiled' (expected one of: default, matmulk, padding)",
         ),
     ],
 )
@@ -271,3 +283,38 @@ def test_preset_hint_on_unsupported_op_is_an_error(tmp_path: Path, program: str,
     result = run_opt([str(path), "-p", "iree-dispatch-creation-set-encoding"])
     assert result.returncode != 0
     assert message in result.stderr
+
+
+PRESET_SET_ENCODINGS = """
+#encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32]>
+func.func @encoded_fills(%m: index, %hi: index) -> (tensor<?x24xf32, #encoding>, tensor<?x24xf32, #encoding>, tensor<?x20xf32, #encoding>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty(%m) : tensor<?x20xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x20xf32>) -> tensor<?x20xf32>
+  %same = tensor.pad %f low[0, 0] high[%hi, 4] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<?x20xf32> to tensor<?x24xf32>
+  %other = tensor.pad %f low[0, 0] high[%hi, 4] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f32
+  } : tensor<?x20xf32> to tensor<?x24xf32>
+  %0 = iree_encoding.set_encoding %same : tensor<?x24xf32> -> tensor<?x24xf32, #encoding>
+  %1 = iree_encoding.set_encoding %other : tensor<?x24xf32> -> tensor<?x24xf32, #encoding>
+  %2 = iree_encoding.set_encoding %f : tensor<?x20xf32> -> tensor<?x20xf32, #encoding>
+  return %0, %1, %2 : tensor<?x24xf32, #encoding>, tensor<?x24xf32, #encoding>, tensor<?x20xf32, #encoding>
+}
+"""
+
+
+def test_fill_folds_keep_results(tmp_path: Path) -> None:
+    """FoldFillWithPad and FoldFillWithSetEncoding on set_encodings already in the program."""
+    path = tmp_path / "input.mlir"
+    path.write_text(PRESET_SET_ENCODINGS)
+    result = run_opt([str(path), "-p", "iree-dispatch-creation-set-encoding", "--verify-each-with-interpreter"])
+    assert result.returncode == 0, result.stderr
+    # Only the pad with another value than the fill's is still padded and encoded.
+    assert result.stdout.count("tensor.pad") == 1
+    assert result.stdout.count("iree_encoding.set_encoding") == 1
+    assert result.stdout.count("linalg.fill") == 3

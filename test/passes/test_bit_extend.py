@@ -1,11 +1,11 @@
-"""One ``isBitExtendOp`` (compiler/ir/bit_extend.py), with IREE's meaning, for every pass that asks."""
+"""One ``isBitExtendOp`` (compiler/ir/queries.py), with IREE's meaning, for every pass that asks."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import run_opt
 
-from mini_iree.compiler.ir.bit_extend import is_bit_extend_op
+from mini_iree.compiler.ir.queries import is_bit_extend_op
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.dialects import linalg
 

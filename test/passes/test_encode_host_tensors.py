@@ -280,3 +280,30 @@ def test_bad_era_is_an_error(tmp_path):
     result = run_opt([str(_write(tmp_path, "util.func public @f() {\n  util.return\n}\n")), "-p", f"{PASS}{{era=next}}"])
     assert result.returncode == 1
     assert "unknown era 'next'" in result.stderr
+
+
+def test_padding_program_keeps_results(tmp_path):
+    """Two matmuls handing over a `padding<[0, ?]>` tensor, on gfx942 with the padding resolver.
+
+    After specialization the hand-over resource is sized for 1056-float rows; the
+    pass turns that into `dim * 4224` (nsw, as IREE's PaddingAttr writes it), and the
+    program must keep its results.
+    """
+    from pathlib import Path
+
+    chain = Path(__file__).parents[1] / "e2e" / "Inputs" / "padding" / "matmul_chain_padded.mlir"
+    stages = (
+        "iree-hal-assign-target-devices{targetDevices=gfx942:encoding-layout-resolver=pad},"
+        "iree-hal-materialize-target-devices,iree-dispatch-creation-convert-dispatch-regions-to-workgroups,"
+        "iree-flow-outline-dispatch-regions,iree-stream-conversion,canonicalize,cse,iree-stream-specialize-encodings"
+    )
+    stream_form = run_opt([str(chain), "-p", stages])
+    assert stream_form.returncode == 0, stream_form.stderr
+    path = _write(tmp_path, stream_form.stdout)
+    for size in (1, 9):
+        result = _run(path, PASS, size)
+        assert result.returncode == 0, result.stderr
+        assert "kept the results" in result.stderr
+    out = run_opt([str(path), "-p", PASS])
+    assert re.search(r"arith\.muli %\w+, %c4224 overflow<nsw> : index", out.stdout)
+    assert "stream.tensor.sizeof" not in out.stdout

@@ -355,3 +355,50 @@ util.func public @computed_source(%arg0: !hal.buffer_view) -> !hal.buffer_view {
 def test_source_computed_in_dispatch_stays(tmp_path):
     out = run_pass(tmp_path, COMPUTED_SOURCE)
     assert encoding_ops_inside_dispatches(out) == ["iree_encoding.set_encoding", "iree_encoding.unset_encoding"]
+
+
+# A weight negated inside the dispatch: the negation of an immutable global is a
+# constant expression that would become a global, so it leaves with its
+# set_encoding; reading a mutable global instead, everything stays.
+CONST_EXPR_WEIGHT = """
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2]>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2]>
+#acc = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2]>
+util.global private @weight = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [1.5, 2.5, 3.5]]> : tensor<4x3xf32>
+func.func @main(%a: tensor<5x4xf32>) -> tensor<5x3xf32> {
+  %0 = flow.dispatch.region -> (tensor<5x3xf32>) {
+    %w = util.global.load @weight : tensor<4x3xf32>
+    %e0 = tensor.empty() : tensor<4x3xf32>
+    %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<4x3xf32>) outs(%e0 : tensor<4x3xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %n = arith.negf %in : f32
+      linalg.yield %n : f32
+    } -> tensor<4x3xf32>
+    %l = iree_encoding.set_encoding %a : tensor<5x4xf32> -> tensor<5x4xf32, #lhs>
+    %r = iree_encoding.set_encoding %neg : tensor<4x3xf32> -> tensor<4x3xf32, #rhs>
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<5x3xf32, #acc>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<5x3xf32, #acc>) -> tensor<5x3xf32, #acc>
+    %mm = linalg.matmul ins(%l, %r : tensor<5x4xf32, #lhs>, tensor<4x3xf32, #rhs>) outs(%f : tensor<5x3xf32, #acc>) -> tensor<5x3xf32, #acc>
+    %u = iree_encoding.unset_encoding %mm : tensor<5x3xf32, #acc> -> tensor<5x3xf32>
+    flow.return %u : tensor<5x3xf32>
+  }
+  return %0 : tensor<5x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("mutable", [False, True])
+def test_const_expr_source_is_hoisted(tmp_path, mutable):
+    program = CONST_EXPR_WEIGHT.replace("util.global private @weight", "util.global private mutable @weight")
+    out = run_pass(tmp_path, program if mutable else CONST_EXPR_WEIGHT)
+    module = parse_module_text(out)
+    in_dispatch = {op.name for op in module.walk() if enclosing_dispatch_region(op) is not None}
+    if mutable:
+        assert {"util.global.load", "linalg.generic", "iree_encoding.set_encoding"} <= in_dispatch
+    else:
+        assert not in_dispatch & {"util.global.load", "linalg.generic", "iree_encoding.set_encoding"}

@@ -141,6 +141,30 @@ func.func @main(%a: tensor<6x4xf32>, %b: tensor<4x3xf32>) -> tensor<?x3xf32> {{
 }}
 """
 
+# A matmul_k set_encoding of a collapsed dispatch result: propagation moves it
+# above the collapse_shape, so that it can fuse into the producer.
+_MATMUL_K_PROGRAM = """#k1 = #iree_encoding.matmul_k<k_dims = [1]>
+#ew3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @main(%a: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
+  %0 = flow.dispatch.region -> (tensor<2x3x4xf32>) {
+    %e = tensor.empty() : tensor<2x3x4xf32>
+    %g = linalg.generic {indexing_maps = [#ew3, #ew3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<2x3x4xf32>) outs(%e : tensor<2x3x4xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %s = arith.mulf %in, %in : f32
+      linalg.yield %s : f32
+    } -> tensor<2x3x4xf32>
+    flow.return %g : tensor<2x3x4xf32>
+  }
+  %c = tensor.collapse_shape %0 [[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+  %s = iree_encoding.set_encoding %c : tensor<6x4xf32> -> tensor<6x4xf32, #k1>
+  %1 = flow.dispatch.region -> (tensor<6x4xf32>) {
+    %u = iree_encoding.unset_encoding %s : tensor<6x4xf32, #k1> -> tensor<6x4xf32>
+    flow.return %u : tensor<6x4xf32>
+  }
+  return %1 : tensor<6x4xf32>
+}
+"""
+
 PROGRAMS = {
     "static_f32": _matmul_program(6, 5, 4, "f32", "f32"),
     "dynamic_f32": _matmul_program(None, None, None, "f32", "f32"),
@@ -150,6 +174,7 @@ PROGRAMS = {
     "zero_size_dim": _matmul_program(0, 5, 4, "f32", "f32"),
     "zero_size_reduction": _matmul_program(3, None, 0, "f32", "f32"),
     "tensor_cast": _CAST_PROGRAM,
+    "matmul_k_collapse": _MATMUL_K_PROGRAM,
 }
 
 
@@ -202,3 +227,17 @@ def test_pipeline_through_casts(tmp_path):
 def test_iree_313_dumps_keep_results(case):
     path = next((require_reference() / "iree-3.13" / case).glob("06_*.mlir"))
     _verify(str(path), PIPELINE)
+
+
+def test_pipeline_fuses_matmul_k_through_collapse(tmp_path):
+    path = tmp_path / "matmul_k.mlir"
+    path.write_text(PROGRAMS["matmul_k_collapse"])
+    out = _verify(str(path), PIPELINE)
+    # The set_encoding went above the collapse_shape (K renamed to the
+    # source's dim 2) and into the producer, which returns the encoded tensor;
+    # the collapse now runs on encoded tensors and nothing is left to encode on
+    # the host.
+    assert "flow.dispatch.region -> (tensor<2x3x4xf32, #encoding>)" in out
+    assert "#iree_encoding.matmul_k<k_dims = [2]>" in out
+    assert "tensor.collapse_shape %0 [[0, 1], [2]] : tensor<2x3x4xf32, #encoding> into tensor<6x4xf32, #encoding1>" in out
+    assert "flow.tensor.encode" not in out

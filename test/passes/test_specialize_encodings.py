@@ -13,6 +13,7 @@ come out as dump 13.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from conftest import require_reference, run_opt
@@ -35,7 +36,7 @@ TARGETS = {
     "vmvx": '#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_cpu.vmvx_encoding_resolver<>}>',
     # No resolver: IREE's identity resolver, `#iree_encoding.layout<[#iree_encoding.identity]>`.
     "no-resolver": '#hal.executable.target<"vmvx", "vmvx-bytecode-fb">',
-    # A resolver without a layout model here: the encodings are dropped.
+    # The GPU padding resolver on a target without a known L1 cache: `padding<[0, 0]>` everywhere.
     "gpu-padding": (
         '#hal.executable.target<"rocm", "rocm-hsaco-fb", '
         "{iree.encoding.resolver = #iree_gpu.gpu_padding_resolver<cache_line_bytes = 128, cache_sets = 4>}>"
@@ -284,16 +285,44 @@ def test_walkthrough_dump_10_gives_dump_13():
     assert got.stdout == expected
 
 
-def test_identity_and_dropped_encodings(tmp_path):
-    """No resolver: the identity layout. A resolver without layouts: plain tensors, bindings included."""
+def test_identity_and_zero_padding_layouts(tmp_path):
+    """No resolver: the identity layout. The padding resolver without cache info: zero padding, bindings included."""
     out = run_opt([str(_write(tmp_path, matmul_program(None, None, None, F32, ["no-resolver"]))), "-p", PASS])
     assert out.returncode == 0, out.stderr
     assert "#iree_encoding.layout<[#iree_encoding.identity]>" in out.stdout
     out = run_opt([str(_write(tmp_path, matmul_program(None, None, None, F32, ["gpu-padding"]))), "-p", PASS])
     assert out.returncode == 0, out.stderr
-    assert "#iree_encoding.layout" not in out.stdout
-    assert "readonly:tensor<?x?xf32>>" in out.stdout
-    assert "stream.tensor.sizeof on(#hal.device.affinity<@device_0>) tensor<?x?xf32>{%m, %k}" in out.stdout
+    layouts = {k: v for k, v in re.findall(r"^(#encoding\d*) = (.*)$", out.stdout, re.M) if "layout" in v}
+    assert set(layouts.values()) == {"#iree_encoding.layout<[#iree_encoding.padding<[0, 0]>]>"}
+    (alias,) = layouts
+    assert f"readonly:tensor<?x?xf32, {alias}>>" in out.stdout
+    assert f"stream.tensor.sizeof on(#hal.device.affinity<@device_0>) tensor<?x?xf32, {alias}>{{%m, %k}}" in out.stdout
+
+
+PADDED_CHAIN = Path(__file__).parents[1] / "e2e" / "Inputs" / "padding" / "matmul_chain_padded.mlir"
+
+
+@pytest.mark.parametrize("size", [1, 7])
+def test_padding_program_keeps_results(tmp_path, size):
+    """A `padding<[0, ?]>` hand-over between two dispatches on gfx942 with the padding resolver.
+
+    The resource of the padded tensor grows to 1056 floats a row (its binding too);
+    the program, run before and after the pass, must give the same results.
+    """
+    stages = (
+        "iree-hal-assign-target-devices{targetDevices=gfx942:encoding-layout-resolver=pad},"
+        "iree-hal-materialize-target-devices,iree-dispatch-creation-convert-dispatch-regions-to-workgroups,"
+        "iree-flow-outline-dispatch-regions,iree-stream-conversion,canonicalize,cse"
+    )
+    stream_form = run_opt([str(PADDED_CHAIN), "-p", stages])
+    assert stream_form.returncode == 0, stream_form.stderr
+    path = _write(tmp_path, stream_form.stdout)
+    result = run_opt([str(path), "-p", PASS, "--verify-each-with-interpreter", f"--interpreter-dynamic-size={size}"])
+    assert result.returncode == 0, result.stderr
+    assert "kept the results" in result.stderr
+    out = run_opt([str(path), "-p", PASS])
+    assert "#iree_encoding.layout<[#iree_encoding.padding<[0, 56]>]>" in out.stdout
+    assert "tensor<?x1000xf32, #iree_encoding.padding<[0, ?]>>" not in out.stdout.split("util.func")[-1]
 
 
 def test_gpu_3_13_layouts_match_iree_3_13_dump():

@@ -114,15 +114,37 @@ def test_gpu_names_go_to_the_gpu_module(monkeypatch):
     seen: list[str] = []
     fake = types.ModuleType("mini_iree.compiler.resolvers.gpu")
 
-    def rocm_target(arch: str) -> hal.ExecutableTargetAttr:
-        seen.append(arch)
+    def rocm_target(arch: str, resolver: str = "data-tiling") -> hal.ExecutableTargetAttr:
+        seen.append(f"{arch}/{resolver}")
         return hal.ExecutableTargetAttr("rocm", "rocm-hsaco-fb", {})
 
     fake.rocm_target = rocm_target  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "mini_iree.compiler.resolvers.gpu", fake)
     for arch in ("gfx942", "gfx90a", "gfx950"):
         assert parse_target(arch).backend.data == "rocm"
-    assert seen == ["gfx942", "gfx90a", "gfx950"]
+    assert parse_target("gfx942:encoding-layout-resolver=pad").backend.data == "rocm"
+    assert seen == ["gfx942/data-tiling", "gfx90a/data-tiling", "gfx950/data-tiling", "gfx942/pad"]
+
+
+@pytest.mark.parametrize(
+    ("name", "resolver"),
+    [
+        ("gfx942", "#iree_gpu.gpu_encoding_resolver<>"),
+        ("gfx942:encoding-layout-resolver=data-tiling", "#iree_gpu.gpu_encoding_resolver<>"),
+        ("gfx90a:encoding-layout-resolver=pad", "#iree_gpu.gpu_padding_resolver<>"),
+        ("gfx942:encoding-layout-resolver=none", None),
+    ],
+)
+def test_gpu_encoding_layout_resolver_option(name, resolver):
+    """IREE's `--iree-hip-encoding-layout-resolver`, spelled on the target name."""
+    got = parse_target(name).get_config("iree.encoding.resolver")
+    assert (None if got is None else str(got)) == resolver
+
+
+@pytest.mark.parametrize("name", ["gfx942:", "gfx942:+avx", "gfx942:encoding-layout-resolver=packed"])
+def test_bad_gpu_options_are_rejected(name):
+    with pytest.raises(ValueError, match="accepted targets"):
+        parse_target(name)
 
 
 @pytest.mark.parametrize(

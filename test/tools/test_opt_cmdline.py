@@ -226,3 +226,20 @@ def test_verify_each_with_interpreter_prints_a_line_per_pass():
         "verify-each-with-interpreter: pass 'cse' kept the results of 1 function (largest error 0)",
         "verify-each-with-interpreter: pass 'canonicalize' kept the results of 1 function (largest error 0)",
     ]
+
+
+def test_bare_boolean_pass_option_means_true(tmp_path):
+    """MLIR's `{flag}` sets a boolean option, as `{flag=true}` does."""
+    path = tmp_path / "f.mlir"
+    path.write_text("func.func @f() {\n  return\n}\n")
+    option = "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass{enable-aggressive-fusion}"
+    bare = run_opt([str(path), f"--pass-pipeline=builtin.module({option})"])
+    assert bare.returncode == 0, bare.stderr
+    from mini_iree.compiler.tools.pipeline import build_passes, parse_pipeline_text
+    from mini_iree.passes import get_all_passes, get_all_pipelines
+
+    (pass_,) = build_passes(parse_pipeline_text(option, mlir_syntax=False), get_all_passes(), get_all_pipelines())
+    assert pass_.enable_aggressive_fusion is True
+    # A value-less option that is not a boolean is still an error.
+    bad = run_opt([str(path), "-p", "iree-util-hoist-into-globals{max-size-increase-threshold}"])
+    assert bad.returncode == 1 and "invalid options for pass 'iree-util-hoist-into-globals'" in bad.stderr

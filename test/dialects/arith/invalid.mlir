@@ -32,3 +32,27 @@ func.func @constant_out_of_range() -> i8 {
   %0 = arith.constant 300 : i8
   return %0 : i8
 }
+
+// -----
+
+func.func @scaling_extf_narrows(%a: f32, %s: f8E8M0FNU) -> f16 {
+  // expected-error @+1 {{result type f16 must be wider than operand type f32}}
+  %0 = arith.scaling_extf %a, %s : f32, f8E8M0FNU to f16
+  return %0 : f16
+}
+
+// -----
+
+func.func @scaling_truncf_widens(%a: f16, %s: f8E8M0FNU) -> f32 {
+  // expected-error @+1 {{result type f32 must be shorter than operand type f16}}
+  %0 = arith.scaling_truncf %a, %s : f16, f8E8M0FNU to f32
+  return %0 : f32
+}
+
+// -----
+
+func.func @scaling_extf_shapes(%a: tensor<4xf16>, %s: tensor<2xf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{requires the same shape for all operands and results}}
+  %0 = arith.scaling_extf %a, %s : tensor<4xf16>, tensor<2xf16> to tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

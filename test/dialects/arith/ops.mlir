@@ -71,3 +71,29 @@ func.func @float_ops(%x: f32, %y: f32) -> f32 {
   %2 = arith.maximumf %1, %x : f32
   return %2 : f32
 }
+
+// -----
+
+// MX block-scaled casts, and int-to-float casts on whole tensors (i1 included).
+
+// CHECK-LABEL: func.func @scaled_casts
+// CHECK: arith.scaling_extf %{{.*}}, %{{.*}} : f4E2M1FN, f8E8M0FNU to f32
+// CHECK: arith.scaling_truncf %{{.*}}, %{{.*}} fastmath<fast> : f32, f8E8M0FNU to f4E2M1FN
+// CHECK: arith.scaling_extf %{{.*}}, %{{.*}} : tensor<4xf16>, tensor<4xf16> to tensor<4xf32>
+func.func @scaled_casts(%a: f4E2M1FN, %s: f8E8M0FNU, %x: f32, %t: tensor<4xf16>, %ts: tensor<4xf16>) -> (f32, f4E2M1FN, tensor<4xf32>) {
+  %0 = arith.scaling_extf %a, %s : f4E2M1FN, f8E8M0FNU to f32
+  %1 = arith.scaling_truncf %x, %s fastmath<fast> : f32, f8E8M0FNU to f4E2M1FN
+  %2 = arith.scaling_extf %t, %ts : tensor<4xf16>, tensor<4xf16> to tensor<4xf32>
+  return %0, %1, %2 : f32, f4E2M1FN, tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @int_to_float_tensors
+// CHECK: arith.uitofp %{{.*}} : tensor<64x256xi1> to tensor<64x256xf32>
+// CHECK: arith.sitofp %{{.*}} : tensor<4xi8> to tensor<4xf16>
+func.func @int_to_float_tensors(%m: tensor<64x256xi1>, %c: tensor<4xi8>) -> (tensor<64x256xf32>, tensor<4xf16>) {
+  %0 = arith.uitofp %m : tensor<64x256xi1> to tensor<64x256xf32>
+  %1 = arith.sitofp %c : tensor<4xi8> to tensor<4xf16>
+  return %0, %1 : tensor<64x256xf32>, tensor<4xf16>
+}

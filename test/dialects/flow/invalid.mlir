@@ -296,3 +296,67 @@ util.func public @region_uses_its_result(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   util.return %0 : tensor<4xf32>
 }
+
+// -----
+
+util.func public @tensor_reshape_bit_widths(%t: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{failed to verify that all of {source, result} have same element type}}
+  %0 = flow.tensor.reshape %t : tensor<4xf32> -> tensor<4xf16>
+  util.return %0 : tensor<4xf16>
+}
+
+// -----
+
+util.func public @tensor_reshape_dims(%t: tensor<?xf32>, %n: index) -> tensor<?xf32> {
+  // expected-error @+1 {{value set has 1 dynamic dimensions but only 0 dimension values are attached}}
+  %0 = "flow.tensor.reshape"(%t, %n) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<?xf32>, index) -> tensor<?xf32>
+  util.return %0 : tensor<?xf32>
+}
+
+// -----
+
+util.func public @tensor_splat_type(%v: f16) -> tensor<4xf32> {
+  // expected-error @+1 {{failed to verify that value type matches element type of result}}
+  %0 = "flow.tensor.splat"(%v) : (f16) -> tensor<4xf32>
+  util.return %0 : tensor<4xf32>
+}
+
+// -----
+
+util.func public @tensor_slice_rank(%t: tensor<4x4xf32>, %i: index) -> tensor<2xf32> {
+  // expected-error @+1 {{failed to verify that all of {source, result} have same rank}}
+  %0 = flow.tensor.slice %t[%i, %i for %i, %i] : tensor<4x4xf32> -> tensor<2xf32>
+  util.return %0 : tensor<2xf32>
+}
+
+// -----
+
+util.func public @tensor_update_element_type(%t: tensor<4xf32>, %u: tensor<2xi32>, %i: index) -> tensor<4xf32> {
+  // expected-error @+1 {{failed to verify that all of {update, target, result} have same element type}}
+  %0 = flow.tensor.update %u, %t[%i] : tensor<2xi32> -> %t as tensor<4xf32>
+  util.return %0 : tensor<4xf32>
+}
+
+// -----
+
+util.func public @tensor_clone_types(%t: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{failed to verify that all of {operand, result} have same type}}
+  %0 = "flow.tensor.clone"(%t) : (tensor<4xf32>) -> tensor<4xf16>
+  util.return %0 : tensor<4xf16>
+}
+
+// -----
+
+util.func public @tensor_store_value_type(%t: tensor<4xf32>, %v: i32, %i: index) -> tensor<4xf32> {
+  // expected-error @+1 {{failed to verify that value type matches element type of target}}
+  %0 = "flow.tensor.store"(%v, %t, %i) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>}> : (i32, tensor<4xf32>, index) -> tensor<4xf32>
+  util.return %0 : tensor<4xf32>
+}
+
+// -----
+
+util.func public @tensor_empty_dims(%n: index) -> tensor<4xf32> {
+  // expected-error @+1 {{value set has 0 dynamic dimensions but only 1 dimension values are attached}}
+  %0 = "flow.tensor.empty"(%n) : (index) -> tensor<4xf32>
+  util.return %0 : tensor<4xf32>
+}

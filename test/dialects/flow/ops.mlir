@@ -231,3 +231,39 @@ func.func @dispatch_workgroups_tied(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-LABEL: func.func @dispatch_workgroups_tied(
 // CHECK:         flow.dispatch.workgroups(%arg0) : (tensor<4xf32>) -> %arg0 =
 // CHECK-NEXT:        (%{{.+}}: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>>) {
+
+// -----
+
+// flow.tensor.*: whole-tensor ops with their dynamic sizes after the types.
+
+// CHECK-LABEL: util.func public @tensor_ops(
+util.func public @tensor_ops(%t: tensor<?x4xf32>, %n: index, %m: index, %i: index, %j: index, %v: f32, %u: tensor<2x2xf32>, %b: tensor<4xi32>) {
+  %c2 = arith.constant 2 : index
+  // CHECK: flow.tensor.reshape %{{.+}} : tensor<?x4xf32>{%{{.+}}} -> tensor<?xf32>{%{{.+}}}
+  %0 = flow.tensor.reshape %t : tensor<?x4xf32>{%n} -> tensor<?xf32>{%m}
+  // CHECK: flow.tensor.bitcast %{{.+}} : tensor<4xi32> -> tensor<4xf32>
+  %1 = flow.tensor.bitcast %b : tensor<4xi32> -> tensor<4xf32>
+  // CHECK: flow.tensor.load %{{.+}}[%{{.+}}, %{{.+}}] : tensor<?x4xf32>{%{{.+}}}
+  %2 = flow.tensor.load %t[%i, %j] : tensor<?x4xf32>{%n}
+  // CHECK: flow.tensor.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : tensor<?x4xf32>{%{{.+}}}
+  %3 = flow.tensor.store %v, %t[%i, %j] : tensor<?x4xf32>{%n}
+  // CHECK: flow.tensor.splat %{{.+}} : tensor<?x4xf32>{%{{.+}}}
+  %4 = flow.tensor.splat %v : tensor<?x4xf32>{%n}
+  // CHECK: flow.tensor.clone %{{.+}} : tensor<?x4xf32>{%{{.+}}}
+  %5 = flow.tensor.clone %t : tensor<?x4xf32>{%n}
+  // CHECK: flow.tensor.slice %{{.+}}[%{{.+}}, %{{.+}} for %{{.+}}, %{{.+}}] : tensor<?x4xf32>{%{{.+}}} -> tensor<2x2xf32>
+  %6 = flow.tensor.slice %t[%i, %j for %c2, %c2] : tensor<?x4xf32>{%n} -> tensor<2x2xf32>
+  // CHECK: flow.tensor.update %{{.+}}, %[[T:.+]][%{{.+}}, %{{.+}}] : tensor<2x2xf32> -> %[[T]] as tensor<?x4xf32>{%{{.+}}}
+  %7 = flow.tensor.update %u, %t[%i, %j] : tensor<2x2xf32> -> %t as tensor<?x4xf32>{%n}
+  // CHECK: flow.tensor.alloca : tensor<?x4xf32>{%{{.+}}}
+  %8 = flow.tensor.alloca : tensor<?x4xf32>{%n}
+  // CHECK: flow.tensor.empty : tensor<?x4xf32>{%{{.+}}}
+  %9 = flow.tensor.empty : tensor<?x4xf32>{%n}
+  // CHECK: flow.tensor.transfer %{{.+}} : tensor<?x4xf32>{%{{.+}}} to #hal.device.promise<@dev_a>
+  %10 = flow.tensor.transfer %t : tensor<?x4xf32>{%n} to #hal.device.promise<@dev_a>
+  // CHECK: flow.tensor.transfer %{{.+}} : tensor<2x2xf32> to "target"
+  %11 = flow.tensor.transfer %u : tensor<2x2xf32> to "target"
+  // CHECK: flow.tensor.trace "key" = [%{{.+}} : tensor<?x4xf32>{%{{.+}}}, %{{.+}} : tensor<2x2xf32>]
+  flow.tensor.trace "key" = [%t : tensor<?x4xf32>{%n}, %u : tensor<2x2xf32>]
+  util.return
+}

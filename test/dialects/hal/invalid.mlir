@@ -180,3 +180,27 @@ func.func @return_count_mismatch(%arg0: index) {
   // expected-error @+1 {{return must have the same number of operands as the parent result signature (have 1, expected 0)}}
   hal.return %arg0 : index
 }
+
+// -----
+
+util.func private @tensor_alias_dims(%a: tensor<?xf32>, %buf: !hal.buffer) -> tensor<?xf32> {
+  // expected-error @+1 {{number of dynamic dims must match the operand type}}
+  %0 = "hal.tensor.alias"(%a, %buf) <{operandSegmentSizes = array<i32: 1, 0, 1, 0>}> : (tensor<?xf32>, !hal.buffer) -> tensor<?xf32>
+  util.return %0 : tensor<?xf32>
+}
+
+// -----
+
+util.func private @tensor_barrier_types(%a: tensor<4xf32>, %f: !hal.fence) -> tensor<4xf16> {
+  // expected-error @+1 {{failed to verify that all of {sources, results} have same type}}
+  %0 = "hal.tensor.barrier"(%a, %f) : (tensor<4xf32>, !hal.fence) -> tensor<4xf16>
+  util.return %0 : tensor<4xf16>
+}
+
+// -----
+
+util.func private @fence_create_flags(%d: !hal.device) -> !hal.fence {
+  // expected-error @+1 {{expected one of None, Reserved for flags, got 'Fast'}}
+  %0 = hal.fence.create device(%d : !hal.device) flags("Fast") : !hal.fence
+  util.return %0 : !hal.fence
+}

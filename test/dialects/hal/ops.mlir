@@ -239,3 +239,30 @@ hal.executable private @ex {
 }
 hal.executable lazy @lazy_ex {
 }
+
+// -----
+
+// Fences at the ABI: barriers, aliases into caller storage, device lookups.
+
+// CHECK-LABEL: util.func private @fences(
+util.func private @fences(%a: tensor<4xf32>, %b: tensor<?xf32>, %n: index, %f: !hal.fence, %buf: !hal.buffer) -> (tensor<4xf32>, tensor<?xf32>, i32) {
+  // CHECK: %{{.+}}:2 = hal.tensor.barrier join(%{{.+}}, %{{.+}} : tensor<4xf32>, tensor<?xf32>) => %{{.+}} : !hal.fence
+  %0:2 = hal.tensor.barrier join(%a, %b : tensor<4xf32>, tensor<?xf32>) => %f : !hal.fence
+  // CHECK: hal.tensor.alias wait(%{{.+}}) => %{{.+}}#1 : tensor<?xf32>{%{{.+}}} to %{{.+}} : !hal.buffer
+  %1 = hal.tensor.alias wait(%f) => %0#1 : tensor<?xf32>{%n} to %buf : !hal.buffer
+  // CHECK: hal.tensor.alias on(#hal.device.promise<@dev_a>) %{{.+}} : tensor<4xf32> to %{{.+}} : !hal.buffer
+  %2 = hal.tensor.alias on(#hal.device.promise<@dev_a>) %a : tensor<4xf32> to %buf : !hal.buffer
+  // CHECK: hal.fence.signal<%{{.+}} : !hal.fence>
+  hal.fence.signal<%f : !hal.fence>
+  %c0 = arith.constant 0 : index
+  // CHECK: hal.devices.get %{{.+}} : !hal.device
+  %d = hal.devices.get %c0 : !hal.device
+  // CHECK: hal.device.resolve on(#hal.device.affinity<@dev_c>) : !hal.device
+  %d2 = hal.device.resolve on(#hal.device.affinity<@dev_c>) : !hal.device
+  // CHECK: hal.fence.create device(%{{.+}} : !hal.device) flags("None") : !hal.fence
+  %w = hal.fence.create device(%d : !hal.device) flags("None") : !hal.fence
+  %t = arith.constant -1 : i32
+  // CHECK: hal.fence.await until([%{{.+}}, %{{.+}}]) timeout_millis(%{{.+}}) flags("None") : i32
+  %s = hal.fence.await until([%w, %f]) timeout_millis(%t) flags("None") : i32
+  util.return %0#0, %1, %s : tensor<4xf32>, tensor<?xf32>, i32
+}

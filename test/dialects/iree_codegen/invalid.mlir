@@ -252,3 +252,27 @@ func.func @translation_info_workgroup_size_zero() attributes {translation_info =
 func.func @translation_info_negative_subgroup_size() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> subgroup_size = -1>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{missing translation info}}
+#compilation = #iree_codegen.compilation_info<lowering_config = #iree_codegen.lowering_config<tile_sizes = [[0]]>, translation_info = 1 : i32>
+func.func @compilation_info_without_translation_info() attributes {compilation_info = #compilation} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{missing lowering config}}
+#compilation = #iree_codegen.compilation_info<lowering_config = 1 : i32, translation_info = #iree_codegen.translation_info<pipeline = CPUDefault>>
+func.func @compilation_info_without_lowering_config() attributes {compilation_info = #compilation} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{failed to parse DispatchLoweringPassPipelineAttr: unknown pipeline 'CPUFastest'}}
+#translation = #iree_codegen.translation_info<pipeline = CPUFastest>
+func.func @unknown_pipeline() attributes {translation_info = #translation} {
+  return
+}

@@ -129,3 +129,27 @@ func.func @translation_info_configuration() attributes {translation_info = #iree
 func.func @translation_info_pipeline_only() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<Distribute>>} {
   return
 }
+
+// -----
+
+// A preset compilation_info (lowering_config + translation_info with a named pipeline).
+// CHECK: #config = #iree_codegen.lowering_config<tile_sizes = [[0, 0, 0]]>
+// CHECK: #config1 = #iree_codegen.lowering_config<tile_sizes = [[64, 64, 0], [8, [16], 0]]>
+// CHECK: #translation = #iree_codegen.translation_info<pipeline = CPUDefault>
+// CHECK: #translation1 = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert workgroup_size = [4, 1, 1]>
+// CHECK: #compilation = #iree_codegen.compilation_info<lowering_config = #config, translation_info = #translation>
+// CHECK: #compilation1 = #iree_codegen.compilation_info<lowering_config = #config1, translation_info = #translation1>
+// CHECK-LABEL: func.func @preset_compilation_info
+// CHECK: linalg.matmul {compilation_info = #compilation} ins(
+// CHECK: linalg.matmul {compilation_info = #compilation1} ins(
+#compilation0 = #iree_codegen.compilation_info<
+    lowering_config = #iree_codegen.lowering_config<tile_sizes = [[0, 0, 0]]>,
+    translation_info = #iree_codegen.translation_info<pipeline = CPUDefault>>
+#compilation1 = #iree_codegen.compilation_info<
+    lowering_config = #iree_codegen.lowering_config<tile_sizes = [[64, 64, 0], [8, [16], 0]]>,
+    translation_info = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert workgroup_size = [4, 1, 1]>>
+func.func @preset_compilation_info(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul {compilation_info = #compilation0} ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.matmul {compilation_info = #compilation1} ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}

@@ -310,3 +310,16 @@ func.func @op_type() attributes {op_types = [#iree_encoding.optype<matmul>, #ire
 }
 // CHECK-LABEL: func.func @op_type()
 // CHECK-SAME:    op_types = [#iree_encoding.optype<matmul>, #iree_encoding.optype<scaled_matmul>, #iree_encoding.optype<conv>]
+
+// -----
+
+// The walkthrough era's positional testing encoding; without
+// original_element_type it prints in that form.
+// CHECK: #encoding = #iree_encoding.testing<[#iree_encoding.specialization_resolver<123>]>
+// CHECK: #encoding1 = #iree_encoding.testing<[#iree_encoding.specialized<1>]>
+// CHECK-LABEL: func.func @testing_positional
+#encoding = #iree_encoding.testing<[#iree_encoding.specialization_resolver<123>]>
+#encoding1 = #iree_encoding.testing<layouts = [#iree_encoding.specialized<1>]>
+func.func @testing_positional(%arg0: tensor<?xf32, #encoding>, %arg1: tensor<?xf32, #encoding1>) -> tensor<?xf32, #encoding> {
+  return %arg0 : tensor<?xf32, #encoding>
+}

@@ -107,3 +107,11 @@ func.func @barrier_type_change(%arg0: tensor<4xf32>) -> tensor<4xf16> {
   %0 = iree_tensor_ext.compute_barrier.end %arg0 : tensor<4xf32> -> tensor<4xf16>
   return %0 : tensor<4xf16>
 }
+
+// -----
+
+util.func public @bitcast_missing_dims(%a: tensor<?xi32>, %n: index) -> tensor<?xf32> {
+  // expected-error @+1 {{value set has 1 dynamic dimensions but only 0 dimension values are attached}}
+  %0 = "iree_tensor_ext.bitcast"(%a, %n) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (tensor<?xi32>, index) -> tensor<?xf32>
+  util.return %0 : tensor<?xf32>
+}

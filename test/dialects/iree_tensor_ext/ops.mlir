@@ -93,3 +93,14 @@ func.func @compute_barriers(%arg0: tensor<?x256xf32>, %d: index, %arg1: tensor<4
 // CHECK:         %[[S:.+]] = iree_tensor_ext.compute_barrier.start %arg0 : tensor<?x256xf32>{%d} -> tensor<?x256xf32>
 // CHECK:         iree_tensor_ext.compute_barrier.end %[[S]] : tensor<?x256xf32>{%d} -> tensor<?x256xf32>
 // CHECK:         iree_tensor_ext.compute_barrier.start %arg1 : tensor<4xf32> -> tensor<4xf32> attributes {tag}
+
+// -----
+
+// CHECK-LABEL: util.func public @bitcast
+// CHECK: iree_tensor_ext.bitcast %{{.+}} : tensor<?x32xf4E2M1FN>{%{{.+}}} -> tensor<?x16xi8>{%{{.+}}}
+// CHECK: iree_tensor_ext.bitcast %{{.+}} : tensor<4xi32> -> tensor<4x4xi8>
+util.func public @bitcast(%a: tensor<?x32xf4E2M1FN>, %n: index, %b: tensor<4xi32>) -> (tensor<?x16xi8>, tensor<4x4xi8>) {
+  %0 = iree_tensor_ext.bitcast %a : tensor<?x32xf4E2M1FN>{%n} -> tensor<?x16xi8>{%n}
+  %1 = iree_tensor_ext.bitcast %b : tensor<4xi32> -> tensor<4x4xi8>
+  util.return %0, %1 : tensor<?x16xi8>, tensor<4x4xi8>
+}

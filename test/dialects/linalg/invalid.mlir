@@ -445,3 +445,38 @@ func.func @reduce_yield_count(%a: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<
     }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @elementwise_unknown_kind(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected ::mlir::linalg::ElementwiseKind to be one of: exp, log, abs}}
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<dive> ins(%a : tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @elementwise_too_many_args(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{[parseNamedStructuredOpRegion] ods-gen generated region expects 2 args, got 3}}
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+#map = affine_map<(d0) -> (d0)>
+func.func @elementwise_missing_map(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected the number of indexing_map (2) to be equal to the number of input/output operands (3)}}
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<add> indexing_maps = [#map, #map] ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+#map = affine_map<(d0) -> (d0)>
+#map2 = affine_map<(d0, d1) -> (d0)>
+func.func @elementwise_map_dims(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected indexing_map #1 to have 1 dim(s) to match the number of loops}}
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<add> indexing_maps = [#map, #map2, #map] ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

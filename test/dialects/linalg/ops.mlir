@@ -425,3 +425,47 @@ func.func @iterator_type_attr() {
   "test.op"() {iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} : () -> ()
   return
 }
+
+// -----
+
+// linalg.elementwise: the kind names the function; maps are printed only when
+// they are not the identity.
+
+// CHECK-LABEL: func.func @elementwise
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%{{.+}} : tensor<4x8xf32>) outs(%{{.+}} : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<add> ins(%{{.+}}, %{{.+}} : tensor<4x8xf32>, tensor<4x8xf32>) outs(%{{.+}} : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<sub> indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}] ins(
+// CHECK: linalg.elementwise kind=#linalg.elementwise_kind<select> ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>)
+// GENERIC-LABEL: sym_name = "elementwise"
+// GENERIC: "linalg.elementwise"(%{{.+}}, %{{.+}}) <{kind = #linalg.elementwise_kind<exp>, operandSegmentSizes = array<i32: 1, 1>}> ({
+// GENERIC: math.exp
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @elementwise(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<8x4xf32>, %m: tensor<4x8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %init = tensor.empty() : tensor<4x8xf32>
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<exp>
+      ins(%a : tensor<4x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = linalg.elementwise kind=#linalg.elementwise_kind<add> ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = linalg.elementwise kind=#linalg.elementwise_kind<sub> indexing_maps = [#id, #tr, #id] ins(%a, %c : tensor<4x8xf32>, tensor<8x4xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = linalg.elementwise kind=#linalg.elementwise_kind<select> ins(%m, %a, %b : tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %1, %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A generic with several results prints them in parentheses, as MLIR does, and
+// reads them back.
+
+// CHECK-LABEL: func.func @generic_two_results
+// CHECK:   %{{.+}}:2 = linalg.generic
+// CHECK:   } -> (tensor<4xf32>, tensor<4xf32>)
+#id1 = affine_map<(d0) -> (d0)>
+func.func @generic_two_results(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %0:2 = linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e, %e : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s, %x : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}

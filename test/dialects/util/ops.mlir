@@ -156,3 +156,12 @@ util.func public @optimization_barrier(%arg0: tensor<4xf32>, %arg1: i32) {
   %1:2 = util.optimization_barrier {some.attr} %arg0, %arg1 : tensor<4xf32>, i32
   util.return
 }
+
+// -----
+
+// CHECK-LABEL: util.func private @null_fence
+// CHECK: %{{.+}} = util.null : !hal.fence
+util.func private @null_fence() -> !hal.fence {
+  %0 = util.null : !hal.fence
+  util.return %0 : !hal.fence
+}

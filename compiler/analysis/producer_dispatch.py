@@ -1,0 +1,113 @@
+"""The dispatch region a value comes from, seen through reshapes.
+
+IREE's ``getProducerDispatchValueAndOpChain`` (DispatchCreation/FusionUtils):
+a value used by one dispatch is often the result of another dispatch, reshaped
+on the way (``tensor.collapse_shape``/``expand_shape`` stay outside dispatches).
+A pass that wants the producer to write the value differently (in an encoded
+layout, padded) needs that producer result, the reshapes in between, and the
+value's sizes in terms of what the producer states, so the old chain can die.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims
+from mini_iree.dialects import flow, tensor
+
+__all__ = ["ProducerChain", "chain_result_dims", "producer_dispatch_value_and_op_chain"]
+
+# The ops a value may pass through between the producer dispatch and its user.
+_RESHAPE_OPS = (tensor.CollapseShapeOp, tensor.ExpandShapeOp)
+
+
+@dataclass(frozen=True)
+class ProducerChain:
+    """``value`` is ``producer`` (a dispatch region result) after ``ops``, in execution order."""
+
+    producer: OpResult
+    ops: tuple[Operation, ...]
+
+    @property
+    def dispatch(self) -> flow.DispatchRegionOp:
+        region = self.producer.op
+        assert isinstance(region, flow.DispatchRegionOp)
+        return region
+
+
+def producer_dispatch_value_and_op_chain(value: SSAValue) -> ProducerChain | None:
+    """The dispatch result ``value`` is computed from through single-use reshapes, or None.
+
+    Ranked, non-scalar tensors only; every value on the way, the dispatch result
+    included, must have exactly one use, and the region a single block.
+    """
+    if not isinstance(value.type, TensorType) or value.type.get_num_dims() == 0:
+        return None
+    chain: list[Operation] = []
+    current = value
+    while isinstance(current, OpResult) and not isinstance(current.op, flow.DispatchRegionOp):
+        if not current.has_one_use() or not isinstance(current.op, _RESHAPE_OPS):
+            return None
+        chain.append(current.op)
+        current = current.op.operands[0]
+    if not isinstance(current, OpResult):
+        return None
+    region = current.op
+    assert isinstance(region, flow.DispatchRegionOp)
+    if len(region.body.blocks) != 1 or not current.has_one_use():
+        return None
+    chain.reverse()
+    return ProducerChain(current, tuple(chain))
+
+
+def chain_result_dims(chain: ProducerChain, point: InsertPoint) -> list[SSAValue]:
+    """The dynamic sizes of the chain's last value, from the producer's stated sizes.
+
+    An ``expand_shape`` states its sizes; a ``collapse_shape`` multiplies each
+    group's sizes, with ``arith`` ops built at ``point``. No value of the chain
+    itself is used, so the chain can be erased once its user moves on.
+    """
+    dims = dispatch_result_dims(chain.dispatch, chain.producer.index)
+    for op in chain.ops:
+        if isinstance(op, tensor.ExpandShapeOp):
+            dims = list(op.output_shape)
+        else:
+            assert isinstance(op, tensor.CollapseShapeOp)
+            dims = _collapsed_dims(op, dims, point)
+    return dims
+
+
+def _collapsed_dims(op: tensor.CollapseShapeOp, source_dims: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
+    """Each dynamic result size of a collapse: the product of its group's source sizes."""
+    dynamic = iter(source_dims)
+    sizes: list[SSAValue | int] = [next(dynamic) if d == DYNAMIC_INDEX else d for d in op.src.type.get_shape()]
+    dims: list[SSAValue] = []
+    for group, size in zip(op.get_reassociation_indices(), op.result.type.get_shape(), strict=True):
+        if size != DYNAMIC_INDEX:
+            continue
+        static = 1
+        product: SSAValue | None = None
+        for d in group:
+            part = sizes[d]
+            if isinstance(part, int):
+                static *= part
+                continue
+            if product is None:
+                product = part
+                continue
+            mul = arith.MuliOp(product, part)
+            Rewriter.insert_op(mul, point)
+            product = mul.result
+        assert product is not None, "a dynamic group has a dynamic source size"
+        if static != 1:
+            constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
+            mul = arith.MuliOp(product, constant.result)
+            Rewriter.insert_op([constant, mul], point)
+            product = mul.result
+        dims.append(product)
+    return dims
