@@ -32,6 +32,7 @@ diagnostics quote them); the driver adds MLIR's `'linalg.xxx' op` prefix.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, cast
@@ -303,6 +304,13 @@ def _loops_to_shapes_map(maps: Sequence[AffineMap]) -> AffineMap:
     return AffineMap(num_dims, 0, tuple(e for m in maps for e in m.results))
 
 
+@functools.lru_cache(maxsize=256)
+def _shapes_to_loops(maps: tuple[AffineMap, ...]) -> tuple[AffineMap, AffineMap | None]:
+    # Every op of a kind has the same maps: invert them once.
+    loops_to_shapes = _loops_to_shapes_map(maps)
+    return loops_to_shapes, loops_to_shapes.inverse_permutation()
+
+
 def verify_indexing_maps(operands: Sequence[SSAValue], maps: Sequence[AffineMap]) -> None:
     """MLIR's IndexingMapOpInterface verifier: maps agree with the operand shapes.
 
@@ -318,8 +326,7 @@ def verify_indexing_maps(operands: Sequence[SSAValue], maps: Sequence[AffineMap]
     for index, indexing_map in enumerate(maps):
         if indexing_map.num_symbols:
             raise VerifyException(f"unexpected symbols in indexing_map #{index}")
-    loops_to_shapes = _loops_to_shapes_map(maps)
-    shapes_to_loops = loops_to_shapes.inverse_permutation()
+    loops_to_shapes, shapes_to_loops = _shapes_to_loops(tuple(maps))
     if shapes_to_loops is None:
         raise VerifyException(f"invalid indexing maps are non-invertible: ({loops_to_shapes})")
 
@@ -540,6 +547,10 @@ _P = IteratorType.PARALLEL
 _R = IteratorType.REDUCTION
 
 
+# The iterator types of each contraction class, as an attribute (built once).
+_ITERATOR_TYPES: dict[type, ArrayAttr[IteratorTypeAttr]] = {}
+
+
 class ContractionOp(NamedOperation, ABC):
     """Base of the named contractions: `ins(lhs, rhs) outs(acc)` with a hidden
     multiply-accumulate body.
@@ -590,7 +601,10 @@ class ContractionOp(NamedOperation, ABC):
         return [m.data for m in self.get_indexing_maps()]
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        return ArrayAttr(IteratorTypeAttr(t) for t in self.ITERATOR_TYPES)
+        known = _ITERATOR_TYPES.get(type(self))
+        if known is None:
+            known = _ITERATOR_TYPES[type(self)] = ArrayAttr(IteratorTypeAttr(t) for t in self.ITERATOR_TYPES)
+        return known
 
     # Syntax shared by every named structured op.
 
@@ -644,6 +658,10 @@ class ContractionOp(NamedOperation, ABC):
         )
 
 
+# The default indexing maps of each contraction class, as an attribute.
+_DEFAULT_MAPS: dict[type, ArrayAttr[AffineMapAttr]] = {}
+
+
 class _UserMapsContractionOp(ContractionOp, ABC):
     """A contraction whose maps may be given as `indexing_maps = [...]`.
 
@@ -683,11 +701,21 @@ class _UserMapsContractionOp(ContractionOp, ABC):
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         if self.indexing_maps is None:
-            return ArrayAttr(AffineMapAttr(m) for m in self.DEFAULT_INDEXING_MAPS)
+            # Attributes are immutable: every op of the class can share one.
+            known = _DEFAULT_MAPS.get(type(self))
+            if known is None:
+                known = _DEFAULT_MAPS[type(self)] = ArrayAttr(AffineMapAttr(m) for m in self.DEFAULT_INDEXING_MAPS)
+            return known
         return self.indexing_maps
 
+    def get_indexing_maps_array(self) -> list[AffineMap]:
+        # The defaults without building their attributes: the verifier asks for every op.
+        if self.indexing_maps is None:
+            return list(self.DEFAULT_INDEXING_MAPS)
+        return [m.data for m in self.indexing_maps]
+
     def has_user_defined_maps(self) -> bool:
-        return tuple(self.get_indexing_maps_array()) != self.DEFAULT_INDEXING_MAPS
+        return self.indexing_maps is not None and tuple(self.get_indexing_maps_array()) != self.DEFAULT_INDEXING_MAPS
 
     @classmethod
     def _parse_indexing_maps(cls, parser: Parser) -> ArrayAttr[AffineMapAttr] | None:

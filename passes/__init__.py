@@ -17,6 +17,10 @@ _PASSES: dict[str, str] = {
     "canonicalize": "mini_iree.passes.canonicalize:CanonicalizePass",
     "iree-abi-wrap-entry-points": "mini_iree.passes.wrap_entry_points:WrapEntryPointsPass",
     "iree-dispatch-creation-form-dispatch-regions": "mini_iree.passes.form_dispatch_regions:FormDispatchRegionsPass",
+    "iree-dispatch-creation-clone-producers-into-dispatch-regions": (
+        "mini_iree.passes.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass"
+    ),
+    "iree-dispatch-creation-collapse-dimensions": "mini_iree.passes.collapse_dimensions:CollapseDimensionsPass",
     "iree-dispatch-creation-annotate-data-tiling-hints": (
         "mini_iree.passes.annotate_data_tiling_hints:AnnotateDataTilingHintsPass"
     ),
@@ -104,7 +108,9 @@ class Pipeline:
     """A named pipeline: passes in ``-p`` syntax, where ``{option}`` stands for an option's value.
 
     ``options`` maps each option to its default; an entry of ``passes`` written
-    ``?option:TEXT`` is kept only when that option has a non-empty value.
+    ``?option:TEXT`` is kept only when that option has a non-empty value (and,
+    for a boolean option, one whose default is ``true`` or ``false``, when it is
+    true; written bare, ``{data-tiling}``, it is true, as in MLIR).
     """
 
     summary: str
@@ -119,11 +125,16 @@ class Pipeline:
             known = ", ".join(name for name, _, _ in self.options) or "none"
             raise ValueError(f"no such option '{unknown[0]}' (options: {known})")
         chosen = {name: given.get(name, default) for name, default, _ in self.options}
+        booleans = {name for name, default, _ in self.options if default in ("true", "false")}
+        for name in booleans:
+            chosen[name] = {"": "true", "1": "true", "0": "false"}.get(chosen[name], chosen[name])
+            if chosen[name] not in ("true", "false"):
+                raise ValueError(f"option '{name}' takes true or false, not '{chosen[name]}'")
         entries = []
         for entry in self.passes:
             if entry.startswith("?"):
                 condition, _, entry = entry[1:].partition(":")
-                if not chosen.get(condition):
+                if not chosen.get(condition) or chosen.get(condition) == "false" and condition in booleans:
                     continue
             entries.append(entry.format(**chosen) if "{" in entry else entry)
         return ",".join(entries)
@@ -149,6 +160,7 @@ _PIPELINES: dict[str, Pipeline] = {
             "?target:iree-hal-materialize-target-devices",
             "iree-abi-wrap-entry-points",
             "iree-dispatch-creation-form-dispatch-regions",
+            "iree-dispatch-creation-clone-producers-into-dispatch-regions",
             "iree-dispatch-creation-annotate-data-tiling-hints",
             "iree-dispatch-creation-set-encoding",
             "iree-dispatch-creation-hoist-encoding-ops",
@@ -196,6 +208,59 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-codegen-materialize-device-encoding",
             "iree-codegen-bufferize-dispatch-tensor-load-store",
             "iree-codegen-combine-layout-transformation",
+        ),
+    ),
+    # IREE's DispatchCreation pipeline (buildDispatchCreationPassPipeline), its
+    # passes in IREE's order. Passes mini-iree does not have are left out where
+    # they would run; on the inputs this pipeline is meant for (contractions and
+    # elementwise ops already fused, no tensor.pad, no tracing) they change nothing:
+    #   iree-flow-inject-tensor-tracing, iree-dispatch-creation-tensor-pad-to-tensor-insert-slice,
+    #   in the IPO fixed point iree-util-simplify-global-accesses, iree-util-apply-patterns,
+    #   iree-util-fold-globals, iree-util-fuse-globals, iree-util-ipo;
+    #   iree-dispatch-creation-fusion-preprocessing, elementwise-op-fusion (twice),
+    #   bubble-up-expand-shapes, sink-reshapes, fuse-multi-use-elementwise-producer,
+    #   split-reduction, form-split-reduction-dispatches, transpose-generic-ops;
+    #   form-scalar-dispatches; elementwise-op-fusion{intra-dispatch} and
+    #   fuse-multi-use-elementwise-producer{intra-dispatch}; hoist-uniform-scalar-compute;
+    #   convert-tensor-to-flow, materialize-default-workgroup-count-region and
+    #   bitcast-unsupported-element-types. IREE's iree-flow-canonicalize is `canonicalize`.
+    "iree-dispatch-creation-pipeline": Pipeline(
+        "IREE's dispatch creation: form dispatch regions (and, with data-tiling, set and hoist encodings), "
+        "then convert them to flow.dispatch.workgroups",
+        (
+            # The IPO clean-up's fixed point, then fusion preprocessing's clean-up.
+            "canonicalize",
+            "cse",
+            "canonicalize",
+            "cse",
+            # End of the preprocessing passes: hoist constant expressions, clean up.
+            "iree-util-hoist-into-globals{{max-size-increase-threshold=0}}",
+            "canonicalize",
+            "cse",
+            # Dispatch region creation.
+            "iree-dispatch-creation-form-dispatch-regions{{aggressive-fusion={aggressive-fusion}}}",
+            "iree-dispatch-creation-clone-producers-into-dispatch-regions{{aggressive={aggressive-fusion}}}",
+            "iree-dispatch-creation-collapse-dimensions",
+            # Data tiling (IREE's canonicalize here keeps constants un-CSE'd).
+            "?data-tiling:canonicalize",
+            "?data-tiling:iree-dispatch-creation-annotate-data-tiling-hints",
+            "?data-tiling:iree-dispatch-creation-set-encoding",
+            "?data-tiling:iree-dispatch-creation-hoist-encoding-ops",
+            "?data-tiling:iree-dispatch-creation-propagate-encodings",
+            "?data-tiling:iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass",
+            "iree-dispatch-creation-convert-encoding-to-flow",
+            "iree-util-hoist-into-globals{{max-size-increase-threshold=0}}",
+            # Regions to workgroups, with IREE's clean-ups around the passes left out.
+            "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
+            "cse",
+            "canonicalize",
+            "cse",
+            "canonicalize",
+        ),
+        (
+            ("aggressive-fusion", "false", "IREE's enableAggressiveFusion: aggressive fusion and cloning"),
+            ("fuse-multi-use", "true", "IREE's enableFuseMultiUse (its pass is not in mini-iree; accepted)"),
+            ("data-tiling", "false", "IREE's dataTiling: set encodings on data-tiled ops after fusion"),
         ),
     ),
     # All of it: a plain func.func on tensors to materialized, executable HAL dispatches.

@@ -45,20 +45,23 @@ class ConvertSetEncodingOpToFlow(RewritePattern):
 
 
 class ConvertUnsetEncodingOpToFlow(RewritePattern):
-    """An `unset_encoding` outside dispatches -> `flow.tensor.encode`.
+    """An `unset_encoding` outside dispatches -> `flow.tensor.encode` with the `unset_encoding`'s own
+    `{...}` result sizes on both sides, as IREE writes it (an encoding keeps the logical shape).
 
-    The operand's sizes are taken from the IR as for `set_encoding`; the
-    result's are the `unset_encoding`'s own `{...}`. IREE gives both sides the
-    result's sizes, but here an `unset_encoding` may also slice (its result
-    smaller than its operand), so the operand keeps its own.
+    When the result type makes a dynamic size static (`tensor<?x3xf32, #e> ->
+    tensor<6x3xf32>`), those sizes cannot describe the operand, for which IREE
+    would build an invalid op; the operand's sizes are then read from the IR.
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: iree_encoding.UnsetEncodingOp, rewriter: PatternRewriter) -> None:
         if not is_outside_dispatch(op):
             return
-        operand_dims = get_dynamic_dims(op.source, InsertPoint.before(op))
-        rewriter.replace(op, flow.TensorEncodeOp(op.source, op.result.type, operand_dims, list(op.result_dims)))
+        dims = list(op.result_dims)
+        operand_dims = dims
+        if op.source.type.get_shape() != op.result.type.get_shape():
+            operand_dims = get_dynamic_dims(op.source, InsertPoint.before(op))
+        rewriter.replace(op, flow.TensorEncodeOp(op.source, op.result.type, operand_dims, dims))
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,11 @@ it, and finally makes every remaining linalg op, ``tensor.pad`` and
 ``flow.dispatch.region -> (tensor<..>{dims}) { ... flow.return }`` at its
 root.
 
-Cheap producers the region reads (``linalg.fill``, ``tensor.empty``, constants)
-are then cloned in, as IREE's separate ``CloneProducersIntoDispatchRegions``
-pass does; an original left without users is erased, so a producer used only
-there moves in. Unlike IREE, a bit-extend (dequantization) ``linalg.generic``
-that no root takes gets a dispatch of its own rather than being cloned into
-its consumers' dispatches.
+Ops IREE would rather recompute in every dispatch that reads them
+(``isClonableIntoDispatchOp``: ``linalg.fill``, ``tensor.empty``, small
+constants, bit-extend ``linalg.generic`` ops...) are neither roots nor fused:
+they stay outside, captured, for ``iree-dispatch-creation-clone-producers-into-dispatch-regions``
+to clone in.
 """
 
 from __future__ import annotations
@@ -27,11 +26,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AnyFloat,
-    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     TensorType,
 )
@@ -42,14 +38,13 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
+from mini_iree.compiler.analysis.clonable_into_dispatch import (
+    is_clonable_into_dispatch_op,
+    mask_or_indices_producers,
+)
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor, util
-
-# IREE's `iree-flow-inline-constants-max-byte-length`: larger tensor constants
-# stay outside and are captured (later hoisted to globals).
-INLINE_CONSTANT_MAX_BYTES = 256
-
 
 @dataclass(frozen=True)
 class _Options:
@@ -134,6 +129,25 @@ def _has_fusable_unpack_producer(op: LinalgStructuredOperation) -> bool:
     )
 
 
+def _is_bit_truncate_op(op: Operation) -> bool:
+    """IREE's ``isBitTruncateOp``: an all-parallel ``linalg.generic`` narrowing the element type
+    of its highest-rank inputs, with a result of that rank (a quantization)."""
+    if not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1 or not op.res:
+        return False
+    if not _is_all_parallel(op):
+        return False
+    ranked = [v.type for v in op.inputs if isinstance(v.type, TensorType)]
+    max_rank = max((t.get_num_dims() for t in ranked), default=0)
+    result_type = op.res[0].type
+    if max_rank == 0 or not isinstance(result_type, TensorType) or result_type.get_num_dims() != max_rank:
+        return False
+    widths = [element_bit_width(t) for t in ranked if t.get_num_dims() == max_rank]
+    out_width = element_bit_width(result_type)
+    if out_width is None or any(w is None for w in widths):
+        return False
+    return max(w for w in widths if w is not None) > out_width
+
+
 def _is_root(op: Operation) -> bool:
     """IREE's ``isRootOp``: ops a dispatch is formed around in the first round."""
     if is_bit_extend_op(op):
@@ -145,31 +159,6 @@ def _is_root(op: Operation) -> bool:
             return "reduction" in _iterators(op) and not _has_fusable_unpack_producer(op)
         return not isinstance(op, linalg.FillOp)
     return isinstance(op, linalg.UnPackOp)
-
-
-def _is_clonable(op: Operation) -> bool:
-    """Producers cheap enough to recompute in every dispatch that reads them."""
-    if isinstance(op, tensor.EmptyOp):
-        return True
-    if isinstance(op, linalg.FillOp):
-        return len(op.results) == 1 and isinstance(op.results[0].type, TensorType)
-    if not isinstance(op, arith.ConstantOp):
-        return False
-    type_ = op.result.type
-    if isinstance(type_, IntegerType | IndexType | AnyFloat):
-        return True
-    value = op.value
-    if not isinstance(type_, TensorType) or not isinstance(value, DenseIntOrFPElementsAttr):
-        return False
-    if value.is_splat():
-        return True
-    bits = element_bit_width(type_, index_width=64)
-    return bits is not None and type_.element_count() * bits // 8 <= INLINE_CONSTANT_MAX_BYTES
-
-
-def _stays_outside(op: Operation) -> bool:
-    """Ops IREE's ``isClonableIntoDispatchOp`` accepts that this pass does not clone: left for their users."""
-    return isinstance(op, iree_encoding.UnsetEncodingOp | tensor.ExtractSliceOp) or is_bit_extend_op(op)
 
 
 # ---------------------------------------------------------------------------
@@ -266,6 +255,11 @@ class _Groups:
         self.roots: list[Operation] = []
         self.group_of: dict[Operation, int] = {}
         self.order: dict[Operation, int] = {}
+        # What computes an attention mask or scatter indices (cloned, not fused, under aggressive fusion).
+        self.mask_or_indices: set[Operation] = set()
+
+    def is_clonable(self, op: Operation) -> bool:
+        return is_clonable_into_dispatch_op(op, self.options.aggressive_fusion, self.mask_or_indices)
 
     def position(self, op: Operation) -> int:
         """Program order of ``op`` within its block (numbered once per block)."""
@@ -319,7 +313,7 @@ def _fusable_with_consumer(use: Use, root_loops: list[bool], options: _Options) 
         return options.fuse_pad_with_producers and isinstance(producer, LinalgStructuredOperation)
     if isinstance(consumer, tensor.InsertSliceOp):
         source = consumer.source
-        if source is not value or len(source.uses) != 1:
+        if source is not value or not source.has_one_use():
             return False
         return isinstance(consumer.dest, OpResult) and isinstance(consumer.dest.op, linalg.FillOp)
     # Backends cannot yet give fused mmt4d ops their own lowering configs.
@@ -376,7 +370,9 @@ def _fuse_with_producers(groups: _Groups, root: Operation) -> None:
             producer = operand.op
             if producer.parent_block() is not root.parent_block():
                 continue
-            if _is_clonable(producer) or _stays_outside(producer) or producer in groups.group_of:
+            if groups.is_clonable(producer):
+                continue
+            if producer in groups.group_of:
                 continue
             if not _fusable_with_producer(index, candidate, root_loops, groups.options):
                 continue
@@ -395,7 +391,13 @@ def _fuse_with_consumers(groups: _Groups, roots: Sequence[Operation]) -> None:
         worklist = [root]
         while worklist:
             current = worklist.pop()
-            uses = groups.fusable_uses(current)[:1]
+            uses = groups.fusable_uses(current)
+            # IREE takes only the first use (backends fail on more), except that
+            # every bit-truncating user joins when the first one truncates.
+            if uses and _is_bit_truncate_op(uses[0].operation):
+                uses = [use for use in uses if _is_bit_truncate_op(use.operation)]
+            else:
+                uses = uses[:1]
             for use in uses:
                 consumer = use.operation
                 if consumer in groups.group_of or consumer.parent_block() is not root.parent_block():
@@ -425,11 +427,15 @@ def _decide_round(groups: _Groups, block: Block, is_candidate: Callable[[Operati
         _fuse_with_producers(groups, root)
 
 
-def _is_leftover_root(op: Operation) -> bool:
-    """Second round: every other linalg op on tensors, ``tensor.pad`` and ``linalg.pack`` (fills stay cloned)."""
-    if isinstance(op, tensor.PadOp | linalg.PackOp):
-        return True
-    return _is_structured_on_tensors(op) and not _is_clonable(op) and not isinstance(op, linalg.FillOp)
+def _is_leftover_root(op: Operation, groups: _Groups) -> bool:
+    """Second round: every other linalg op on tensors, ``tensor.pad`` and ``linalg.pack``.
+
+    Ops IREE clones into their consumers' dispatches (fills, bit extends) are
+    left for clone-producers-into-dispatch-regions.
+    """
+    if not (isinstance(op, tensor.PadOp | linalg.PackOp) or _is_structured_on_tensors(op)):
+        return False
+    return not groups.is_clonable(op)
 
 
 def _decide(groups: _Groups, region: Region) -> None:
@@ -440,7 +446,7 @@ def _decide(groups: _Groups, region: Region) -> None:
                     _decide(groups, nested)
         _decide_round(groups, block, _is_root)
     for block in region.blocks:
-        _decide_round(groups, block, _is_leftover_root)
+        _decide_round(groups, block, lambda op: _is_leftover_root(op, groups))
 
 
 # ---------------------------------------------------------------------------
@@ -612,87 +618,9 @@ def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]
     return region_op
 
 
-def _outside_operands(region_op: flow.DispatchRegionOp) -> list[SSAValue]:
-    found: list[SSAValue] = []
-    for op in region_op.body.walk():
-        for operand in op.operands:
-            if isinstance(operand, OpResult) and not region_op.is_ancestor(operand.op):
-                found.append(operand)
-    return found
-
-
-def _clonable_producers(region_op: flow.DispatchRegionOp) -> list[Operation]:
-    """Clonable ops the region reads, each followed by its own clonable producers (depth first)."""
-    found: list[Operation] = []
-    seen: set[Operation] = set()
-
-    def visit(op: Operation) -> None:
-        if op in seen or not _is_clonable(op):
-            return
-        seen.add(op)
-        found.append(op)
-        for operand in op.operands:
-            if isinstance(operand, OpResult):
-                visit(operand.op)
-
-    for operand in _outside_operands(region_op):
-        visit(operand.op)
-    return found
-
-
-def _definitions_first(ops: Sequence[Operation]) -> list[Operation]:
-    """``ops`` reordered stably so that each comes after those of ``ops`` it reads."""
-    pending = list(ops)
-    ordered: list[Operation] = []
-    while pending:
-        for op in pending:
-            reads = {o.op for o in op.operands if isinstance(o, OpResult)}
-            if not any(p in reads for p in pending if p is not op):
-                ordered.append(op)
-                pending.remove(op)
-                break
-        else:  # a cycle cannot happen in SSA form; keep the rest as they are
-            ordered.extend(pending)
-            break
-    return ordered
-
-
-def _clone_producers_into(region_op: flow.DispatchRegionOp) -> None:
-    """Clone cheap producers to the start of the region; erase originals left unused.
-
-    Producers are placed in reverse order of discovery (IREE clones each to the
-    start of the body), which gives ``tensor.empty, arith.constant, linalg.fill``
-    for a ``fill(cst, empty)`` init, as IREE prints it. Uses are redirected by
-    walking the region's own operands, so a producer shared by many regions
-    (one ``linalg.fill`` feeding every matmul) costs each region only its size.
-    """
-    producers = _clonable_producers(region_op)
-    if not producers:
-        return
-    mapping: dict[SSAValue, SSAValue] = {}
-    body = region_op.body.block
-    anchor = body.first_op
-    assert anchor is not None
-    clones: set[Operation] = set()
-    for op in _definitions_first(list(reversed(producers))):
-        clone = op.clone(value_mapper=mapping)
-        body.insert_op_before(clone, anchor)
-        clones.add(clone)
-        for old, new in zip(op.results, clone.results):
-            mapping[old] = new
-    for op in region_op.body.walk():
-        if op in clones:
-            continue
-        for index, operand in enumerate(op.operands):
-            replacement = mapping.get(operand)
-            if replacement is not None:
-                op.operands[index] = replacement
-    # An original may only lose its last user when another original goes.
-    remaining = list(producers)
-    while dead := [op for op in remaining if all(r.first_use is None for r in op.results)]:
-        for op in dead:
-            Rewriter.erase_op(op)
-            remaining.remove(op)
+def wrap_op_in_dispatch_region(op: Operation) -> flow.DispatchRegionOp:
+    """IREE's ``wrapOpInDispatchRegion``: ``op`` alone in a new region right where it was."""
+    return _build_region(_Groups(_Options()), op, [op])
 
 
 # ---------------------------------------------------------------------------
@@ -702,18 +630,21 @@ def _clone_producers_into(region_op: flow.DispatchRegionOp) -> None:
 
 def _form_regions(function_body: Region, options: _Options) -> None:
     groups = _Groups(options)
+    if options.aggressive_fusion:
+        function = function_body.parent_op()
+        groups.mask_or_indices = mask_or_indices_producers(function) if function is not None else set()
     _decide(groups, function_body)
     members: dict[int, list[Operation]] = {}
     for op, number in groups.group_of.items():
         members.setdefault(number, []).append(op)
     for number, root in enumerate(groups.roots):
         ordered = sorted(members[number], key=groups.position)
-        _clone_producers_into(_build_region(groups, root, ordered))
+        _build_region(groups, root, ordered)
 
 
 @dataclass(frozen=True)
 class FormDispatchRegionsPass(ModulePass):
-    """Wrap each root op, the producers and consumers fused with it, and its cheap producers in a region.
+    """Wrap each root op and the producers and consumers fused with it in a region.
 
     Options as IREE's: ``aggressive-fusion`` fuses consumers with more loops
     than the root and producers through any operand (not only inits), and
@@ -737,4 +668,4 @@ class FormDispatchRegionsPass(ModulePass):
             _form_regions(function.body, options)
 
 
-__all__ = ["FormDispatchRegionsPass"]
+__all__ = ["FormDispatchRegionsPass", "wrap_op_in_dispatch_region"]

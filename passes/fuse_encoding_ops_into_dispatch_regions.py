@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, ShapedType, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
@@ -25,6 +24,7 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     move_defs_before,
     rebuild_dispatch_region,
 )
+from mini_iree.compiler.analysis.reshape_sizes import collapsed_dynamic_sizes
 from mini_iree.dialects import flow, iree_encoding, tensor
 
 __all__ = ["FuseEncodingOpsIntoDispatchRegionsPass"]
@@ -88,38 +88,6 @@ def _slice_dims_known(op: tensor.ExtractSliceOp) -> bool:
     return len(sizes) == len(shape) and all((s == DYNAMIC_INDEX) == (d == DYNAMIC_INDEX) for s, d in zip(sizes, shape))
 
 
-def _collapsed_dims(op: tensor.CollapseShapeOp, source_dims: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
-    """Dynamic sizes of a collapse: the product of each group's source sizes, built at ``point``."""
-    source_shape = op.src.type.get_shape()
-    dynamic = iter(source_dims)
-    source_sizes: list[SSAValue | int] = [next(dynamic) if d == DYNAMIC_INDEX else d for d in source_shape]
-    dims: list[SSAValue] = []
-    for group, size in zip(op.get_reassociation_indices(), op.result.type.get_shape()):
-        if size != DYNAMIC_INDEX:
-            continue
-        static = 1
-        product: SSAValue | None = None
-        for d in group:
-            part = source_sizes[d]
-            if isinstance(part, int):
-                static *= part
-                continue
-            if product is None:
-                product = part
-            else:
-                mul = arith.MuliOp(product, part)
-                Rewriter.insert_op(mul, point)
-                product = mul.result
-        assert product is not None
-        if static != 1:
-            constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
-            mul = arith.MuliOp(product, constant.result)
-            Rewriter.insert_op([constant, mul], point)
-            product = mul.result
-        dims.append(product)
-    return dims
-
-
 def _chain_result_dims(producer: OpResult, chain: list[Operation], point: InsertPoint) -> list[SSAValue]:
     """Dynamic sizes of the chain's last value, as values available at ``point`` (before the region)."""
     region = producer.op
@@ -132,7 +100,7 @@ def _chain_result_dims(producer: OpResult, chain: list[Operation], point: Insert
             dims = list(op.sizes)
         else:
             assert isinstance(op, tensor.CollapseShapeOp)
-            dims = _collapsed_dims(op, dims, point)
+            dims = collapsed_dynamic_sizes(op.src.type.get_shape(), dims, op.get_reassociation_indices(), point)
     return dims
 
 
@@ -175,6 +143,26 @@ def _fuse(encoding_op: iree_encoding.SetEncodingOp, aggressive: bool) -> bool:
     return True
 
 
+def _merge_identical_set_encodings(module: ModuleOp) -> None:
+    """Identical host-level ``set_encoding`` ops of one value become the first of them.
+
+    IREE runs CSE over the function before fusing, "to eliminate common
+    encoding ops", so that one fused op feeds all their users. Only these ops
+    are merged here, which leaves the rest of the IR (duplicate constants the
+    walkthrough prints) as it is.
+    """
+    seen: dict[tuple, iree_encoding.SetEncodingOp] = {}
+    for candidate in list(module.walk()):
+        if not isinstance(candidate, iree_encoding.SetEncodingOp) or not is_outside_dispatch(candidate):
+            continue
+        attributes = tuple(sorted((name, str(value)) for name, value in candidate.attributes.items()))
+        key = (candidate.parent_block(), candidate.result.type, tuple(candidate.operands), attributes)
+        first = seen.setdefault(key, candidate)
+        if first is not candidate:
+            candidate.result.replace_all_uses_with(first.result)
+            Rewriter.erase_op(candidate)
+
+
 @dataclass(frozen=True)
 class FuseEncodingOpsIntoDispatchRegionsPass(ModulePass):
     """Moves each host-level `set_encoding` into the dispatch region producing its source.
@@ -193,6 +181,7 @@ class FuseEncodingOpsIntoDispatchRegionsPass(ModulePass):
     enable_aggressive_fusion: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _merge_identical_set_encodings(op)
         # Region formation (IREE's moveFollowingOpIntoDispatchRegion), not a
         # local rewrite: the targets are collected first, then moved in order.
         targets = [o for o in op.walk() if isinstance(o, iree_encoding.SetEncodingOp) and is_outside_dispatch(o)]

@@ -34,6 +34,7 @@ __all__ = [
     "is_outside_dispatch",
     "move_defs_before",
     "rebuild_dispatch_region",
+    "would_be_trivially_dead",
 ]
 
 
@@ -177,6 +178,13 @@ def _is_removable(op: Operation) -> bool:
         return True
     on_tensors = not any(isinstance(v.type, MemRefType) for v in (*op.operands, *op.results))
     return op.name.startswith("linalg.") and on_tensors
+
+
+def would_be_trivially_dead(op: Operation) -> bool:
+    """MLIR's ``wouldOpBeTriviallyDead``: erasable once unused (no terminator, no side effect)."""
+    from xdsl.traits import IsTerminator
+
+    return not op.has_trait(IsTerminator) and _is_removable(op)
 
 
 def erase_if_dead(ops: Iterable[Operation], rewriter: PatternRewriter | None = None) -> None:

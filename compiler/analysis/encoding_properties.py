@@ -87,6 +87,10 @@ def remove_data_tiling_hint(op: Operation) -> None:
 
 
 def indexing_maps(op: LinalgStructuredOperation) -> list[AffineMap]:
+    # Named contractions give their maps without building the attribute.
+    as_maps = getattr(op, "get_indexing_maps_array", None)
+    if as_maps is not None:
+        return list(as_maps())
     return [m.data for m in op.get_indexing_maps()]
 
 

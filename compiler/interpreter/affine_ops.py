@@ -22,7 +22,6 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from mini_iree.compiler.interpreter.core import mixed_ints
 from mini_iree.dialects import affine
 
 
@@ -61,6 +60,25 @@ def eval_affine_map(map_: AffineMap, operands: Sequence[Any]) -> list[Any]:
     return [eval_affine_expr(e, dims, symbols) for e in map_.results]
 
 
+def _static_basis(interpreter: Interpreter, op: Any) -> tuple[int, list[int]]:
+    """(number of index operands before the dynamic basis, static basis) of a (de)linearize op,
+    read once per op: index loops run these ops every iteration."""
+    cache = interpreter.get_data(AffineFunctions, "static_bases", dict)
+    known = cache.get(op)
+    if known is None:
+        count = len(op.operands) - len(op.dynamic_basis)
+        known = cache[op] = (count, list(op.static_basis.get_values()))
+    return known
+
+
+def _basis(static: list[int], dynamic: Sequence[Any]) -> list[int]:
+    """The basis with each dynamic entry replaced by the next dynamic operand's int (``mixed_ints``)."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    values = iter(dynamic)
+    return [int(next(values)) if s == DYNAMIC_INDEX else int(s) for s in static]
+
+
 def _index(value: Any) -> Any:
     return int(value) if np.ndim(value) == 0 else np.asarray(value, dtype=np.int64)
 
@@ -83,8 +101,9 @@ class AffineFunctions(InterpreterFunctions):
 
     @impl(affine.LinearizeIndexOp)
     def run_linearize_index(self, interpreter: Interpreter, op: affine.LinearizeIndexOp, args: tuple[Any, ...]):
-        indices = interpreter.get_values(op.multi_index)
-        basis = mixed_ints(interpreter, op.static_basis.get_values(), op.dynamic_basis)
+        count, static_basis = _static_basis(interpreter, op)
+        indices = args[:count]
+        basis = _basis(static_basis, args[count:])
         # The basis may omit the outermost bound (MLIR allows n or n-1 entries).
         strides = basis[len(basis) - len(indices) + 1 :] if len(basis) >= len(indices) else basis
         linear: Any = 0
@@ -95,7 +114,8 @@ class AffineFunctions(InterpreterFunctions):
     @impl(affine.DelinearizeIndexOp)
     def run_delinearize_index(self, interpreter: Interpreter, op: affine.DelinearizeIndexOp, args: tuple[Any, ...]):
         linear = args[0]
-        basis = mixed_ints(interpreter, op.static_basis.get_values(), op.dynamic_basis)
+        _, static_basis = _static_basis(interpreter, op)
+        basis = _basis(static_basis, args[1:])
         count = len(op.multi_index)
         if count == len(basis) + 1:  # no outer bound given
             basis = [0, *basis]
@@ -107,5 +127,70 @@ class AffineFunctions(InterpreterFunctions):
         results.append(_index(linear))
         return tuple(reversed(results))
 
+
+# -- fast paths on Python ints (see core.FAST_PATHS) -----------------------------
+# Index computations between dispatches (sizes in tiles, padded sizes) apply small
+# maps to Python ints: a map compiled once into nested closures skips the general
+# path's numpy checks. On ints both compute the same exact integers; anything else
+# (index arrays of vectorized loops, a zero divisor) takes the general path.
+
+
+def _compile_expr(expr: AffineExpr, num_dims: int):
+    """``expr`` as a function of the operand list (dims then symbols); None if unsupported."""
+    if isinstance(expr, AffineDimExpr):
+        position = expr.position
+        return lambda xs: xs[position]
+    if isinstance(expr, AffineSymExpr):
+        position = num_dims + expr.position
+        return lambda xs: xs[position]
+    if isinstance(expr, AffineConstantExpr):
+        value = expr.value
+        return lambda xs: value
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = _compile_expr(expr.lhs, num_dims), _compile_expr(expr.rhs, num_dims)
+        if lhs is None or rhs is None:
+            return None
+        kind = expr.kind
+        if kind == AffineBinaryOpKind.Add:
+            return lambda xs: lhs(xs) + rhs(xs)
+        if kind == AffineBinaryOpKind.Mul:
+            return lambda xs: lhs(xs) * rhs(xs)
+        # A zero divisor raises ZeroDivisionError: the general path then reports it.
+        if kind == AffineBinaryOpKind.FloorDiv:
+            return lambda xs: lhs(xs) // rhs(xs)
+        if kind == AffineBinaryOpKind.CeilDiv:
+            return lambda xs: -((-lhs(xs)) // rhs(xs))
+        if kind == AffineBinaryOpKind.Mod:
+            return lambda xs: lhs(xs) % rhs(xs)
+    return None
+
+
+def _map_fast_path(op, combine=None):
+    map_ = op.map.data
+    results = [_compile_expr(e, map_.num_dims) for e in map_.results]
+    if not results or None in results:
+        return None
+    if combine is None and len(results) != 1:
+        return None
+
+    def run(args: tuple[Any, ...]):
+        for arg in args:
+            if type(arg) is not int:
+                return None
+        values = [f(args) for f in results]
+        return (values[0] if combine is None or len(values) == 1 else combine(values),)
+
+    return run
+
+
+def _register_fast_paths() -> None:
+    from mini_iree.compiler.interpreter.core import FAST_PATHS
+
+    FAST_PATHS[affine.ApplyOp] = _map_fast_path
+    FAST_PATHS[affine.MinOp] = lambda op: _map_fast_path(op, min)
+    FAST_PATHS[affine.MaxOp] = lambda op: _map_fast_path(op, max)
+
+
+_register_fast_paths()
 
 FUNCTIONS = (AffineFunctions,)

@@ -454,3 +454,8 @@ class ScalingCastFunctions(InterpreterFunctions):
 
 
 FUNCTIONS = (ArithFunctions, MathFunctions, ScalingCastFunctions)
+
+# Scalar integer and index ops also get fast paths giving the same values (run_block uses them).
+from mini_iree.compiler.interpreter import arith_scalars  # noqa: E402
+
+arith_scalars.register()

@@ -25,8 +25,10 @@ from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
+from mini_iree.compiler.interpreter.buffers import scratch_pool
 from mini_iree.compiler.interpreter.core import InterpreterError, run_block
 from mini_iree.compiler.interpreter.relayout_view import PlanCache, copy_into, scatter_plan
+from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
 from mini_iree.dialects import iree_codegen, iree_gpu, iree_linalg_ext
 from mini_iree.compiler.layout.iree_encoding import swizzle_relayout
 from mini_iree.dialects.iree_codegen import TileSwizzle
@@ -226,6 +228,20 @@ def _run_map_store(interpreter: Interpreter, op: Any, source: np.ndarray, output
     output[targets] = source[mask]
 
 
+def _store_destination(interpreter: Interpreter, op: Any, source: np.ndarray, init: Any) -> np.ndarray | None:
+    """The buffer this relayout's result is stored to, if the result may be computed there."""
+    cache = interpreter.get_data(LinalgExtFunctions, "store_destinations", dict)
+    if op not in cache:
+        cache[op] = store_buffer_value(op, through_relayout=False)
+    if cache[op] is None:
+        return None
+    (buffer,) = interpreter.get_values([cache[op]])
+    init = np.asarray(init)
+    if not usable_buffer(buffer, init.shape, init.dtype, (source, init)):
+        return None
+    return buffer
+
+
 @register_impls
 class LinalgExtFunctions(InterpreterFunctions):
     """``iree_linalg_ext.map_scatter`` and its 3.13 name ``map_store``."""
@@ -238,6 +254,13 @@ class LinalgExtFunctions(InterpreterFunctions):
             # Buffer semantics: write into the memref, no result.
             _run_map_store(interpreter, op, source, output, plan)
             return ()
+        buffer = _store_destination(interpreter, op, source, output)
+        if buffer is not None:
+            # Computed where it is stored next (store_destination.py): the store copies nothing.
+            if plan is None or plan.count() != int(np.prod(np.shape(output), dtype=np.int64)):
+                np.copyto(buffer, output)  # elements no input maps to keep the init's values
+            _run_map_store(interpreter, op, source, buffer, plan)
+            return (buffer,)
         if plan is not None and plan.count() == int(np.prod(np.shape(output), dtype=np.int64)):
             # Every output element is written (each at most once): the init's
             # contents do not matter. When the relayout is a strided view of the
@@ -245,9 +268,11 @@ class LinalgExtFunctions(InterpreterFunctions):
             view = plan.view(source, np.shape(output))
             if view is not None:
                 return (view,)
-            result = np.empty(np.shape(output), np.asarray(output).dtype)
+            result = scratch_pool(interpreter).empty(np.shape(output), np.asarray(output).dtype)
         else:
-            result = np.array(output, copy=True)
+            # Elements no input maps to keep the init's values.
+            result = scratch_pool(interpreter).empty(np.shape(output), np.asarray(output).dtype)
+            np.copyto(result, output)
         _run_map_store(interpreter, op, source, result, plan)
         return (result,)
 

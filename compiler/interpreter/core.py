@@ -23,7 +23,9 @@ What this module adds:
   an interpreter that turns any failure inside an op into one (never a bare
   Python traceback, never xDSL's print-the-whole-module diagnostic);
 * :func:`run_block`, used by every op with a body (linalg, scf, dispatch
-  regions), and :func:`make_interpreter`.
+  regions), and :func:`make_interpreter`. A block's ops are read once per
+  interpreter; scalar integer and index ops run through fast paths
+  (:data:`FAST_PATHS`) that give the same values as their implementations.
 """
 
 from __future__ import annotations
@@ -44,18 +46,20 @@ from xdsl.dialects.builtin import (
     Signedness,
 )
 from xdsl.interpreter import Interpreter, OpImplResult, ReturnedValues, Successor
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from mini_iree.compiler.ir.diagnostics import SourceLoc
 from mini_iree.compiler.interpreter.registry import modules_for
 
 __all__ = [
+    "FAST_PATHS",
     "InterpreterError",
     "NumpyInterpreter",
     "make_interpreter",
     "numpy_dtype",
     "op_source_location",
     "run_block",
+    "run_region",
     "constant_value",
     "element_type",
     "scalar_of",
@@ -190,20 +194,9 @@ def run_block(
     interpreter.push_scope("block")
     try:
         ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
-        local = ctx._local_scope  # pyright: ignore[reportPrivateUsage]
-        for arg, value in zip(block.args, args):
-            local[arg] = value
-        run_op = interpreter._run_op  # pyright: ignore[reportPrivateUsage]
-        for op, operands, results in steps:
-            result = run_op(op, tuple([_lookup(ctx, v) for v in operands]))
-            if result.terminator_value is not None:
-                # A terminator with its own implementation (e.g. func.return).
-                if isinstance(result.terminator_value, ReturnedValues):
-                    return tuple(result.terminator_value.values)
-                if isinstance(result.terminator_value, Successor):
-                    raise InterpreterError(op, "branches between blocks are not supported")
-            for res, value in zip(results, result.values):
-                local[res] = value
+        returned = _run_steps(interpreter, block, args, steps)
+        if returned is not None:
+            return returned
         if terminator is None:
             return ()
         if at_terminator is not None:
@@ -211,6 +204,84 @@ def run_block(
         return tuple([_lookup(ctx, v) for v in terminator.operands])
     finally:
         interpreter.pop_scope()
+
+
+def run_region(interpreter: Interpreter, region: Region, args: Sequence[Any]) -> tuple[Any, ...]:
+    """Run a function body: its entry block, then the blocks ``cf.br``/``cf.cond_br`` branch to.
+
+    A single-block body is :func:`run_block`. With several blocks, all of them
+    share one scope, since a value defined in a block is visible in every block
+    it dominates; a block entered again (a loop) rebinds its values. The
+    function returns the operands of the first terminator that is not a branch.
+    """
+    from xdsl.dialects import cf
+
+    if len(region.blocks) == 1:
+        return run_block(interpreter, region.block, args)
+    block = region.first_block
+    if block is None:
+        raise InterpreterError(region.parent_op(), "function body has no blocks")
+    interpreter.push_scope("region")
+    try:
+        ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
+        while True:
+            if len(block.args) != len(args):
+                raise InterpreterError(
+                    block.parent_op(), f"block expects {len(block.args)} arguments, got {len(args)}"
+                )
+            steps, terminator = _block_steps(interpreter, block)
+            returned = _run_steps(interpreter, block, args, steps)
+            if returned is not None:
+                return returned
+            if isinstance(terminator, cf.BranchOp):
+                block, operands = terminator.successor, terminator.arguments
+            elif isinstance(terminator, cf.ConditionalBranchOp):
+                taken = bool(_lookup(ctx, terminator.cond))
+                block = terminator.then_block if taken else terminator.else_block
+                operands = terminator.then_arguments if taken else terminator.else_arguments
+            elif terminator is not None and not terminator.successors:
+                return tuple([_lookup(ctx, v) for v in terminator.operands])
+            else:
+                raise InterpreterError(
+                    terminator or block.parent_op(), "only cf.br and cf.cond_br branches between blocks are supported"
+                )
+            args = tuple([_lookup(ctx, v) for v in operands])
+    finally:
+        interpreter.pop_scope()
+
+
+def _run_steps(interpreter: Interpreter, block: Block, args: Sequence[Any], steps: list) -> tuple[Any, ...] | None:
+    """Bind ``block``'s arguments and run its ops (not its terminator) in the current scope.
+
+    Returns the returned values when an op with its own terminator
+    implementation (e.g. ``func.return``) ends the run, else None.
+    """
+    ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
+    local = ctx._local_scope  # pyright: ignore[reportPrivateUsage]
+    for arg, value in zip(block.args, args):
+        local[arg] = value
+    run_op = interpreter._run_op  # pyright: ignore[reportPrivateUsage]
+    for op, operands, results, fast in steps:
+        inputs = tuple([_lookup(ctx, v) for v in operands])
+        if fast is not None:
+            try:
+                values = fast(inputs)
+            except Exception:  # not a case it handles after all: the implementation decides
+                values = None
+            if values is not None:
+                for res, value in zip(results, values):
+                    local[res] = value
+                continue
+        result = run_op(op, inputs)
+        if result.terminator_value is not None:
+            # A terminator with its own implementation (e.g. func.return).
+            if isinstance(result.terminator_value, ReturnedValues):
+                return tuple(result.terminator_value.values)
+            if isinstance(result.terminator_value, Successor):
+                raise InterpreterError(op, "branches between blocks are not supported")
+        for res, value in zip(results, result.values):
+            local[res] = value
+    return None
 
 
 _MISSING = object()
@@ -227,7 +298,21 @@ def _lookup(ctx: Any, value: SSAValue) -> Any:
     raise KeyError(f"No value for key {value}")
 
 
-_Steps = tuple[list[tuple[Operation, tuple[SSAValue, ...], tuple[SSAValue, ...]]], Operation | None]
+# A fast path of one op: its results from its operand values, or None when the
+# values are not the kind it handles (the op's implementation then runs).
+FastPath = Callable[[tuple[Any, ...]], "tuple[Any, ...] | None"]
+
+# Op class -> a function making the fast path of one op of that class (or None
+# for an op it does not handle). Filled by implementation modules (arith_ops,
+# affine_ops) for ops on scalars: integer and index arithmetic costs a few
+# microseconds in Python, but tens through the general array-or-scalar path,
+# and a dispatch's host code and index computations are mostly such ops.
+# A fast path must give exactly the values the op's implementation gives.
+FAST_PATHS: dict[type[Operation], Callable[[Operation], FastPath | None]] = {}
+
+_Steps = tuple[
+    list[tuple[Operation, tuple[SSAValue, ...], tuple[SSAValue, ...], FastPath | None]], Operation | None
+]
 
 
 def _block_steps(interpreter: Interpreter, block: Block) -> _Steps:
@@ -245,9 +330,14 @@ def _block_steps(interpreter: Interpreter, block: Block) -> _Steps:
     if steps is None:
         ops = list(block.ops)
         terminator = ops.pop() if ops and _is_terminator(ops[-1]) else None
-        steps = ([(op, tuple(op.operands), tuple(op.results)) for op in ops], terminator)
+        steps = ([(op, tuple(op.operands), tuple(op.results), _fast_path(op)) for op in ops], terminator)
         cache[block] = steps
     return steps
+
+
+def _fast_path(op: Operation) -> FastPath | None:
+    maker = FAST_PATHS.get(type(op))
+    return maker(op) if maker is not None else None
 
 
 def _is_terminator(op: Operation) -> bool:

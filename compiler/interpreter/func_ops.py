@@ -15,7 +15,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 
-from mini_iree.compiler.interpreter.core import InterpreterError, run_block
+from mini_iree.compiler.interpreter.core import InterpreterError, run_region
 
 
 @register_impls
@@ -24,7 +24,7 @@ class FuncFunctions(InterpreterFunctions):
     def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: tuple[Any, ...]):
         if op.is_declaration:
             raise InterpreterError(op, f"cannot call @{op.sym_name.data}: it is only declared (no body)")
-        return run_block(interpreter, op.body.block, args)
+        return run_region(interpreter, op.body, args)
 
     @impl(func.CallOp)
     def run_call(self, interpreter: Interpreter, op: func.CallOp, args: tuple[Any, ...]):

@@ -214,6 +214,25 @@ def _context(interpreter: Interpreter, op: Any) -> DispatchContext:
     return context
 
 
+def _subspan_info(interpreter: Interpreter, op: hal.InterfaceBindingSubspanOp) -> tuple:
+    """What a subspan op says, read once per op (xDSL's operand-segment accessors are slow and a
+    dispatch runs its subspans every call): binding, operand positions of the offset and of the
+    dynamic dims, result type, and whether the binding is ``ReadOnly``."""
+    cache = interpreter.get_data(HalFunctions, "subspans", dict)
+    info = cache.get(op)
+    if info is None:
+        operands = list(op.operands)
+        offset_at = operands.index(op.byte_offset) if op.byte_offset is not None else None
+        # Operand positions, not values: one SSA value may be both the offset and a dim.
+        first_dim = len(operands) - len(op.dynamic_dims)
+        dims_at = list(range(first_dim, len(operands)))
+        flags = op.descriptor_flags
+        read_only = flags is not None and bool(flags.value.data & hal.DescriptorFlags.READ_ONLY)
+        info = (op.binding.value.data, offset_at, dims_at, op.result.type, read_only)
+        cache[op] = info
+    return info
+
+
 @register_impls
 class HalFunctions(InterpreterFunctions):
     """Buffer views, element/encoding type constants, and dispatch interface ops."""
@@ -266,13 +285,21 @@ class HalFunctions(InterpreterFunctions):
     @impl(hal.InterfaceConstantLoadOp)
     def run_constant_load(self, interpreter: Interpreter, op: hal.InterfaceConstantLoadOp, args: tuple):
         context = _context(interpreter, op)
-        ordinal = op.ordinal.value.data
+        loads = interpreter.get_data(HalFunctions, "constant_loads", dict)
+        known = loads.get(op)
+        if known is None:
+            # Read once per op: a dispatch loads its push constants every call.
+            known = loads[op] = (op.ordinal.value.data, op.result.type)
+        ordinal, type_ = known
         if not 0 <= ordinal < len(context.constants):
             raise InterpreterError(op, f"push constant {ordinal} not provided ({len(context.constants)} given)")
-        word = np.uint32(context.constants[ordinal] & 0xFFFFFFFF)
-        type_ = op.result.type
+        word = int(context.constants[ordinal]) & 0xFFFFFFFF
         if isinstance(type_, IndexType):
-            return (int(word),)
+            return (word,)
+        if type(type_) is IntegerType and type_.width.data == 32 and type_.signedness.data == Signedness.SIGNLESS:
+            # An i32 (the usual case): the word's bits as a signed 32-bit number.
+            return (np.int32(word - (1 << 32) if word & 0x80000000 else word),)
+        word = np.uint32(word)
         # A push constant is a 32-bit word; other types reinterpret its bits.
         dtype = numpy_dtype(type_)
         if dtype.itemsize != 4:
@@ -282,15 +309,13 @@ class HalFunctions(InterpreterFunctions):
     @impl(hal.InterfaceBindingSubspanOp)
     def run_binding_subspan(self, interpreter: Interpreter, op: hal.InterfaceBindingSubspanOp, args: tuple):
         context = _context(interpreter, op)
-        values = dict(zip(op.operands, args))
-        binding = op.binding.value.data
+        binding, offset_at, dims_at, type_, read_only = _subspan_info(interpreter, op)
         if not 0 <= binding < len(context.bindings):
             raise InterpreterError(op, f"binding {binding} not provided ({len(context.bindings)} given)")
-        offset = int(values[op.byte_offset]) if op.byte_offset is not None else 0
-        dims = [int(values[d]) for d in op.dynamic_dims]
-        view = view_binding(op, context.bindings[binding], offset, op.result.type, dims)
-        flags = op.descriptor_flags
-        if isinstance(view, np.ndarray) and flags is not None and flags.value.data & hal.DescriptorFlags.READ_ONLY:
+        offset = int(args[offset_at]) if offset_at is not None else 0
+        dims = [int(args[i]) for i in dims_at]
+        view = view_binding(op, context.bindings[binding], offset, type_, dims)
+        if isinstance(view, np.ndarray) and read_only:
             # The dispatch promises not to write a `ReadOnly` binding: a store into
             # it is an error, and loads may share its memory instead of copying.
             view = view.view()

@@ -39,6 +39,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from mini_iree.compiler.interpreter.affine_ops import eval_affine_expr
+from mini_iree.compiler.interpreter.buffers import BufferPool, scratch_pool
 from mini_iree.compiler.interpreter.core import (
     InterpreterError,
     element_type,
@@ -46,6 +47,8 @@ from mini_iree.compiler.interpreter.core import (
     numpy_dtype,
     run_block,
 )
+from mini_iree.compiler.interpreter.relayout_view import copy_into
+from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
 from mini_iree.dialects import linalg
 
 _CASTS = (
@@ -181,12 +184,23 @@ _MUL_OF = {arith.AddfOp: arith.MulfOp, arith.AddiOp: arith.MuliOp}
 
 
 def contract(
-    a: np.ndarray, a_dims: Sequence[int], b: np.ndarray, b_dims: Sequence[int], c_dims: Sequence[int], sizes: Sequence[int]
+    a: np.ndarray,
+    a_dims: Sequence[int],
+    b: np.ndarray,
+    b_dims: Sequence[int],
+    c_dims: Sequence[int],
+    sizes: Sequence[int],
+    pool: BufferPool | None = None,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """``sum over the other dims of a * b``, laid out as ``c_dims``: one batched ``np.matmul``.
 
     Dimensions are classified as batch (in a, b and c), contracted (a and b),
     free in a, free in b; dimensions in only one input are summed first.
+    Operand copies and the product take their memory from ``pool`` when given
+    (large arrays a repeated call would otherwise allocate afresh each time).
+    ``out``, when given, is memory the product may be written to instead (used
+    when it has the product's size and dtype and is C-contiguous).
     """
     a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
     for dims, name in ((a_dims, "a"), (b_dims, "b")):
@@ -209,9 +223,21 @@ def contract(
         return int(np.prod([sizes[d] for d in dims], dtype=np.int64))
 
     lead = [size(batch)] if batch else []
-    a2 = _as_matrix(a, a_dims, batch, free_a, contracted, lead + [size(free_a), size(contracted)])
-    b2 = _as_matrix(b, b_dims, batch, contracted, free_b, lead + [size(contracted), size(free_b)])
-    product = np.matmul(a2, b2)
+    a2 = _as_matrix(a, a_dims, batch, free_a, contracted, lead + [size(free_a), size(contracted)], pool)
+    b2 = _as_matrix(b, b_dims, batch, contracted, free_b, lead + [size(contracted), size(free_b)], pool)
+    rows, cols = a2.shape[-2], b2.shape[-1]
+    if (
+        out is not None
+        and not batch
+        and a2.dtype == b2.dtype == out.dtype
+        and out.flags.c_contiguous
+        and out.size == rows * cols
+    ):
+        product = np.matmul(a2, b2, out=out.reshape(rows, cols))
+    elif pool is not None and a2.dtype == b2.dtype:
+        product = np.matmul(a2, b2, out=pool.empty(a2.shape[:-1] + b2.shape[-1:], a2.dtype))
+    else:
+        product = np.matmul(a2, b2)
     have = batch + free_a + free_b
     product = product.reshape([sizes[d] for d in have])
     # Dimensions only the output has: the product is the same along them.
@@ -223,13 +249,16 @@ def contract(
     return np.broadcast_to(product, [sizes[d] for d in c_dims])
 
 
-def _as_matrix(x: np.ndarray, dims: list, batch: list, rows: list, cols: list, shape: list) -> np.ndarray:
+def _as_matrix(
+    x: np.ndarray, dims: list, batch: list, rows: list, cols: list, shape: list, pool: BufferPool | None = None
+) -> np.ndarray:
     """``x`` as a (batch of) ``rows x cols`` matrix: a view if one exists, else the cheaper copy.
 
     BLAS takes a matrix or its transpose alike, so the copy may be laid out
     ``cols x rows`` and handed over transposed. numpy copies fastest when the
     new innermost axis is long (a tiled operand, e.g. mmt4d's ``N1xK1xN0xK0``
-    RHS, copies several times faster as ``N x K`` than as ``K x N``).
+    RHS, copies several times faster as ``N x K`` than as ``K x N``). The copy
+    lands in a buffer of ``pool`` when given.
     """
     forms = []
     for first, second, transposed in ((rows, cols, False), (cols, rows, True)):
@@ -241,7 +270,19 @@ def _as_matrix(x: np.ndarray, dims: list, batch: list, rows: list, cols: list, s
             continue
         return np.swapaxes(reshaped, -1, -2) if transposed else reshaped
     _, view, target, transposed = max(forms, key=lambda f: f[0])  # the first form on a tie
-    matrix = view.reshape(target)
+    if pool is not None:
+        # ``copy_into`` moves a run contiguous on both sides as one wide item: a form
+        # whose source runs are a cache line or more (mmt4d tiles of 16 floats) copies
+        # faster that way than a form gathering single elements, however long.
+        wide = [f for f in forms if _contiguous_bytes(f[1]) >= 64]
+        if wide:
+            _, view, target, transposed = max(wide, key=lambda f: _contiguous_bytes(f[1]))
+        # The same C-order copy numpy's reshape makes, into a reused buffer.
+        copy = pool.empty(view.shape, view.dtype)
+        copy_into(copy, view)
+        matrix = copy.reshape(target)
+    else:
+        matrix = view.reshape(target)
     return np.swapaxes(matrix, -1, -2) if transposed else matrix
 
 
@@ -258,6 +299,18 @@ def _reshaped_view(array: np.ndarray, shape: list) -> np.ndarray | None:
         except AttributeError:
             return None
         return view
+
+
+def _contiguous_bytes(view: np.ndarray) -> int:
+    """How many bytes at the end of each of ``view``'s C-order rows are contiguous in memory."""
+    run = view.itemsize
+    for extent, step in zip(reversed(view.shape), reversed(view.strides)):
+        if extent == 1:
+            continue
+        if step != run:
+            break
+        run *= extent
+    return run
 
 
 def _inner_run(view: np.ndarray) -> int:
@@ -301,15 +354,46 @@ def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, ma
         # f16/bf16 have no BLAS: multiply in f32 (products of f16 values are exact in f32).
         common = np.result_type(np.float32, a.dtype, b.dtype) if a.dtype.itemsize < 4 else np.result_type(a, b)
         a, b = a.astype(common, copy=False), b.astype(common, copy=False)
-    product = contract(a, _dim_positions(maps[0]), b, _dim_positions(maps[1]), _dim_positions(maps[2]), sizes)
     acc = np.asarray(outs[0])
-    if _is_zero(acc):
+    zero_acc = _is_zero(acc)
+    out = _store_destination(interpreter, op, (a, b, acc)) if zero_acc else None
+    product = contract(
+        a,
+        _dim_positions(maps[0]),
+        b,
+        _dim_positions(maps[1]),
+        _dim_positions(maps[2]),
+        sizes,
+        scratch_pool(interpreter),
+        out,
+    )
+    if zero_acc:
         # A zero accumulator (a fill of 0, the usual case) adds nothing: skip a
         # full pass over the result. (Only the sign of a zero can differ.)
         return [product.astype(acc.dtype, copy=False)]
     args = (acc, product) if add.lhs is op.body.block.args[2] else (product, acc)
     (result,) = interpreter._run_op(add, args).values  # pyright: ignore[reportPrivateUsage]
     return [np.asarray(result, dtype=acc.dtype).reshape(acc.shape)]
+
+
+def _store_destination(interpreter: Interpreter, op: Operation, operands: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The buffer ``op``'s product may be computed in (``store_destination.py``): a matmul
+    dispatch's product, relaid out by its unpack and stored; or None."""
+    cache = interpreter.get_data(LinalgFunctions, "store_destinations", dict)
+    if op not in cache:
+        cache[op] = _find_store_destination(op)
+    buffer_value = cache[op]
+    if buffer_value is None:
+        return None
+    (buffer,) = interpreter.get_values([buffer_value])
+    # The shape is checked by `contract` (the product's, before its relayout).
+    if not usable_buffer(buffer, None, getattr(buffer, "dtype", None), operands):
+        return None
+    return buffer
+
+
+def _find_store_destination(op: Operation) -> SSAValue | None:
+    return store_buffer_value(op, through_relayout=True)
 
 
 # -- tier 2 and 3: vectorized and per-point bodies ---------------------------
@@ -417,7 +501,6 @@ def _run_combined_reduction(interpreter: Interpreter, op, matches, maps, iterato
         view = loop_view(op, out, map_, sizes)
         acc = view.reshape([view.shape[d] for d in par_dims])
         ufunc, unsigned = _COMBINERS[type(combiner)]
-        elem = element_type(combiner.result.type)
         x = np.broadcast_to(np.asarray(x), sizes)
         if unsigned:
             x = x.astype(np.dtype(f"u{x.dtype.itemsize}") if x.dtype != np.bool_ else np.bool_)

@@ -153,14 +153,29 @@ class ScatterPlan:
         self.digits = digits  # every unsplit digit of the input
         self.out_places = out_places  # per output dim: (digit, place)
         self.boxes = boxes  # each: digit -> (start, stop); missing digits run fully
+        # A plan is reused for every call with the same sizes (PlanCache): its
+        # element count and bounds checks are kept.
+        self._count: int | None = None
+        self._in_bounds: dict[tuple[int, ...], bool] = {}
 
     def _box_ranges(self, box: dict) -> list[tuple[int, int]]:
         return [box.get(d, (0, d.extent)) for d in self.digits]
 
     def count(self) -> int:
-        return sum(int(np.prod([b - a for a, b in self._box_ranges(box)], dtype=np.int64)) for box in self.boxes)
+        if self._count is None:
+            self._count = sum(
+                int(np.prod([b - a for a, b in self._box_ranges(box)], dtype=np.int64)) for box in self.boxes
+            )
+        return self._count
 
     def in_bounds(self, output_shape: Sequence[int]) -> bool:
+        key = tuple(int(n) for n in output_shape)
+        known = self._in_bounds.get(key)
+        if known is None:
+            known = self._in_bounds[key] = self._check_bounds(key)
+        return known
+
+    def _check_bounds(self, output_shape: Sequence[int]) -> bool:
         for box in self.boxes:
             ranges = dict(zip(map(id, self.digits), self._box_ranges(box)))
             for extent, terms in zip(output_shape, self.out_places):
@@ -224,6 +239,13 @@ def copy_into(target: np.ndarray, value: np.ndarray) -> None:
         return
     if not target.flags.writeable:
         raise ValueError("assignment destination is read-only")
+    if np.may_share_memory(target, value):
+        if (
+            target.__array_interface__["data"][0] == value.__array_interface__["data"][0]
+            and target.strides == value.strides
+        ):
+            return  # the value is already where it is stored (a product computed in place)
+        value = value.copy()  # read it all before any of it is overwritten
     _strided_copy(value, 0, target, 0, list(value.shape), list(value.strides), list(target.strides))
 
 
@@ -292,7 +314,30 @@ def _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, ds
         dst_at = dst_offset + sum(a * s for a, s in zip(starts, dst_strides_))
         dst = _raw_view(output, dst_at, shape_, dst_strides_, itemsize)
         src = _raw_view(source, src_at, shape_, src_strides_, itemsize)
-        np.copyto(dst, src)
+        _copy_view(dst, src, itemsize)
+
+
+def _copy_view(dst: np.ndarray, src: np.ndarray, itemsize: int) -> None:
+    """``dst[...] = src`` for raw views whose axes are in the output's order (innermost last).
+
+    ``np.copyto`` always walks the output's order: its innermost loop runs along
+    the axis contiguous in the output. When that axis is short (a pack writes
+    tiles of 8 elements) while another axis is long and contiguous in the
+    source (the matrix rows the tiles gather from), numpy's per-inner-loop cost
+    dominates. A ufunc keeps the axis order it is given when its operands
+    disagree on the best one: ``np.positive`` on the unsigned-integer views
+    (an exact bit copy) then runs the long source axis innermost.
+    """
+    inner = dst.ndim - 1
+    if dst.ndim > 1 and itemsize in (1, 2, 4, 8) and abs(dst.strides[inner]) == itemsize:
+        candidates = [i for i in range(inner) if abs(src.strides[i]) == itemsize]
+        if candidates:
+            axis = max(candidates, key=lambda i: dst.shape[i])
+            if dst.shape[axis] >= 4 * dst.shape[inner]:
+                order = [i for i in range(dst.ndim) if i != axis] + [axis]
+                np.positive(src.transpose(order), out=dst.transpose(order))
+                return
+    np.copyto(dst, src)
 
 
 # numpy copies in the output's order. When one step of the outermost output axis

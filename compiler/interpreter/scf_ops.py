@@ -204,9 +204,22 @@ class ScfFunctions(InterpreterFunctions):
 
     @impl(scf.ForallOp)
     def run_forall(self, interpreter: Interpreter, op: scf.ForallOp, args: tuple[Any, ...]):
-        lower = _mixed_values(interpreter, op.staticLowerBound.get_values(), op.dynamicLowerBound)
-        upper = _mixed_values(interpreter, op.staticUpperBound.get_values(), op.dynamicUpperBound)
-        steps = mixed_ints(interpreter, op.staticStep.get_values(), op.dynamicStep)
+        # The bounds' static parts and SSA operands, read once per op (xDSL's accessors
+        # are slow, and a dispatch runs its loops every call).
+        known = interpreter.get_data(ScfFunctions, "forall_bounds", dict)
+        if op not in known:
+            known[op] = tuple(
+                (tuple(static.get_values()), tuple(dynamic))
+                for static, dynamic in (
+                    (op.staticLowerBound, op.dynamicLowerBound),
+                    (op.staticUpperBound, op.dynamicUpperBound),
+                    (op.staticStep, op.dynamicStep),
+                )
+            )
+        (lower_s, lower_d), (upper_s, upper_d), (step_s, step_d) = known[op]
+        lower = _mixed_values(interpreter, lower_s, lower_d)
+        upper = _mixed_values(interpreter, upper_s, upper_d)
+        steps = mixed_ints(interpreter, step_s, step_d)
         if not op.outputs and (lane_mask(interpreter) is not None or any(np.ndim(b) for b in [*lower, *upper])):
             # Nested in a loop nest that runs as lanes.
             _run_lanes(interpreter, op, op.region.block, lower, upper, steps)

@@ -23,7 +23,6 @@ layout: a host-side size computed too small fails at once.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +31,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
+from mini_iree.compiler.interpreter.buffers import BufferPool
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype
 from mini_iree.compiler.interpreter.flow_ops import (
     call_exported_function,
@@ -127,37 +127,25 @@ def _new_resource(op: Operation, size: int) -> np.ndarray:
     return np.zeros(int(size), np.uint8)
 
 
-class ResultBuffers:
+class ResultBuffers(BufferPool):
     """Dispatch result buffers of earlier calls, reused once nothing holds them.
 
     A large fresh buffer costs a zero fill (page faults) as long as the copy
     that then fills it; a program called repeatedly (a benchmark, a serving
-    loop) gets back buffers it has dropped instead. Like IREE's transient
-    allocations, a reused buffer is not cleared: the first call sees zeros,
-    later ones what an earlier call left where the dispatch writes nothing
-    (a correct dispatch writes its whole result). Small buffers, cheap to
-    zero, are always fresh.
+    loop) gets back buffers it has dropped instead (``buffers.BufferPool``).
+    Like IREE's transient allocations, a reused buffer is not cleared: the
+    first call sees zeros, later ones what an earlier call left where the
+    dispatch writes nothing (a correct dispatch writes its whole result).
+    Small buffers, cheap to zero, are always fresh.
     """
 
-    MIN_BYTES = 1 << 20
-    PER_SIZE = 4
+    def resource(self, op: Operation, size: int) -> np.ndarray:
+        if size < 0:
+            raise InterpreterError(op, f"negative resource size {size}")
+        return self.take(size)
 
-    def __init__(self) -> None:
-        self._buffers: dict[int, list[np.ndarray]] = {}
-
-    def take(self, op: Operation, size: int) -> np.ndarray:
-        if size < self.MIN_BYTES:
-            return _new_resource(op, size)
-        buffers = self._buffers.setdefault(size, [])
-        for buffer in buffers:
-            # Held only by this list, this loop and the call: no value, view or
-            # caller's result refers to it any more.
-            if sys.getrefcount(buffer) == 3:
-                return buffer
-        buffer = _new_resource(op, size)
-        if len(buffers) < self.PER_SIZE:
-            buffers.append(buffer)
-        return buffer
+    def new(self, nbytes: int) -> np.ndarray:
+        return _new_resource(None, nbytes)  # type: ignore[arg-type]
 
 
 def _store_array(op: Operation, array: np.ndarray, size: int) -> np.ndarray:
@@ -283,13 +271,13 @@ class StreamFunctions(InterpreterFunctions):
 
     @impl(stream.AsyncDispatchOp)
     def run_async_dispatch(self, interpreter: Interpreter, op: stream.AsyncDispatchOp, args: tuple):
-        values = dict(zip(op.operands, args))
-        offsets = [int(values[v]) for v in op.resource_operand_offsets]
-        lengths = [int(values[v]) for v in op.resource_operand_lengths]
+        offsets_at, lengths_at, operands_at, sizes_at, tied = _async_dispatch_layout(interpreter, op)
+        offsets = [int(args[i]) for i in offsets_at]
+        lengths = [int(args[i]) for i in lengths_at]
         operands: list[Any] = []
-        for value in op.resource_operands:
-            operand = values[value]
-            if isinstance(value.type, stream.ResourceType):
+        for i, is_resource in operands_at:
+            operand = args[i]
+            if is_resource:
                 # A resource operand is bound as the byte range [offset, offset + length).
                 offset, length = offsets.pop(0), lengths.pop(0)
                 if offset < 0 or offset + length > operand.size:
@@ -298,8 +286,29 @@ class StreamFunctions(InterpreterFunctions):
                     )
                 operand = operand[offset : offset + length]
             operands.append(operand)
-        result_sizes = [int(values[v]) for v in op.result_sizes]
-        return _dispatch(interpreter, op, operands, result_sizes, op.tied_operands)
+        result_sizes = [int(args[i]) for i in sizes_at]
+        return _dispatch(interpreter, op, operands, result_sizes, tied)
+
+
+def _async_dispatch_layout(interpreter: Interpreter, op: stream.AsyncDispatchOp) -> tuple:
+    """Where a dispatch's offsets, lengths, operands and result sizes are among its operands,
+    read once per op (xDSL's operand-segment accessors are slow; a program runs each dispatch
+    op every call). An SSA value is found at its first position: the same value has the same
+    runtime value wherever it appears."""
+    cache = interpreter.get_data(StreamFunctions, "async_dispatches", dict)
+    layout = cache.get(op)
+    if layout is None:
+        first: dict[Any, int] = {}
+        for position, value in enumerate(op.operands):
+            first.setdefault(value, position)
+        layout = cache[op] = (
+            [first[v] for v in op.resource_operand_offsets],
+            [first[v] for v in op.resource_operand_lengths],
+            [(first[v], isinstance(v.type, stream.ResourceType)) for v in op.resource_operands],
+            [first[v] for v in op.result_sizes],
+            op.tied_operands,
+        )
+    return layout
 
 
 def _dispatch(
@@ -318,7 +327,7 @@ def _dispatch(
             call_args[tied_to] = buffer
             results.append(buffer)
         else:
-            buffer = interpreter.get_data(StreamFunctions, "result_buffers", ResultBuffers).take(op, size)
+            buffer = interpreter.get_data(StreamFunctions, "result_buffers", ResultBuffers).resource(op, size)
             call_args.append(buffer)
             results.append(buffer)
     call_exported_function(interpreter, op, op.entry_points.data[0], call_args)  # type: ignore[attr-defined]

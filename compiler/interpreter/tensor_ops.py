@@ -105,12 +105,19 @@ def _check_index(op: Operation, array: np.ndarray, indices: Sequence[int]) -> tu
 class TensorFunctions(InterpreterFunctions):
     @impl(tensor.EmptyOp)
     def run_empty(self, interpreter: Interpreter, op: tensor.EmptyOp, args: tuple[Any, ...]):
-        shape = result_shape(interpreter, op.tensor.type, op.dynamic_sizes)
+        # The static shape and the zero are read once per op (a dispatch makes its empty
+        # tensors every call); the operands are the dynamic sizes, in order.
+        known = interpreter.get_data(TensorFunctions, "empties", dict)
+        if op not in known:
+            known[op] = (list(op.tensor.type.get_shape()), np.zeros((), numpy_dtype(element_type(op.tensor.type))))
+        static, zero = known[op]
+        sizes = iter(args)
+        shape = tuple(int(next(sizes)) if d == DYNAMIC_INDEX else d for d in static)
         if any(d < 0 for d in shape):
             raise InterpreterError(op, f"negative dimension size in {shape}")
         # Reading an empty tensor is a bug, but a reproducible one: it reads zeros.
         # A read-only broadcast zero costs nothing, whatever the size.
-        return (np.broadcast_to(np.zeros((), numpy_dtype(element_type(op.tensor.type))), shape),)
+        return (np.broadcast_to(zero, shape),)
 
     @impl(tensor.DimOp)
     def run_dim(self, interpreter: Interpreter, op: tensor.DimOp, args: tuple[Any, ...]):

@@ -31,7 +31,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
-from mini_iree.compiler.interpreter.core import InterpreterError, constant_value, run_block
+from mini_iree.compiler.interpreter.core import InterpreterError, constant_value, run_block, run_region
 from mini_iree.dialects import hal, util
 
 __all__ = ["UtilFunctions", "attribute_value", "run_initializers"]
@@ -95,7 +95,8 @@ class UtilFunctions(InterpreterFunctions):
         run_initializers(interpreter)
         if op.is_declaration:
             raise InterpreterError(op, f"@{op.sym_name.data} is an external declaration and has no body")
-        block = op.body.block
+        block = op.body.first_block
+        assert block is not None  # a definition has a body
         if len(args) != len(block.args):
             raise InterpreterError(op, f"@{op.sym_name.data} takes {len(block.args)} arguments, got {len(args)}")
         # A buffer view is the array itself; accept anything numpy can read as one.
@@ -103,7 +104,7 @@ class UtilFunctions(InterpreterFunctions):
             np.asarray(value) if isinstance(arg.type, hal.BufferViewType) else value
             for arg, value in zip(block.args, args)
         )
-        return run_block(interpreter, block, args)
+        return run_region(interpreter, op.body, args)
 
     @impl_terminator(util.ReturnOp)
     def run_return(self, interpreter: Interpreter, op: util.ReturnOp, args: tuple):

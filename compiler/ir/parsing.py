@@ -13,7 +13,7 @@ from bisect import bisect_right
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
@@ -86,11 +86,48 @@ class _DefaultDialectStack(list):
         super().append(self.next)
 
 
+_IDENTIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
+
+
+def _type_text_end(text: str, start: int) -> int | None:
+    """Where the type written at ``start`` ends, if it is spelled ``name`` or
+    ``name<...>`` with balanced angle brackets; None if unsure (then the type is
+    simply parsed).
+
+    A ``>`` of ``->`` (in an affine map of an encoding) closes nothing. A type
+    holding a string is never cached: a string may hold anything.
+    """
+    i = start + 1 if text.startswith("!", start) else start
+    n = len(text)
+    while i < n and text[i] in _IDENTIFIER_CHARS:
+        i += 1
+    if i == start or i >= n or text[i] != "<":
+        return i
+    depth = 0
+    while i < n:
+        ch = text[i]
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and text[i - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif ch == '"':
+            return None
+        i += 1
+    return None
+
+
 class LocatedParser(Parser):
     """An xDSL ``Parser`` that stamps each op with its ``file:line:col``."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
+        self._text = text
+        # Each spelling of a type met so far: a program writes the same few types
+        # thousands of times, and a type parsed once need not be lexed again.
+        # Types are immutable, so ops may share one object.
+        self._types: dict[str, Attribute] = {}
         self._parser_state.dialect_stack = _DefaultDialectStack()
         self._file = name
         self._lines = _LineTable(text, line_offset)
@@ -169,6 +206,28 @@ class LocatedParser(Parser):
         while i >= 0 and text[i].isspace():
             i -= 1
         return i >= 0 and text[i] == '"'
+
+    def parse_optional_type(self):
+        token = self._current_token
+        if token.kind != MLIRTokenKind.BARE_IDENT and token.kind != MLIRTokenKind.EXCLAMATION_IDENT:
+            return super().parse_optional_type()
+        text = self._text
+        start = token.span.start
+        end = _type_text_end(text, start)
+        if end is None:
+            return super().parse_optional_type()
+        key = text[start:end]
+        known = self._types.get(key)
+        if known is not None:
+            self._resume_from(end)
+            return known
+        parsed = super().parse_optional_type()
+        # Cached only if the parse ended exactly where the spelling does.
+        if parsed is not None:
+            after = self._current_token.span.start
+            if after >= end and not text[end:after].strip():
+                self._types[key] = parsed
+        return parsed
 
     def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
         start = self._current_token.span.start

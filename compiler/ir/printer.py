@@ -176,6 +176,11 @@ class _AliasCollector:
     # as it, else one more than the depth of the deepest alias level below it.
     nesting: dict[Attribute, int] = field(default_factory=dict)
     stack: list[int] = field(default_factory=lambda: [0])
+    # By the id of an attribute in ``met``: its nesting, its placeholder (None
+    # without an alias) and, once printed again, its text (plain and stripped).
+    # Printing a known attribute again gives the same text, and looking it up by
+    # identity spares hashing it.
+    known: dict[int, list] = field(default_factory=dict)
 
     def table(self) -> AliasTable:
         index = {a: i for i, a in enumerate(self.seen)}
@@ -381,6 +386,15 @@ class MLIRPrinter(Printer):
     _name_state: _NameState | None = field(default=None, init=False)
     _dialect_stack: list[str] = field(default_factory=lambda: ["builtin"], init=False)
 
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        # Most pieces hold no newline: write them without xDSL's line bookkeeping
+        # (and its `print` call), which only newlines need.
+        if "\n" not in text:
+            self._current_column += len(text)
+            self.stream.write(text)  # type: ignore[union-attr]
+            return
+        super().print_string(text, indent=indent)
+
     # -- entry point -------------------------------------------------------
 
     def print_module(self, module: Operation) -> None:
@@ -434,15 +448,26 @@ class MLIRPrinter(Printer):
         if known is None and attribute in c.nesting:
             known = c.met[id(attribute)] = attribute
         if known is not None:
-            c.stack[-1] = max(c.stack[-1], c.nesting[known])
-            placeholder = c.placeholder.get(known)
-            if placeholder is not None:
-                self.print_string(placeholder)
+            info = c.known.get(id(known))
+            if info is None:
+                info = c.known[id(known)] = [c.nesting[known], c.placeholder.get(known), None, None]
+            c.stack[-1] = max(c.stack[-1], info[0])
+            if info[1] is not None:
+                self.print_string(info[1])
                 return
             # Printed again, already accounted for.
-            c.stack.append(0)
-            self._print_collected(attribute, stripped)
-            c.stack.pop()
+            slot = 3 if stripped else 2
+            text = info[slot]
+            if text is None:
+                text = self._print_aside(attribute, stripped)
+                if "\n" in text:
+                    # Indentation is applied as lines are printed: no copy then.
+                    c.stack.append(0)
+                    self._print_collected(attribute, stripped)
+                    c.stack.pop()
+                    return
+                info[slot] = text
+            self.print_string(text)
             return
         c.met[id(attribute)] = attribute
         name = alias_prefix(attribute)
@@ -468,6 +493,20 @@ class MLIRPrinter(Printer):
             c.depth[attribute] = inner
         c.nesting[attribute] = inner + 1 if (name or inner) else 0
         c.stack[-1] = max(c.stack[-1], c.nesting[attribute])
+
+    def _print_aside(self, attribute: Attribute, stripped: bool) -> str:
+        """The text of an attribute printed again, without printing it."""
+        c = self._collector
+        assert c is not None
+        stream, line, column = self.stream, self._current_line, self._current_column
+        self.stream = aside = StringIO()
+        c.stack.append(0)
+        try:
+            self._print_collected(attribute, stripped)
+        finally:
+            c.stack.pop()
+            self.stream, self._current_line, self._current_column = stream, line, column
+        return aside.getvalue()
 
     def _print_collected(self, attribute: Attribute, stripped: bool) -> None:
         if stripped:

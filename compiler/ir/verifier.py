@@ -32,7 +32,7 @@ from xdsl.irdl.operations import (
     VariadicDef,
     VarSingleBlockRegionDef,
 )
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
 
@@ -79,50 +79,95 @@ def _names_symbol(attr: Attribute) -> bool:
     )
 
 
+# Attributes are immutable: whether one names a symbol is remembered per object
+# (the object is kept alive with the answer, so its id is never reused meanwhile).
+_NAMES_SYMBOL: dict[int, tuple[Attribute, bool]] = {}
+_NAMES_SYMBOL_LIMIT = 1 << 16
+
+
 def _snapshot(op: Operation) -> tuple | None:
     """What an op's verifier reads, compared by identity or equality; None: always verify.
 
-    An op verifies the same as long as its operands (and their types), results,
-    attributes, properties, successors, parent op and the shape of its regions
-    are the same; whether it ends its block counts too (terminator checks).
+    An op verifies the same as long as its operands, results, attributes,
+    properties, successors, parent op and the shape of its regions are the same;
+    whether it ends its block counts too (terminator checks). Values never change
+    type in xDSL, so the identity of the operands, results and block arguments
+    stands for their types.
+
     Verifiers that look further are covered by :class:`ModuleVerifier`'s
     propagation: an op is verified again when something nested in it changed
-    (region checks), when an op around it changed (a terminator checks its
-    parent's types), or when the op defining one of its operands changed (sizes
-    read from a producer). An op naming a symbol is always verified again: what
-    the symbol stands for may have changed anywhere in the module.
+    (region checks), when an op around it changed what nested ops may read (a
+    terminator checks its parent's types), or when the op defining one of its
+    operands changed (sizes read from a producer). An op naming a symbol is
+    always verified again: what the symbol stands for may have changed anywhere
+    in the module.
     """
     attributes = op.attributes
     properties = op.properties
-    for attr in (*attributes.values(), *properties.values()):
-        if isinstance(attr, (SymbolRefAttr, ArrayAttr)) and _names_symbol(attr):
-            return None
+    if attributes or properties:
+        # Inlined rather than a call: this runs for every op after every pass.
+        known = _NAMES_SYMBOL
+        for mapping in (attributes, properties):
+            for attr in mapping.values():
+                entry = known.get(id(attr))
+                if entry is None or entry[0] is not attr:
+                    if len(known) >= _NAMES_SYMBOL_LIMIT:
+                        known.clear()
+                    entry = known[id(attr)] = (attr, _names_symbol(attr))
+                if entry[1]:
+                    return None
     block = op.parent
-    is_last = block is not None and block.last_op is op
-    operands = tuple(op.operands)
+    region = block.parent if block is not None else None
+    is_last = op._next_op is None  # noqa: SLF001 - the cheapest way to ask, checked for every op after every pass
     regions = op.regions
+    if regions:
+        args_list: list = []
+        shape_list: list = []
+        for r in regions:
+            b = r._first_block  # noqa: SLF001
+            while b is not None:
+                args_list.append(b._args)  # noqa: SLF001
+                shape_list.append((b, b._first_op, b._last_op))  # noqa: SLF001
+                b = b._next_block  # noqa: SLF001
+            shape_list.append(None)  # ends a region: the block counts are part of the shape
+        args, shape = tuple(args_list), tuple(shape_list)
+    else:
+        args = shape = ()
     return (
         block,
-        op.parent_op(),
-        is_last and block.parent is not None and len(block.parent.blocks) > 1,  # type: ignore[union-attr]
+        region.parent if region is not None else None,
+        is_last and region is not None and region._first_block is not region._last_block,  # noqa: SLF001
         is_last,
-        operands,
-        # (_PLACE: what follows is what the ops nested in this one may read)
-        tuple([v.type for v in operands]),
-        tuple([r.type for r in op.results]),
-        tuple(op.successors),
-        dict(attributes),
-        dict(properties),
-        tuple(
-            [(b, tuple([a.type for a in b.args]), b.first_op, b.last_op) for r in regions for b in r.blocks]
-        )
-        if regions
-        else (),
-        tuple([len(r.blocks) for r in regions]) if regions else (),
+        op._operands,  # noqa: SLF001
+        # (_NESTED: what follows, up to _SHAPE, is what the ops nested in this one may read)
+        op.results,
+        op._successors,  # noqa: SLF001
+        attributes.copy() if attributes else _NO_ATTRIBUTES,
+        properties.copy() if properties else _NO_ATTRIBUTES,
+        args,
+        # (_SHAPE: the op's own regions, read by its own verifier only)
+        shape,
     )
 
 
-_PLACE = 5
+# Stands for an empty attribute or property dictionary (only ever compared).
+_NO_ATTRIBUTES: dict[str, Attribute] = {}
+
+_OPERANDS = 4
+_NESTED = 5
+_SUCCESSORS = 6
+_SHAPE = 10
+
+
+def _nested_view_changed(old: tuple | None, new: tuple | None) -> bool:
+    """Whether an op changed in what the ops nested in it may read: its operand,
+    result and block argument types, attributes, properties, successors."""
+    if old is None or new is None:
+        return True
+    if old[_NESTED:_SHAPE] != new[_NESTED:_SHAPE]:
+        return True
+    old_operands, new_operands = old[_OPERANDS], new[_OPERANDS]
+    return old_operands != new_operands and [v.type for v in old_operands] != [v.type for v in new_operands]
 
 
 class ModuleVerifier:
@@ -132,66 +177,138 @@ class ModuleVerifier:
     changed since the last successful ``verify`` and the ops whose verifiers
     can see the change (see :func:`_snapshot`), in the same pre-order, so the
     first invalid op reported is the one a full verification would report.
-    Dominance is checked in full every time: moving one op can break a use
-    elsewhere without changing the user.
+    Dominance is checked again for the uses a change can break: the operands of
+    changed ops and of every op nested in one, and the uses of their results.
     """
 
     def __init__(self) -> None:
-        self._valid: dict[Operation, tuple] = {}
+        # Sets and maps of ops are keyed by id(): an op's own __hash__ is Python
+        # code, called for every lookup. ``_ops`` keeps the ops of the last
+        # successful check alive, so their ids cannot be reused meanwhile.
+        self._ops: list[Operation] = []
+        self._valid: dict[int, tuple] = {}
+        # The op before each op: reordering a block leaves the snapshots alone
+        # but can break dominance.
+        self._previous: dict[int, Operation | None] = {}
 
     def verify(self, root: Operation, fallback: SourceLoc) -> None:
         valid = self._valid
+        previous = self._previous
+        full = not valid
         order: list[Operation] = []
-        snapshots: dict[Operation, tuple | None] = {}
-        dirty: set[Operation] = set()
+        snapshots: list[tuple | None] = []
+        dirty: set[int] = set()
+        # Ops whose own constraints held and read nothing that changed since.
+        own_valid: set[int] = set()
         changed: list[Operation] = []
+        moved: list[Operation] = []  # changed or reordered, or nested in such an op
         # An explicit stack rather than recursion: a deeply nested program must
-        # get its diagnostic, not a RecursionError. The flag says an enclosing
-        # op changed, which makes every op nested in it to be verified again.
-        stack: list[tuple[Operation, bool]] = [(root, False)]
+        # get its diagnostic, not a RecursionError. The flags say an enclosing
+        # op changed in what nested ops read (verify them again) or at all
+        # (check their operands' dominance again).
+        stack: list[tuple[Operation, bool, bool]] = [(root, False, False)]
+        pop, push = stack.pop, stack.append
+        for_snapshot = _snapshot
         while stack:
-            op, inside_changed = stack.pop()
+            op, inside_changed, inside_moved = pop()
+            key = id(op)
             order.append(op)
-            snapshot = _snapshot(op)
-            snapshots[op] = snapshot
-            old = valid.get(op)
-            is_changed = snapshot is None or old != snapshot
-            if is_changed:
+            snapshot = for_snapshot(op)
+            snapshots.append(snapshot)
+            old = valid.get(key)
+            if snapshot is None or old != snapshot:
                 changed.append(op)
-            if is_changed or inside_changed:
-                dirty.add(op)
-            # Nested ops read their parent's types and attributes, not where the
-            # parent sits or which values it uses.
-            nested_flag = inside_changed or (
-                is_changed and (old is None or snapshot is None or old[_PLACE:] != snapshot[_PLACE:])
-            )
+                inside_moved = True
+                nested_changed = _nested_view_changed(old, snapshot)
+                if not nested_changed and old[_SHAPE] == snapshot[_SHAPE]:  # type: ignore[index]
+                    own_valid.add(key)  # only moved, or new operands of the same types
+                inside_changed = inside_changed or nested_changed
+                dirty.add(key)
+            else:
+                own_valid.add(key)
+                if inside_changed:
+                    dirty.add(key)
+            if inside_moved or previous.get(key, op) is not op._prev_op:  # noqa: SLF001
+                inside_moved = True
+                moved.append(op)
             for region in reversed(op.regions):
-                for block in reversed(region.blocks):
-                    stack.extend((inner, nested_flag) for inner in reversed(list(block.ops)))
+                block = region._last_block  # noqa: SLF001
+                while block is not None:
+                    inner = block._last_op  # noqa: SLF001
+                    while inner is not None:
+                        push((inner, inside_changed, inside_moved))
+                        inner = inner._prev_op  # noqa: SLF001
+                    block = block._prev_block  # noqa: SLF001
         # Ops around a change see it (region and terminator checks); users of a
         # changed op's results may read the op itself.
-        enclosing_marked: set[Operation] = set()
+        enclosing_marked: set[int] = set()
         for op in changed:
             for result in op.results:
-                dirty.update(use.operation for use in result.uses)
+                dirty.update([id(use.operation) for use in result.uses])
             parent = op.parent_op()
-            while parent is not None and parent not in enclosing_marked:
-                enclosing_marked.add(parent)
-                dirty.add(parent)
+            while parent is not None and id(parent) not in enclosing_marked:
+                enclosing_marked.add(id(parent))
+                dirty.add(id(parent))
                 parent = parent.parent_op()
         self._valid = {}
-        for op in order:
-            if op in dirty:
-                _verify_one(op, fallback)
-        _Dominance(fallback).verify(root)
-        self._valid = {op: s for op, s in snapshots.items() if s is not None}
+        self._ops = []
+        # A use can break when its user or anything around the user moved, or
+        # when the definition moved (dominance, isolation from above); a changed
+        # branch changes the dominance of whole blocks, so then everything is
+        # checked again.
+        uses: set[Operation] | None = None
+        if not full:
+            uses = set(moved)
+            for op in moved:
+                for result in op.results:
+                    uses.update([use.operation for use in result.uses])
+        global _ISOLATION_SCOPE
+        _ISOLATION_SCOPE = None if uses is None else _by_isolated_ancestor(uses)
+        try:
+            for op in order:
+                key = id(op)
+                if key in dirty:
+                    _verify_one(op, fallback, key not in own_valid)
+        finally:
+            _ISOLATION_SCOPE = None
+        if uses is not None:
+            for op in changed:
+                old = valid.get(id(op))
+                if op._successors or (old is not None and old[_SUCCESSORS]):  # noqa: SLF001
+                    uses = None
+                    break
+        _Dominance(fallback).verify(root, uses)
+        self._ops = order
+        self._valid = {id(op): s for op, s in zip(order, snapshots) if s is not None}
+        self._previous = {id(op): op._prev_op for op in order}  # noqa: SLF001
 
 
-def _verify_one(op: Operation, fallback: SourceLoc) -> None:
+def _by_isolated_ancestor(ops: set[Operation]) -> dict[Operation, list[Operation]]:
+    """``ops`` grouped under the closest isolated-from-above op around each."""
+    scope: dict[Operation, list[Operation]] = {}
+    # The answer for each enclosing op met: most ops share a few parents.
+    closest: dict[Operation | None, Operation | None] = {None: None}
+    for op in ops:
+        parent = op.parent_op()
+        isolated = closest.get(parent, op)
+        if isolated is op:
+            isolated = parent
+            while isolated is not None and not _is_isolated(type(isolated)):
+                isolated = isolated.parent_op()
+            closest[parent] = isolated
+        if isolated is not None:
+            scope.setdefault(isolated, []).append(op)
+    return scope
+
+
+def _verify_one(op: Operation, fallback: SourceLoc, own: bool = True) -> None:
+    """Verify ``op`` (not the ops nested in it); without ``own``, its own
+    constraints and tensor encodings are known to hold (see ``_Plan.check``)."""
     try:
-        if not _verifies_fast(op):
+        if not _verifies_fast(op, own):
             op.verify(verify_nested_ops=False)
-        _verify_encodings(op)
+        if own:
+            _verify_encodings(op)
     except Exception as err:  # noqa: BLE001
         # Verifiers should only raise VerifyException, but some of xDSL's raise
         # plain exceptions; either way the op is invalid and gets its diagnostic.
@@ -217,25 +334,40 @@ class _Dominance:
         self.positions: dict[Block, dict[Operation, int]] = {}
         self.trees: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
 
-    def verify(self, root: Operation) -> None:
+    def verify(self, root: Operation, only: set[Operation] | None = None) -> None:
+        """Check the uses in ``root``'s tree, or only those of the ops in ``only``
+        (in the same order, so the first failure is the one a full check finds)."""
+        needed: set[Operation] = set()  # the ops around those of `only`: where to look
+        if only is not None:
+            if not only:
+                return
+            for op in only:
+                parent = op.parent_op()
+                while parent is not None and parent not in needed:
+                    needed.add(parent)
+                    parent = parent.parent_op()
         stack = [root]
         while stack:
             op = stack.pop()
             for region in op.regions:
                 for block in region.blocks:
                     reachable = self._reachable(block)
-                    # Most operands are results of earlier ops of the same block:
-                    # those are checked against the ops seen so far, the rest
-                    # through the general queries.
+                    # Most operands are results of earlier ops of the same block
+                    # or arguments of the block: those are checked against the
+                    # ops seen so far, the rest through the general queries.
                     seen: set[Operation] = set()
                     for inner in block.ops:
-                        if reachable:
-                            for value in inner.operands:
-                                if not (isinstance(value, OpResult) and value.op in seen):
-                                    self._check_operands(inner)
-                                    break
+                        if reachable and (only is None or inner in only):
+                            for value in inner._operands:  # noqa: SLF001
+                                if type(value) is BlockArgument:
+                                    if value.block is block:
+                                        continue
+                                elif isinstance(value, OpResult) and value.op in seen:
+                                    continue
+                                self._check_operands(inner)
+                                break
                         seen.add(inner)
-                        if inner.regions:
+                        if inner.regions and (only is None or inner in needed):
                             stack.append(inner)
 
     def _check_operands(self, op: Operation) -> None:
@@ -466,11 +598,29 @@ class _Plan:
         self.property_names = set(op_def.properties)
         self.properties = [(n, d.constr, isinstance(d, OptPropertyDef)) for n, d in op_def.properties.items()]
         self.attributes = [(n, d.constr, isinstance(d, OptAttributeDef)) for n, d in op_def.attributes.items()]
-        self.traits = list(op_def.traits)
+        # Traits that check nothing (Pure, ConstantLike...) are not called at all.
+        self.traits = [
+            _isolated_from_above if isinstance(t, IsolatedFromAbove) else t.verify
+            for t in op_def.traits
+            if type(t).verify is not OpTrait.verify
+        ]
         self.usable = True
 
-    def check(self, op: Operation) -> bool:
-        """True if ``op`` satisfies its definition; False if xDSL must decide."""
+    def check(self, op: Operation, own: bool = True) -> bool:
+        """True if ``op`` satisfies its definition; False if xDSL must decide.
+
+        Without ``own``, only the traits are checked: the op's operand, result,
+        attribute, property and region constraints are known to hold.
+        """
+        if own and not self.check_own(op):
+            return False
+        for trait in self.traits:
+            if trait(op) is False:
+                return False
+        return True
+
+    def check_own(self, op: Operation) -> bool:
+        """The constraints on the op's own operands, results, regions, properties and attributes."""
         context = VerificationContext()
         for (sized, kinds), values in ((self.operands, op.operands), (self.results, op.results)):
             types = [v.type for v in values]
@@ -526,24 +676,96 @@ class _Plan:
                     continue
                 return False
             constr.verify(attributes[name], context)
-        for trait in self.traits:
-            trait.verify(op)
         return True
+
+
+# While ModuleVerifier re-verifies a module: for each isolated-from-above op,
+# the ops nested in it whose operands may have changed where they come from
+# (an op missing here has none). None: check every nested op.
+_ISOLATION_SCOPE: dict[Operation, list[Operation]] | None = None
+
+
+def _is_isolated(cls: type[Operation]) -> bool:
+    known = _ISOLATED.get(cls)
+    if known is None:
+        known = _ISOLATED[cls] = any(isinstance(t, IsolatedFromAbove) for t in cls.traits)
+    return known
+
+
+_ISOLATED: dict[type, bool] = {}
+
+
+def _block_is_inside(block: Block, op: Operation) -> bool:
+    """``block`` is in a region of ``op``, at any depth."""
+    current: Block | None = block
+    while current is not None:
+        region = current.parent
+        parent = region.parent if region is not None else None
+        if parent is op:
+            return True
+        current = parent.parent if parent is not None else None
+    return False
+
+
+def _isolated_from_above(op: Operation) -> bool:
+    """xDSL's ``IsolatedFromAbove`` check, without an ancestor walk per operand.
+
+    Every operand of an op nested in ``op`` (but not in a nested isolated op,
+    which checks itself) must be defined in one of the blocks nested in ``op``.
+    Collecting those blocks first makes each operand one set lookup. When
+    re-verifying, only the nested ops that a change can affect are checked.
+    """
+    if _ISOLATION_SCOPE is not None:
+        # Whether each block met is nested in `op`, remembered: operands come
+        # from a few blocks.
+        inside: dict[Block, bool] = {}
+        for inner in _ISOLATION_SCOPE.get(op, ()):
+            for value in inner._operands:  # noqa: SLF001
+                owner = value.owner
+                block = owner if isinstance(owner, Block) else owner.parent
+                known = inside.get(block) if block is not None else False
+                if known is None:
+                    known = inside[block] = _block_is_inside(block, op)  # type: ignore[index]
+                if not known:
+                    return False
+        return True
+    blocks: set[Block] = set()
+    ops: list[Operation] = []
+    regions = list(op.regions)
+    while regions:
+        region = regions.pop()
+        block = region._first_block  # noqa: SLF001
+        while block is not None:
+            blocks.add(block)
+            inner = block._first_op  # noqa: SLF001
+            while inner is not None:
+                ops.append(inner)
+                if inner.regions and not _is_isolated(type(inner)):
+                    regions.extend(inner.regions)
+                inner = inner._next_op  # noqa: SLF001
+            block = block._next_block  # noqa: SLF001
+    for inner in ops:
+        for value in inner._operands:  # noqa: SLF001
+            owner = value.owner
+            if (owner.parent if isinstance(owner, Operation) else owner) not in blocks:
+                return False
+    return True
 
 
 _PLANS: dict[type, _Plan] = {}
 
 
-def _verifies_fast(op: Operation) -> bool:
+def _verifies_fast(op: Operation, own: bool = True) -> bool:
     """True if ``op`` is valid by the checks ``Operation.verify(verify_nested_ops=False)``
-    makes; False if that could not be shown here (the op may still be valid)."""
+    makes; False if that could not be shown here (the op may still be valid).
+    Without ``own``, the op's own IRDL constraints are known to hold (see ``_Plan.check``)."""
     plan = _PLANS.get(type(op))
     if plan is None:
         plan = _PLANS[type(op)] = _Plan(type(op))
     if not plan.usable:
         return False
     try:
-        if any(isinstance(v, ErasedSSAValue) for v in op.operands):
+        if own and any(isinstance(v, ErasedSSAValue) for v in op._operands):  # noqa: SLF001
             return False
         # Operation.verify's terminator rules (no successors here, see _Plan).
         block = op.parent
@@ -554,7 +776,7 @@ def _verifies_fast(op: Operation) -> bool:
             needs_terminator = count > 1 or (parent is not None and not parent.has_trait(NoTerminator))
             if needs_terminator and not op.has_trait(IsTerminator):
                 return False
-        if not plan.check(op):
+        if not plan.check(op, own):
             return False
         if plan.custom is not None:
             plan.custom(op)

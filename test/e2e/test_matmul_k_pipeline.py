@@ -20,6 +20,7 @@ from conftest import run_opt
 EXAMPLE = Path(__file__).parents[2] / "examples" / "matmul.mlir"
 DISPATCH_CREATION = (
     "iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions,"
+    "iree-dispatch-creation-clone-producers-into-dispatch-regions,"
     "iree-dispatch-creation-annotate-data-tiling-hints,iree-dispatch-creation-set-encoding{encoding-option=matmulk},"
     "iree-dispatch-creation-hoist-encoding-ops,iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass,"
     "iree-dispatch-creation-convert-encoding-to-flow,canonicalize,iree-util-hoist-into-globals"

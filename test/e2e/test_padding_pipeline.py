@@ -92,6 +92,7 @@ def test_from_a_plain_function():
     plain = INPUT.with_name("matmul_chain.mlir")
     pipeline = (
         "iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions,"
+        "iree-dispatch-creation-clone-producers-into-dispatch-regions,"
         f"iree-dispatch-creation-set-encoding{{encoding-option=padding}},{PIPELINE}"
     )
     result = run_opt([str(plain), "-p", pipeline])

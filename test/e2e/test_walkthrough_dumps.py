@@ -14,7 +14,9 @@ from conftest import REPO, require_reference, run_opt
 
 # (input, pipeline, expected dump); "examples/..." inputs are relative to the repo.
 STEPS = [
-    ("examples/matmul.mlir", "iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions",
+    ("examples/matmul.mlir",
+     "iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions,"
+     "iree-dispatch-creation-clone-producers-into-dispatch-regions",
      "00-annotate-data-tiling-hints.before.mlir"),
     ("00-annotate-data-tiling-hints.before.mlir", "iree-dispatch-creation-annotate-data-tiling-hints",
      "01-annotate-data-tiling-hints.after.mlir"),

@@ -8,6 +8,8 @@
 * ``stream.tensor.export`` handing back the resource a call produced without
   a copy: results never alias inputs, globals or each other's calls;
 * dispatch result buffers reused across calls only once nothing holds them;
+* a contraction's operand copies and product in pooled buffers (``buffers.py``):
+  the same bits as fresh arrays, never shared with a value still held;
 * blocks' op lists read once per interpreter: loops and repeated calls;
 * implementation modules registered by the dialects a program uses.
 """
@@ -391,3 +393,114 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
     module = parse_mlir(context, text, "<input>")
     with pytest.raises(InterpreterError, match="has no interpreter implementation"):
         run(module, "f", np.zeros(4, np.float32))
+
+
+# ---------------------------------------------------------------------------
+# Contraction operands and products in pooled buffers
+# ---------------------------------------------------------------------------
+
+# pack -> mmt4d -> unpack with padding (odd sizes), as data tiling materializes it.
+MMT4D = """
+func.func @f(%a: tensor<13x7x{t}>, %b: tensor<7x10x{t}>) -> tensor<13x10x{o}> {{
+  %zero = arith.constant {zero} : {t}
+  %ozero = arith.constant {ozero} : {o}
+  %ea = tensor.empty() : tensor<2x7x8x1x{t}>
+  %pa = linalg.pack %a padding_value(%zero : {t}) outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<13x7x{t}> -> tensor<2x7x8x1x{t}>
+  %eb = tensor.empty() : tensor<2x7x8x1x{t}>
+  %pb = linalg.pack %b padding_value(%zero : {t}) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [8, 1] into %eb : tensor<7x10x{t}> -> tensor<2x7x8x1x{t}>
+  %ec = tensor.empty() : tensor<2x2x8x8x{o}>
+  %fc = linalg.fill ins(%ozero : {o}) outs(%ec : tensor<2x2x8x8x{o}>) -> tensor<2x2x8x8x{o}>
+  %mm = linalg.mmt4d ins(%pa, %pb : tensor<2x7x8x1x{t}>, tensor<2x7x8x1x{t}>) outs(%fc : tensor<2x2x8x8x{o}>) -> tensor<2x2x8x8x{o}>
+  %e = tensor.empty() : tensor<13x10x{o}>
+  %u = linalg.unpack %mm outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %e : tensor<2x2x8x8x{o}> -> tensor<13x10x{o}>
+  return %u : tensor<13x10x{o}>
+}}
+"""
+
+MMT4D_TYPES = [("f32", "f32", np.float32), ("f16", "f32", np.float16), ("i8", "i32", np.int8)]
+
+
+@pytest.mark.parametrize("t,o,dtype", MMT4D_TYPES, ids=[f"{t}->{o}" for t, o, _ in MMT4D_TYPES])
+def test_pooled_contraction_buffers_give_the_same_bits_and_are_never_shared(monkeypatch, t, o, dtype):
+    from mini_iree.compiler.interpreter import buffers
+
+    zero = "0.0" if t.startswith("f") else "0"
+    text = MMT4D.format(t=t, o=o, zero=zero, ozero="0.0" if o.startswith("f") else "0")
+    inputs = []
+    for _ in range(3):
+        if dtype == np.int8:
+            inputs.append((RNG.integers(-128, 128, (13, 7)).astype(np.int8), RNG.integers(-128, 128, (7, 10)).astype(np.int8)))
+        else:
+            inputs.append((RNG.standard_normal((13, 7)).astype(dtype), RNG.standard_normal((7, 10)).astype(dtype)))
+    # The reference: every array fresh (nothing pooled).
+    monkeypatch.setattr(buffers.BufferPool, "MIN_BYTES", 1 << 62)
+    expected = [run(text, "f", a, b)[0] for a, b in inputs]
+    # Pool every buffer, however small, and keep each result while the next call runs.
+    monkeypatch.setattr(buffers.BufferPool, "MIN_BYTES", 0)
+    module = parse_module_text(text)
+    interpreter = make_interpreter(module)
+    function = find_function(module, "f")
+    results = [interpreter.call_op(function, (a, b))[0] for a, b in inputs]
+    for result, want in zip(results, expected):
+        assert result.dtype == want.dtype
+        np.testing.assert_array_equal(result, want)  # bit for bit, after later calls ran
+    for first, second in zip(results, results[1:]):
+        assert not np.shares_memory(first, second)
+    pool = buffers.scratch_pool(interpreter)
+    assert pool._buffers, "the contraction took its buffers from the pool"
+    # Once the results are dropped, a call reuses pooled buffers instead of allocating.
+    del results, first, second, result
+    allocated = []
+    real_new = buffers.BufferPool.new
+    monkeypatch.setattr(buffers.BufferPool, "new", lambda self, n: allocated.append(n) or real_new(self, n))
+    (again,) = interpreter.call_op(function, inputs[0])
+    np.testing.assert_array_equal(again, expected[0])
+    assert allocated == []
+
+
+def test_buffer_pool_hands_out_a_buffer_only_when_nothing_refers_to_it(monkeypatch):
+    from mini_iree.compiler.interpreter.buffers import BufferPool
+
+    monkeypatch.setattr(BufferPool, "MIN_BYTES", 0)
+    pool = BufferPool()
+    a = pool.empty((4, 8), np.float32)
+    view = a.T[1:]  # a view keeps the buffer alive after `a` is gone
+    del a
+    b = pool.empty((4, 8), np.float32)
+    assert not np.shares_memory(b, view)
+    del view
+    c = pool.empty((8, 4), np.float32)  # same byte size, another shape: the dropped buffer
+    assert c.shape == (8, 4) and c.flags.c_contiguous and c.flags.writeable
+    assert not np.shares_memory(c, b)
+    assert sum(len(v) for v in pool._buffers.values()) == 2
+
+
+# mmt4d on packed operands as a dispatch reads them from buffers (contiguous, so the
+# contraction copies them): tiles of 8 (rows gathered element by element) and of 16
+# (whole 64-byte tile rows moved at once, the operand handed to BLAS transposed).
+MMT4D_PACKED = """
+func.func @f(%a: tensor<3x5x{t}x1xf32>, %b: tensor<2x5x{t}x1xf32>) -> tensor<3x2x{t}x{t}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x2x{t}x{t}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x2x{t}x{t}xf32>) -> tensor<3x2x{t}x{t}xf32>
+  %r = linalg.mmt4d ins(%a, %b : tensor<3x5x{t}x1xf32>, tensor<2x5x{t}x1xf32>) outs(%f : tensor<3x2x{t}x{t}xf32>) -> tensor<3x2x{t}x{t}xf32>
+  return %r : tensor<3x2x{t}x{t}xf32>
+}}
+"""
+
+
+@pytest.mark.parametrize("tile", [8, 16])
+def test_packed_mmt4d_copies_give_the_unpooled_bits(monkeypatch, tile):
+    from mini_iree.compiler.interpreter import buffers
+
+    text = MMT4D_PACKED.format(t=tile)
+    a = RNG.standard_normal((3, 5, tile, 1)).astype(np.float32)
+    b = RNG.standard_normal((2, 5, tile, 1)).astype(np.float32)
+    monkeypatch.setattr(buffers.BufferPool, "MIN_BYTES", 1 << 62)
+    (expected,) = run(text, "f", a, b)
+    monkeypatch.setattr(buffers.BufferPool, "MIN_BYTES", 0)
+    (result,) = run(text, "f", a, b)
+    np.testing.assert_array_equal(result, expected)
+    # And the meaning: out[m1, n1, m0, n0] = sum over k of a[m1, k, m0] * b[n1, k, n0].
+    reference = np.einsum("akm,bkn->abmn", a[..., 0].astype(np.float64), b[..., 0].astype(np.float64))
+    np.testing.assert_allclose(result, reference, rtol=1e-5, atol=1e-5)

@@ -27,6 +27,7 @@ util.func public @without_pipeline(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // CHECK-LABEL: util.func public @with_pipeline(
 // CHECK-SAME:      preprocessing_pipeline = #util.preprocessing_pipeline<"iree-dispatch-creation-form-dispatch-regions">
+// CHECK-NEXT:    tensor.empty
 // CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4xf32>) {
 // CHECK:           arith.addf
 // CHECK:         util.return %[[R]]

@@ -80,8 +80,8 @@ util.func public @unset_encoding_static(%arg0: tensor<123x456xf32, #encoding>) -
 
 // -----
 
-// The operand keeps its own sizes and the result the unset_encoding's, which
-// may be smaller (IREE gives both the result sizes).
+// Both sides take the unset_encoding's own result sizes, as in IREE: an
+// encoding keeps the logical shape, so no tensor.dim is needed.
 
 #encoding = #iree_encoding.testing<>
 util.func public @unset_encoding_dynamic(%arg0: tensor<?x?xf32, #encoding>, %d0: index, %d1: index) -> tensor<?x?xf32> {
@@ -90,9 +90,8 @@ util.func public @unset_encoding_dynamic(%arg0: tensor<?x?xf32, #encoding>, %d0:
 }
 // CHECK-LABEL: @unset_encoding_dynamic(
 // CHECK-SAME:    %[[SRC:[a-zA-Z0-9]+]]: tensor<?x?xf32, #encoding>, %[[D0:[a-zA-Z0-9]+]]: index, %[[D1:[a-zA-Z0-9]+]]: index
-// CHECK-DAG:     %[[S0:.+]] = tensor.dim %[[SRC]], %{{.+}}
-// CHECK-DAG:     %[[S1:.+]] = tensor.dim %[[SRC]], %{{.+}}
-// CHECK:         flow.tensor.encode %[[SRC]] : tensor<?x?xf32, #encoding>{%[[S0]], %[[S1]]} -> tensor<?x?xf32>{%[[D0]], %[[D1]]}
+// CHECK-NOT:     tensor.dim
+// CHECK:         flow.tensor.encode %[[SRC]] : tensor<?x?xf32, #encoding>{%[[D0]], %[[D1]]} -> tensor<?x?xf32>{%[[D0]], %[[D1]]}
 
 // -----
 
@@ -110,3 +109,18 @@ util.func public @unset_encoding_in_flow_region(%arg0: tensor<123x456xf32, #enco
 // CHECK-NOT:     flow.tensor.encode
 // CHECK:         util.return
 
+
+// -----
+
+// An unset_encoding whose result type makes a dynamic size static: its `{}`
+// cannot size the operand, which takes its sizes from the IR instead.
+
+#encoding = #iree_encoding.testing<>
+util.func public @unset_encoding_refines_shape(%arg0: tensor<?x3xf32, #encoding>) -> tensor<6x3xf32> {
+  %0 = iree_encoding.unset_encoding %arg0 : tensor<?x3xf32, #encoding> -> tensor<6x3xf32>
+  util.return %0 : tensor<6x3xf32>
+}
+// CHECK-LABEL: @unset_encoding_refines_shape(
+// CHECK-SAME:    %[[SRC:[a-zA-Z0-9]+]]: tensor<?x3xf32, #encoding>
+// CHECK:         %[[D:.+]] = tensor.dim %[[SRC]], %{{.+}}
+// CHECK:         flow.tensor.encode %[[SRC]] : tensor<?x3xf32, #encoding>{%[[D]]} -> tensor<6x3xf32>

@@ -1,6 +1,11 @@
-// RUN: mini-iree-opt %s -p iree-dispatch-creation-form-dispatch-regions --split-input-file | filecheck %s
-// RUN: mini-iree-opt %s -p 'iree-dispatch-creation-form-dispatch-regions{aggressive-fusion=true}' --split-input-file | filecheck %s --check-prefix=AGG
-// RUN: mini-iree-opt %examples/matmul.mlir -p iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions | filecheck %s --check-prefix=WALK
+// Form-dispatch-regions leaves the producers IREE clones (fills, empties, small
+// constants, bit extends) outside; clone-producers-into-dispatch-regions then
+// copies them in. Most cases check the two together, as the pipeline runs them;
+// the ALONE prefix checks what form-dispatch-regions does by itself.
+// RUN: mini-iree-opt %s -p iree-dispatch-creation-form-dispatch-regions,iree-dispatch-creation-clone-producers-into-dispatch-regions --split-input-file | filecheck %s
+// RUN: mini-iree-opt %s -p 'iree-dispatch-creation-form-dispatch-regions{aggressive-fusion=true},iree-dispatch-creation-clone-producers-into-dispatch-regions{aggressive=true}' --split-input-file | filecheck %s --check-prefix=AGG
+// RUN: mini-iree-opt %examples/matmul.mlir -p iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions,iree-dispatch-creation-clone-producers-into-dispatch-regions | filecheck %s --check-prefix=WALK
+// RUN: mini-iree-opt %s -p iree-dispatch-creation-form-dispatch-regions --split-input-file | filecheck %s --check-prefix=ALONE
 
 // The walkthrough's dump 00, from examples/matmul.mlir: the matmul's dispatch
 // region holds its init chain (tensor.empty, the zero constant, linalg.fill),
@@ -47,6 +52,18 @@ func.func @matmul_static(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x
 // CHECK-NEXT:      flow.return %[[MM]] : tensor<4x16xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return %[[R]] : tensor<4x16xf32>
+
+// Alone, form-dispatch-regions leaves the init chain outside, captured.
+// ALONE-LABEL: func.func @matmul_static(
+// ALONE-SAME:      %[[A:.+]]: tensor<4x8xf32>, %[[B:.+]]: tensor<8x16xf32>)
+// ALONE-NEXT:    %[[CST:.+]] = arith.constant 0.000000e+00 : f32
+// ALONE-NEXT:    %[[E:.+]] = tensor.empty() : tensor<4x16xf32>
+// ALONE-NEXT:    %[[F:.+]] = linalg.fill ins(%[[CST]] : f32) outs(%[[E]] : tensor<4x16xf32>)
+// ALONE-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// ALONE-NEXT:      %[[MM:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[F]] : tensor<4x16xf32>)
+// ALONE-NEXT:      flow.return %[[MM]] : tensor<4x16xf32>
+// ALONE-NEXT:    }
+// ALONE-NEXT:    return %[[R]] : tensor<4x16xf32>
 
 // -----
 
@@ -274,8 +291,8 @@ func.func @consumer_not_sole_user(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> 
 // CHECK-NEXT:      flow.return
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[RELU:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
-// CHECK-NEXT:      arith.constant
 // CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      arith.constant
 // CHECK-NEXT:      linalg.generic {{.+}} ins(%[[MM]] : tensor<4x16xf32>)
 // CHECK:           flow.return
 // CHECK-NEXT:    }
@@ -308,6 +325,7 @@ func.func @constants(%x: tensor<?x2xf32>) -> (tensor<?x3xf32>, tensor<?x33xf32>)
 // CHECK-NEXT:    %[[M:.+]] = tensor.dim
 // CHECK-NEXT:    flow.dispatch.region -> (tensor<?x3xf32>{%[[M]]}) {
 // CHECK:           %[[SMALL:.+]] = arith.constant dense<{{.+}}> : tensor<2x3xf32>
+// CHECK-NEXT:      linalg.fill
 // CHECK-NEXT:      linalg.matmul ins(%[[X]], %[[SMALL]] :
 // CHECK:         flow.dispatch.region -> (tensor<?x33xf32>{%[[M]]}) {
 // CHECK-NOT:       arith.constant dense
@@ -364,8 +382,8 @@ func.func @elementwise_chain(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-LABEL: func.func @elementwise_chain(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<4x8xf32>)
 // CHECK-NEXT:    %[[R0:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
-// CHECK-NEXT:      %[[CST:.+]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:      %[[E:.+]] = tensor.empty() : tensor<4x8xf32>
+// CHECK-NEXT:      %[[CST:.+]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:      %[[MUL:.+]] = linalg.generic {{.+}} ins(%[[A]] : tensor<4x8xf32>) outs(%[[E]] : tensor<4x8xf32>)
 // CHECK:           flow.return %[[MUL]]
 // CHECK-NEXT:    }
@@ -431,7 +449,7 @@ util.func public @encode_reduction_result(%a: tensor<?x?xf32>, %b: tensor<?x?xf3
 // -----
 
 // Encoding ops are no roots: a lone set_encoding stays outside any dispatch,
-// and an unset_encoding is left for its consumer's dispatch to read.
+// and an unset_encoding is left outside, then cloned into its consumer's dispatch.
 
 #enc = #iree_encoding.testing<>
 util.func public @encoding_ops_alone(%a: tensor<4x8xf32>, %b: tensor<4x8xf32, #enc>) -> (tensor<4x8xf32, #enc>, tensor<4x8xf32>) {
@@ -448,10 +466,19 @@ util.func public @encoding_ops_alone(%a: tensor<4x8xf32>, %b: tensor<4x8xf32, #e
 
 // CHECK-LABEL: util.func public @encoding_ops_alone(
 // CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding
-// CHECK-NEXT:    %[[UNSET:.+]] = iree_encoding.unset_encoding
 // CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
-// CHECK:           linalg.generic {{.+}} ins(%[[UNSET]] :
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[UNSET:.+]] = iree_encoding.unset_encoding
+// CHECK-NEXT:      linalg.generic {{.+}} ins(%[[UNSET]] :
 // CHECK:         util.return %[[SET]], %[[R]]
+
+// ALONE-LABEL: util.func public @encoding_ops_alone(
+// ALONE-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding
+// ALONE-NEXT:    %[[UNSET:.+]] = iree_encoding.unset_encoding
+// ALONE-NEXT:    %[[E:.+]] = tensor.empty
+// ALONE-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// ALONE-NEXT:      linalg.generic {{.+}} ins(%[[UNSET]] : tensor<4x8xf32>) outs(%[[E]] :
+// ALONE:         util.return %[[SET]], %[[R]]
 
 // -----
 
@@ -700,7 +727,8 @@ util.func public @transposed_consumer_stays_out(%a: tensor<4x8xf32>, %b: tensor<
 // -----
 
 // A scalar the consumer's body reads, computed between root and consumer, is
-// moved above the dispatch the consumer joins.
+// moved above the dispatch the consumer joins (ALONE); scalar arithmetic is
+// then cloned into the dispatch.
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 util.func public @consumer_captures_scalar(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %s: f32) -> tensor<4x16xf32> {
@@ -718,12 +746,20 @@ util.func public @consumer_captures_scalar(%a: tensor<4x8xf32>, %b: tensor<8x16x
 }
 
 // CHECK-LABEL: util.func public @consumer_captures_scalar(
-// CHECK-NEXT:    %[[SCALE:.+]] = arith.mulf
 // CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[SCALE:.+]] = arith.mulf
 // CHECK:           %[[MM:.+]] = linalg.matmul
 // CHECK-NEXT:      linalg.generic {{.+}} ins(%[[MM]] :
 // CHECK:             arith.mulf %{{.+}}, %[[SCALE]] : f32
 // CHECK:         util.return %[[R]]
+
+// ALONE-LABEL: util.func public @consumer_captures_scalar(
+// ALONE:         %[[SCALE:.+]] = arith.mulf
+// ALONE-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// ALONE-NEXT:      %[[MM:.+]] = linalg.matmul
+// ALONE-NEXT:      linalg.generic {{.+}} ins(%[[MM]] :
+// ALONE:             arith.mulf %{{.+}}, %[[SCALE]] : f32
 
 // -----
 
@@ -815,7 +851,8 @@ util.func public @unpack_and_reductions(%a: tensor<2x32x8xf32>) -> (tensor<16xf3
 // With aggressive fusion the reduction takes its elementwise producer, which
 // is also returned for the reshape outside. The consumer reads that reshape,
 // which cannot move above the dispatch (it needs the producer's result), so it
-// stays out of any dispatch rather than break dominance.
+// stays out of that dispatch rather than break dominance; clone-producers then
+// gives it a dispatch of its own (the unused tensor.empty it read stays, as in IREE).
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 util.func public @consumer_reads_reshaped_group_value(%a: tensor<4x8xf32>) -> tensor<4x1x8xf32> {
@@ -851,5 +888,88 @@ util.func public @consumer_reads_reshaped_group_value(%a: tensor<4x8xf32>) -> te
 // AGG-NEXT:    }
 // AGG-NEXT:    %[[X:.+]] = tensor.expand_shape %[[R]]#1
 // AGG-NEXT:    tensor.empty
-// AGG-NEXT:    %[[SUB:.+]] = linalg.generic {{.+}} ins(%[[X]], %[[R]]#0 :
+// AGG-NEXT:    %[[SUB:.+]] = flow.dispatch.region
+// AGG-NEXT:      tensor.empty
+// AGG-NEXT:      linalg.generic {{.+}} ins(%[[X]], %[[R]]#0 :
 // AGG:         util.return %[[SUB]]
+
+// -----
+
+// A bit extend (dequantization) is neither a root nor a fused producer: it is
+// left outside for clone-producers, which recomputes it in the matmul's dispatch.
+
+util.func public @bit_extend_left_for_cloning(%a: tensor<4x8xi8>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<4x8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xi8>) outs(%0 : tensor<4x8xf32>) {
+  ^bb0(%x: i8, %o: f32):
+    %e = arith.sitofp %x : i8 to f32
+    linalg.yield %e : f32
+  } -> tensor<4x8xf32>
+  %2 = tensor.empty() : tensor<4x16xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %4 = linalg.matmul ins(%1, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%3 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  util.return %4 : tensor<4x16xf32>
+}
+
+// ALONE-LABEL: util.func public @bit_extend_left_for_cloning(
+// ALONE:         %[[EXT:.+]] = linalg.generic
+// ALONE:         %[[R:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// ALONE-NEXT:      linalg.matmul ins(%[[EXT]], %{{.+}} :
+// ALONE-NEXT:      flow.return
+
+// CHECK-LABEL: util.func public @bit_extend_left_for_cloning(
+// CHECK-NEXT:    %[[R:.+]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK:           %[[EXT:.+]] = linalg.generic {{.+}} ins(%{{.+}} : tensor<4x8xi8>)
+// CHECK:           %[[F:.+]] = linalg.fill
+// CHECK-NEXT:      linalg.matmul ins(%[[EXT]], %{{.+}} : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[F]] :
+// CHECK-NEXT:      flow.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    util.return %[[R]]
+
+// -----
+
+// With aggressive fusion a root's consumers join one at a time, the first use
+// only, except that when that first user truncates bit widths (a quantization)
+// every truncating user joins.
+
+util.func public @truncating_consumers_join(%a: tensor<4x8xf32>) -> (tensor<4xf16>, tensor<4x8xf16>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<4xf32>) -> tensor<4xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%1 : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %3 = tensor.empty() : tensor<4xf16>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%2 : tensor<4xf32>) outs(%3 : tensor<4xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4xf16>
+  %5 = tensor.empty() : tensor<4x8xf16>
+  %6 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %2 : tensor<4x8xf32>, tensor<4xf32>) outs(%5 : tensor<4x8xf16>) {
+  ^bb0(%x: f32, %s: f32, %o: f16):
+    %d = arith.divf %x, %s : f32
+    %t = arith.truncf %d : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x8xf16>
+  util.return %4, %6 : tensor<4xf16>, tensor<4x8xf16>
+}
+
+// Without it, a root with two users takes neither.
+// CHECK-LABEL: util.func public @truncating_consumers_join(
+// CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<4xf32>) {
+// CHECK:         flow.dispatch.region -> (tensor<4xf16>) {
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf16>) {
+// CHECK:           ins(%{{.+}}, %[[R]] :
+
+// AGG-LABEL: util.func public @truncating_consumers_join(
+// AGG-NEXT:    %[[R:.+]]:2 = flow.dispatch.region -> (tensor<4xf16>, tensor<4x8xf16>) {
+// AGG:           %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
+// AGG:           %[[SCALE:.+]] = linalg.generic {{.+}} ins(%[[MAX]] : tensor<4xf32>)
+// AGG:           %[[Q:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %[[MAX]] : tensor<4x8xf32>, tensor<4xf32>)
+// AGG:           flow.return %[[SCALE]], %[[Q]]
+// AGG-NEXT:    }
+// AGG-NEXT:    util.return %[[R]]#0, %[[R]]#1

@@ -251,3 +251,34 @@ util.func public @matmul_k_fuses_into_any_producer(%a: tensor<2x8xf32>) -> tenso
 // CHECK-NEXT:      flow.return %[[SET]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    util.return %[[R]]
+
+// -----
+
+// Two identical set_encoding ops of one dispatch result are one (IREE CSEs
+// them first): the dispatch result then has one user, which fuses.
+
+#encoding = #iree_encoding.testing<>
+util.func public @identical_set_encodings_merge(%a: tensor<?x8xf32>, %d: index) -> (tensor<?x8xf32, #encoding>, tensor<?x8xf32, #encoding>) {
+  %0 = tensor.empty(%d) : tensor<?x8xf32>
+  %1 = flow.dispatch.region -> (tensor<?x8xf32>{%d}) {
+    %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x8xf32>) outs(%0 : tensor<?x8xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %s = arith.addf %x, %x : f32
+      linalg.yield %s : f32
+    } -> tensor<?x8xf32>
+    flow.return %2 : tensor<?x8xf32>
+  }
+  %3 = iree_encoding.set_encoding %1 : tensor<?x8xf32> -> tensor<?x8xf32, #encoding>
+  %4 = iree_encoding.set_encoding %1 : tensor<?x8xf32> -> tensor<?x8xf32, #encoding>
+  util.return %3, %4 : tensor<?x8xf32, #encoding>, tensor<?x8xf32, #encoding>
+}
+
+// CHECK-LABEL: util.func public @identical_set_encodings_merge(
+// CHECK-SAME:      %{{.+}}: tensor<?x8xf32>, %[[D:.+]]: index)
+// CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<?x8xf32, #encoding>{%[[D]]}) {
+// CHECK:           %[[G:.+]] = linalg.generic
+// CHECK:           %[[SET:.+]] = iree_encoding.set_encoding %[[G]]
+// CHECK-NEXT:      flow.return %[[SET]]
+// CHECK-NEXT:    }
+// CHECK-NOT:     iree_encoding.set_encoding
+// CHECK:         util.return %[[R]], %[[R]]

@@ -1,7 +1,9 @@
 """Wrapping entry points and forming dispatch regions keep every program's results.
 
 Each program runs through ``iree-abi-wrap-entry-points``,
-``iree-dispatch-creation-form-dispatch-regions``, or both, with the interpreter
+``iree-dispatch-creation-form-dispatch-regions`` (followed by
+``iree-dispatch-creation-clone-producers-into-dispatch-regions``, which brings the
+fills and empties the dispatches read into them), or both, with the interpreter
 comparing each public function's results before and after every pass.
 """
 
@@ -13,7 +15,7 @@ import pytest
 from conftest import REPO, run_opt
 
 WRAP = "iree-abi-wrap-entry-points"
-FORM = "iree-dispatch-creation-form-dispatch-regions"
+FORM = "iree-dispatch-creation-form-dispatch-regions,iree-dispatch-creation-clone-producers-into-dispatch-regions"
 
 
 def _contraction(name: str, lhs: str, rhs: str, out: str, zero: str, op: str = "linalg.matmul") -> str:

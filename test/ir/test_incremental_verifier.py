@@ -1,0 +1,261 @@
+"""The incremental verify-each (``ModuleVerifier``) reports what a full verification reports.
+
+Each case parses a valid module, verifies it once (the full first check), then
+changes the IR the way a faulty pass could and verifies again. The incremental
+check must fail, and with exactly the diagnostics (message, location, notes) of
+a fresh ``verify_op_tree`` of the same IR. Valid changes must pass, and ops the
+change cannot affect must not be verified again.
+"""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, FunctionType, IntegerAttr, StringAttr, f32, i32, i64
+from xdsl.ir import Operation
+
+from mini_iree.compiler.ir import verifier as verifier_module
+from mini_iree.compiler.ir.diagnostics import DiagnosticError, SourceLoc
+from mini_iree.compiler.ir.parsing import parse_mlir
+from mini_iree.compiler.ir.verifier import ModuleVerifier, verify_op_tree
+from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
+
+START = SourceLoc("input.mlir", 1, 1)
+
+TWO_FUNCS = """\
+func.func @f(%a: f32, %b: f32, %n: i32) -> f32 {
+  %0 = arith.addf %a, %b : f32
+  %1 = arith.mulf %0, %b : f32
+  %2 = arith.addi %n, %n : i32
+  return %1 : f32
+}
+func.func @g(%x: f32) -> f32 {
+  %c = arith.constant 1.000000e+00 : f32
+  %0 = arith.addf %x, %c : f32
+  %1 = func.call @f(%0, %0, %n) : (f32, f32, i32) -> f32
+  return %1 : f32
+}
+"""
+
+# `%n` in @g is not defined there; the text is completed per test below.
+TWO_FUNCS = TWO_FUNCS.replace("func.func @g(%x: f32)", "func.func @g(%x: f32, %n: i32)")
+
+NESTED = """\
+#id = affine_map<(d0) -> (d0)>
+func.func @nested(%t: tensor<?xf32>, %s: f32) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 2.000000e+00 : f32
+  %d = tensor.dim %t, %c0 : tensor<?xf32>
+  %e = tensor.empty(%d) : tensor<?xf32>
+  %f = linalg.fill ins(%s : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %m = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%t : tensor<?xf32>) outs(%f : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.addf %in, %cst : f32
+    linalg.yield %y : f32
+  } -> tensor<?xf32>
+  return %m : tensor<?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return MiniIREEOptMain([]).ctx
+
+
+def parse(ctx, text: str):
+    module = parse_mlir(ctx, text, "input.mlir")
+    verifier = ModuleVerifier()
+    verifier.verify(module, START)  # the first check is a full one
+    return module, verifier
+
+
+def ops_named(module: Operation, name: str) -> list[Operation]:
+    return [op for op in module.walk() if op.name == name]
+
+
+def func(module: Operation, sym: str) -> Operation:
+    return next(op for op in ops_named(module, "func.func") if op.properties["sym_name"] == StringAttr(sym))
+
+
+def diagnostics(error: DiagnosticError) -> list[str]:
+    return [str(d) for d in error.diagnostics]
+
+
+def assert_same_error(module: Operation, verifier: ModuleVerifier) -> list[str]:
+    """The incremental check fails exactly as a fresh full check does."""
+    with pytest.raises(DiagnosticError) as full:
+        verify_op_tree(module, START)
+    with pytest.raises(DiagnosticError) as incremental:
+        verifier.verify(module, START)
+    assert diagnostics(incremental.value) == diagnostics(full.value)
+    return diagnostics(full.value)
+
+
+def test_changed_operand_type(ctx):
+    module, verifier = parse(ctx, TWO_FUNCS)
+    addf = ops_named(func(module, "f"), "arith.addf")[0]
+    n = func(module, "f").body.block.args[2]  # an i32 where an f32 is expected
+    addf.operands[0] = n
+    messages = assert_same_error(module, verifier)
+    assert messages[0].startswith("input.mlir:2:3: error: 'arith.addf' op")
+
+
+def test_op_moved_into_another_region(ctx):
+    # The moved op is unchanged; the function it now sits in is isolated from above.
+    module, verifier = parse(ctx, TWO_FUNCS)
+    mulf = ops_named(func(module, "f"), "arith.mulf")[0]
+    g_add = ops_named(func(module, "g"), "arith.addf")[0]
+    users = [use.operation for use in mulf.results[0].uses]
+    for user in users:
+        user.operands = [mulf.operands[1] if v is mulf.results[0] else v for v in user.operands]
+    mulf.detach()
+    func(module, "g").body.block.insert_op_after(mulf, g_add)
+    messages = assert_same_error(module, verifier)
+    assert "IsolatedFromAbove" in messages[0] or "does not dominate" in messages[0]
+
+
+def test_terminator_removed(ctx):
+    module, verifier = parse(ctx, TWO_FUNCS)
+    ret = ops_named(func(module, "f"), "func.return")[0]
+    ret.detach()
+    ret.erase()
+    messages = assert_same_error(module, verifier)
+    assert "terminator" in messages[0]
+
+
+def test_attribute_changed(ctx):
+    module, verifier = parse(ctx, TWO_FUNCS)
+    constant = ops_named(module, "arith.constant")[0]
+    constant.properties["value"] = IntegerAttr(1, i64)  # the result stays f32
+    assert_same_error(module, verifier)
+
+
+def test_parent_type_read_by_the_terminator(ctx):
+    # Only the function's type changes; its `return`, unchanged, no longer matches it.
+    module, verifier = parse(ctx, TWO_FUNCS)
+    f = func(module, "f")
+    f.properties["function_type"] = FunctionType.from_lists([f32, f32, i32], [i32])
+    messages = assert_same_error(module, verifier)
+    assert "'func.return' op" in messages[0]
+
+
+def test_producer_moved_after_its_user(ctx):
+    # The user is not touched at all: only the op defining its operand moves.
+    module, verifier = parse(ctx, TWO_FUNCS)
+    addf, mulf = ops_named(func(module, "f"), "arith.addf")[0], ops_named(func(module, "f"), "arith.mulf")[0]
+    addf.detach()
+    mulf.parent.insert_op_after(addf, mulf)
+    messages = assert_same_error(module, verifier)
+    assert messages == [
+        "input.mlir:3:3: error: operand #0 does not dominate this use",
+        "input.mlir:2:3: note: operand defined here (op in the same block)",
+    ]
+
+
+def test_user_enclosing_op_moved_before_the_producer(ctx):
+    # The generic moves above the fill whose result it reads.
+    module, verifier = parse(ctx, NESTED)
+    generic = ops_named(module, "linalg.generic")[0]
+    fill = ops_named(module, "linalg.fill")[0]
+    generic.detach()
+    fill.parent.insert_op_before(generic, fill)
+    messages = assert_same_error(module, verifier)
+    assert messages[0].startswith("input.mlir:8:3: error: operand #1 does not dominate this use")
+
+
+def test_definition_moved_below_the_op_around_its_use(ctx):
+    # `arith.addf %in, %cst` in the generic's body is untouched and so is the
+    # generic; only the constant it reads moves below the generic.
+    module, verifier = parse(ctx, NESTED)
+    cst = next(op for op in ops_named(module, "arith.constant") if isinstance(op.properties["value"], FloatAttr))
+    ret = ops_named(module, "func.return")[0]
+    cst.detach()
+    ret.parent.insert_op_before(cst, ret)
+    messages = assert_same_error(module, verifier)
+    assert messages == [
+        "input.mlir:11:5: error: operand #1 does not dominate this use",
+        "input.mlir:4:3: note: operand defined here (op in a parent region)",
+    ]
+
+
+def test_symbol_user_whose_symbol_changed(ctx):
+    # The call is untouched; the function it names now returns another type.
+    module, verifier = parse(ctx, TWO_FUNCS)
+    f = func(module, "f")
+    f.properties["function_type"] = FunctionType.from_lists([f32, f32, i32], [i32])
+    ops_named(f, "func.return")[0].operands = [ops_named(f, "arith.addi")[0].results[0]]
+    messages = assert_same_error(module, verifier)
+    assert "'func.call' op" in messages[0]
+
+
+def test_symbol_renamed_under_a_caller(ctx):
+    module, verifier = parse(ctx, TWO_FUNCS)
+    func(module, "f").properties["sym_name"] = StringAttr("h")
+    messages = assert_same_error(module, verifier)
+    assert "'func.call' op" in messages[0]
+
+
+def test_valid_change_passes_and_verifies_only_what_it_can_affect(ctx, monkeypatch):
+    module, verifier = parse(ctx, NESTED)
+    verified: list[str] = []
+    original = verifier_module._verify_one
+
+    def counting(op, fallback, own=True):
+        verified.append(op.name)
+        original(op, fallback, own)
+
+    monkeypatch.setattr(verifier_module, "_verify_one", counting)
+    # Nothing changed: nothing to verify.
+    verifier.verify(module, START)
+    assert verified == []
+    # A new op before the `tensor.dim`: the new op and the ops around it, not the linalg.map body.
+    dim = ops_named(module, "tensor.dim")[0]
+    c = arith.ConstantOp(IntegerAttr(7, i32))
+    dim.parent.insert_op_before(c, dim)
+    verifier.verify(module, START)
+    assert "arith.constant" in verified and "func.func" in verified
+    assert "linalg.yield" not in verified and "arith.addf" not in verified
+
+
+def test_invalid_then_fixed_then_broken_again(ctx):
+    # After a failed check the next one starts from scratch and still finds later breakage.
+    module, verifier = parse(ctx, TWO_FUNCS)
+    constant = ops_named(module, "arith.constant")[0]
+    good = constant.properties["value"]
+    constant.properties["value"] = IntegerAttr(1, i64)
+    assert_same_error(module, verifier)
+    constant.properties["value"] = good
+    verifier.verify(module, START)
+    addi = ops_named(module, "arith.addi")[0]
+    addi.operands[0] = func(module, "f").body.block.args[0]
+    assert_same_error(module, verifier)
+
+
+def test_op_moved_within_a_block(ctx):
+    # Two ops in the middle of a block swap places; neither op nor the function
+    # changes otherwise, so only the order of the block tells.
+    module, verifier = parse(ctx, NESTED)
+    dim, empty = ops_named(module, "tensor.dim")[0], ops_named(module, "tensor.empty")[0]
+    dim.detach()
+    empty.parent.insert_op_after(dim, empty)
+    messages = assert_same_error(module, verifier)
+    assert messages == [
+        "input.mlir:6:3: error: operand #0 does not dominate this use",
+        "input.mlir:5:3: note: operand defined here (op in the same block)",
+    ]
+
+
+def test_op_moved_above_a_definition_its_body_uses(ctx):
+    # The generic (reading only arguments) moves above the constant its body
+    # reads; the constant itself keeps its place and its neighbours.
+    text = NESTED.replace("outs(%f : tensor<?xf32>)", "outs(%t : tensor<?xf32>)")
+    text = text.replace("  %cst = arith.constant 2.000000e+00 : f32\n", "  %c1 = arith.constant 1 : index\n  %cst = arith.constant 2.000000e+00 : f32\n")
+    module, verifier = parse(ctx, text)
+    generic = ops_named(module, "linalg.generic")[0]
+    c0 = ops_named(module, "arith.constant")[0]
+    generic.detach()
+    c0.parent.insert_op_after(generic, c0)
+    messages = assert_same_error(module, verifier)
+    assert messages[0] == "input.mlir:12:5: error: operand #1 does not dominate this use"
