@@ -69,6 +69,8 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from mini_iree.dialects.utils import raise_missing_struct_key
+
 
 # ===----------------------------------------------------------------------=== #
 # `struct(params)` attribute syntax
@@ -109,7 +111,7 @@ def parse_struct_params(parser: AttrParser, params: Sequence[StructParam]) -> li
     def parse_entry() -> None:
         key = parser.parse_optional_identifier()
         if key is None:
-            parser.raise_error("expected a parameter name in struct")
+            raise_missing_struct_key(parser)
         if key not in by_name or key in seen:
             parser.raise_error(f"duplicate or unknown struct parameter name: {key}")
         parser.parse_punctuation("=")

@@ -64,7 +64,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from mini_iree.dialects.utils import verify_op_dynamic_dims
+from mini_iree.dialects.utils import raise_missing_struct_key, verify_op_dynamic_dims
 
 _AttributeT = TypeVar("_AttributeT", bound=Attribute)
 
@@ -234,7 +234,7 @@ def _parse_struct(
         start = parser.pos
         key = parser.parse_optional_identifier()
         if key is None:
-            parser.raise_error("expected a parameter name in struct")
+            raise_missing_struct_key(parser)
         if key not in fields or key in values:
             parser.raise_error(f"duplicate or unknown struct parameter name: {key}", start, parser.pos)
         parser.parse_punctuation("=")

@@ -72,6 +72,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from mini_iree.dialects.utils import raise_missing_struct_key
+
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
@@ -171,7 +173,7 @@ class IntAssumptionAttr(ParametrizedAttribute):
                 parse_entry(key)
                 while parser.parse_optional_punctuation(",") is not None:
                     if (key := parser.parse_optional_identifier()) is None:
-                        parser.raise_error("expected a parameter name in struct")
+                        raise_missing_struct_key(parser)
                     parse_entry(key)
         return [NoneAttr() if (v := values.get(k)) is None else IntAttr(v) for k in ("umin", "umax", "udiv")]
 

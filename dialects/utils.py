@@ -58,3 +58,19 @@ def verify_op_dynamic_dims(types: Sequence[Attribute], dims: Sequence[SSAValue],
         raise VerifyException(
             f"{set_name} set has {required} dynamic dimensions but only {len(dims)} dimension values are attached"
         )
+
+
+def raise_missing_struct_key(parser) -> None:
+    """MLIR's error for a struct entry that does not start with a key.
+
+    MLIR reports two errors at the same place: the keyword its struct parser
+    failed to read, then the struct's own error. Where the parser knows source
+    locations (mini-iree-opt's), both are raised; elsewhere the struct's error.
+    """
+    loc_of = getattr(parser, "loc_of", None)
+    if loc_of is not None:
+        from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError
+
+        at = loc_of(parser.pos)
+        raise DiagnosticError(Diagnostic(at, "expected valid keyword"), Diagnostic(at, "expected a parameter name in struct"))
+    parser.raise_error("expected a parameter name in struct")

@@ -313,6 +313,9 @@ def parse_mlir(ctx: Context, source: str | bytes, name: str, line_offset: int = 
             # xDSL phrases some errors as a suffix to a token kind it leaves out.
             message = f"expected a block label or '}}' {message}"
         raise DiagnosticError(Diagnostic(loc, message or "parse error")) from None
+    except DiagnosticError:
+        # Already located (a parser reporting several errors at once, as MLIR's can).
+        raise
     except DiagnosticException as err:
         # Verifiers of attributes and types run while they are being built.
         raise DiagnosticError(Diagnostic(parser.error_loc(), _first_line(err))) from None

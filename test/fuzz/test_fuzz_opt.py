@@ -39,6 +39,8 @@ PASSES = ["cse", "dce", "canonicalize", "iree-abi-wrap-entry-points", "iree-disp
           "iree-dispatch-creation-hoist-encoding-ops", "iree-dispatch-creation-propagate-encodings",
           "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass",
           "iree-dispatch-creation-convert-encoding-to-flow", "iree-util-hoist-into-globals",
+          "iree-dispatch-creation-clone-producers-into-dispatch-regions",
+          "iree-dispatch-creation-collapse-dimensions", "iree-dispatch-creation-pipeline{data-tiling}",
           "data-tiling-dispatch-creation"]  # fmt: skip
 
 PRINT_FLAGS = [

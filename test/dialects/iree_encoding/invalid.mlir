@@ -1,5 +1,7 @@
 // RUN: mini-iree-opt %s --split-input-file --verify-diagnostics
 
+// MLIR reports the missing keyword, then the struct's error, at the same place.
+// expected-error @+2 {{expected valid keyword}}
 // expected-error @+1 {{expected a parameter name in struct}}
 #encoding = #iree_encoding.encoding<>
 func.func @encoding_without_parameters(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {

@@ -129,6 +129,7 @@ func.func @data_tiled_mma_layout_unknown() attributes {k = #iree_gpu.data_tiled_
 
 // -----
 
+// expected-error @+2 {{expected valid keyword}}
 // expected-error @+1 {{expected a parameter name in struct}}
 func.func @mma_semantics_no_name() attributes {s = #iree_gpu.mma_semantics<1, 0>} {
   return

@@ -33,6 +33,7 @@ util.func public @assume_int_duplicate_key(%arg0: index) -> index {
 // -----
 
 util.func public @assume_int_missing_key(%arg0: index) -> index {
+  // expected-error @+2 {{expected valid keyword}}
   // expected-error @+1 {{expected a parameter name in struct}}
   %0 = util.assume.int %arg0<umin = 0, > : index
   util.return %0 : index
