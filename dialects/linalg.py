@@ -550,6 +550,11 @@ _R = IteratorType.REDUCTION
 # The iterator types of each contraction class, as an attribute (built once).
 _ITERATOR_TYPES: dict[type, ArrayAttr[IteratorTypeAttr]] = {}
 
+# ContractionOp._verification_key of each contraction that verified (types and
+# attributes are immutable, so the same objects verify the same way again).
+_VERIFIED_CONTRACTIONS: dict[tuple[int, ...], list[object]] = {}
+_VERIFIED_CONTRACTIONS_LIMIT = 4096
+
 
 class ContractionOp(NamedOperation, ABC):
     """Base of the named contractions: `ins(lhs, rhs) outs(acc)` with a hidden
@@ -647,6 +652,11 @@ class ContractionOp(NamedOperation, ABC):
         """Op-specific checks of user-provided indexing maps (MLIR's `verify()`)."""
 
     def verify_(self) -> None:
+        # Ops of a program share a few signatures, and verify-each asks again
+        # after every pass: a signature that verified once verifies again.
+        key = self._verification_key()
+        if key is not None and key[0] in _VERIFIED_CONTRACTIONS:
+            return
         self.verify_contraction_maps()
         verify_structured_op(
             self.inputs,
@@ -656,6 +666,33 @@ class ContractionOp(NamedOperation, ABC):
             self.get_indexing_maps_array(),
             len(self.ITERATOR_TYPES),
         )
+        if key is not None:
+            if len(_VERIFIED_CONTRACTIONS) >= _VERIFIED_CONTRACTIONS_LIMIT:
+                _VERIFIED_CONTRACTIONS.clear()
+            _VERIFIED_CONTRACTIONS[key[0]] = key[1]
+
+    def _verification_key(self) -> tuple[tuple[int, ...], list[object]] | None:
+        """Everything ``verify_`` reads, as ids, and the objects themselves (kept
+        alive with the ids, so that no other object takes an id meanwhile).
+
+        The class, the input count, the operand and result types, the maps
+        property, the body's block arguments and its terminator's kind and
+        operand types. None when the body is not one block (never cached).
+        """
+        block = self.body.blocks.first
+        if block is None or block.next_block is not None:
+            return None
+        terminator = block.last_op
+        objects: list[object] = [type(self), self.properties.get("indexing_maps"), type(terminator)]
+        objects += [v.type for v in self.operands]
+        objects.append(None)
+        objects += [v.type for v in self.results]
+        objects.append(None)
+        objects += [a.type for a in block.args]
+        objects.append(None)
+        if terminator is not None:
+            objects += [v.type for v in terminator.operands]
+        return (len(self.inputs), *map(id, objects)), objects
 
 
 # The default indexing maps of each contraction class, as an attribute.

@@ -148,10 +148,10 @@ class BubbleUpSetEncodingOp(RewritePattern):
         encoded_inputs: list[SSAValue] = []
         for value, operand_map in zip(producer.inputs, maps):
             input_type = _with_encoding(value.type, _append_map(encoding, operand_map.compose(inverse_output)))
-            set_op = rewriter.insert_op(iree_encoding.SetEncodingOp(value, input_type, list(op.encoding_dims)))
+            set_op = rewriter.insert(iree_encoding.SetEncodingOp(value, input_type, list(op.encoding_dims)))
             encoded_inputs.append(set_op.result)
         dims = get_dynamic_dims(op.source, InsertPoint.before(op))
-        init = rewriter.insert_op(tensor.EmptyOp(dims, op.result.type))
+        init = rewriter.insert(tensor.EmptyOp(dims, op.result.type))
         generic = _clone_generic(producer, encoded_inputs, [init.tensor], [op.result.type])
         rewriter.replace(op, generic)
         erase_if_dead([producer], rewriter)
@@ -247,7 +247,7 @@ class SinkUnsetEncodingOp(RewritePattern):
                 )
                 set_ops.append(set_op)
                 new_inputs.append(set_op.result)
-        rewriter.insert_op(set_ops, InsertPoint.after(op))
+        rewriter.insert(set_ops, InsertPoint.after(op))
 
         new_inits: list[SSAValue] = []
         result_types: list[Attribute] = []
@@ -256,7 +256,7 @@ class SinkUnsetEncodingOp(RewritePattern):
             assert isinstance(empty, tensor.EmptyOp)
             init_type = _with_encoding(value.type, operand_encodings[num_inputs + offset])
             encoded_empty = tensor.EmptyOp(list(empty.dynamic_sizes), init_type)
-            rewriter.insert_op(encoded_empty, InsertPoint.after(empty))
+            rewriter.insert(encoded_empty, InsertPoint.after(empty))
             new_inits.append(encoded_empty.tensor)
             result_types.append(init_type)
 
@@ -266,7 +266,7 @@ class SinkUnsetEncodingOp(RewritePattern):
             iree_encoding.UnsetEncodingOp(encoded, plain.type, dims, encoding_dims)
             for encoded, plain, dims in zip(generic.res, consumer.res, result_dims)
         ]
-        rewriter.insert_op([generic, *unsets], InsertPoint.after(consumer))
+        rewriter.insert([generic, *unsets], InsertPoint.after(consumer))
         old_inits = [v.owner for v in consumer.outputs if isinstance(v.owner, Operation)]
         rewriter.replace(consumer, [], [unset.result for unset in unsets])
         erase_if_dead([op, *old_inits], rewriter)

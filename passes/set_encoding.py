@@ -123,14 +123,19 @@ def _scaled_matmul_encodings(op: LinalgStructuredOperation) -> list[Attribute]:
     ]
 
 
-def _clone_with_operands(op: Operation, operands: list[SSAValue], result_type: TensorType) -> Operation:
-    """``op`` on new operands and result type; same properties, attributes and body."""
+def _recreate_with_operands(op: Operation, operands: list[SSAValue], result_type: TensorType) -> Operation:
+    """``op`` on new operands and result type; same properties, attributes and body.
+
+    The body is moved rather than copied (``op`` is left without regions):
+    the caller replaces ``op`` by the new op at once.
+    """
+    regions = [op.detach_region(0) for _ in range(len(op.regions))]
     return type(op).create(
         operands=operands,
         result_types=[result_type],
         properties=dict(op.properties),
         attributes=dict(op.attributes),
-        regions=[region.clone() for region in op.regions],
+        regions=regions,
     )
 
 
@@ -191,12 +196,38 @@ class SetDataTilingEncodings(RewritePattern):
             rewriter.insert(set_op, before)
             encoded.append(set_op.result)
 
-        clone = _clone_with_operands(op, encoded, types[-1])
+        clone = _recreate_with_operands(op, encoded, types[-1])
         rewriter.insert(clone, before)
         sizes = _resolved_sizes(op.outputs[0], before)
         unset = iree_encoding.UnsetEncodingOp(clone.results[0], op.results[0].type, sizes, loop_dims)
         rewriter.insert(unset, before)
         rewriter.replace(op, [], [unset.result])
+
+
+def _fill_like(fill: linalg.FillOp, init: SSAValue, user: Operation) -> linalg.FillOp:
+    """``linalg.fill ins(fill's value) outs(init)``.
+
+    When ``user`` is the fill's only user, the fill goes away with the rewrite
+    and its body (the same ``yield`` of the value's type) moves to the new fill
+    instead of being built again.
+    """
+    result_type = init.type
+    old_body = fill.regions[0]
+    if (
+        len(fill.results) == 1
+        and len(fill.outputs) == 1
+        and [use.operation for use in fill.results[0].uses] == [user]
+        and isinstance(result_type, TensorType)
+        and result_type.element_type == fill.outputs[0].type.element_type
+        and not fill.attributes
+    ):
+        return linalg.FillOp.create(
+            operands=[*fill.inputs, init],
+            result_types=[result_type],
+            properties=dict(fill.properties),
+            regions=[fill.detach_region(old_body)],
+        )
+    return linalg.FillOp(fill.inputs, [init], [result_type])
 
 
 class FoldFillWithSetEncoding(RewritePattern):
@@ -214,7 +245,7 @@ class FoldFillWithSetEncoding(RewritePattern):
         point = InsertPoint.before(op)
         sizes = get_dynamic_dims(fill.outputs[0], point)
         empty = tensor.EmptyOp(sizes, op.result.type)
-        new_fill = linalg.FillOp(fill.inputs, [empty.tensor], [op.result.type])
+        new_fill = _fill_like(fill, empty.tensor, op)
         rewriter.insert([empty, new_fill], point)
         rewriter.replace(op, [], [new_fill.res[0]])
         erase_if_dead([fill], rewriter)

@@ -139,11 +139,11 @@ def rebuild_dispatch_region(
             region.results[old_index].replace_all_uses_with(new_region.results[new_index])
         Rewriter.erase_op(region)
         return new_region
-    rewriter.insert_op(new_region, InsertPoint.before(region))
+    rewriter.insert(new_region, InsertPoint.before(region))
     rewriter.replace(terminator, flow.ReturnOp(returned))
     for new_index, old_index in enumerate(keep):
         rewriter.replace_all_uses_with(region.results[old_index], new_region.results[new_index])
-    rewriter.erase_op(region)
+    rewriter.erase(region)
     return new_region
 
 

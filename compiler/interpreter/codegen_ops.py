@@ -1,7 +1,10 @@
 """Ops of materialized dispatch code: ``iree_codegen`` and ``iree_linalg_ext``.
 
 * ``load_from_buffer`` / ``store_to_buffer`` move a whole tensor between a
-  memref (an ndarray view of a binding) and a value.
+  memref (an ndarray view of a binding) and a value. A read-only buffer that a
+  pack filled entirely from a read-only source is loaded as the equivalent
+  strided view of that source (``relayout_origins.py``), which a contraction
+  reads as the source matrix without copying it.
 * ``inner_tiled`` with ``#iree_gpu.data_tiled_mma_layout`` is a matmul on
   swizzled tiles. Each operand is ``outer dims x swizzled inner tile``; the
   swizzle (``kind.swizzle(operand)``) says how a plain tile (M0xK0 for the LHS,
@@ -27,6 +30,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from mini_iree.compiler.interpreter.buffers import scratch_pool
 from mini_iree.compiler.interpreter.core import InterpreterError, run_block
+from mini_iree.compiler.interpreter.relayout_origins import note_write, relayout_origins
 from mini_iree.compiler.interpreter.relayout_view import PlanCache, copy_into, scatter_plan
 from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
 from mini_iree.dialects import iree_codegen, iree_gpu, iree_linalg_ext
@@ -160,8 +164,11 @@ class CodegenFunctions(InterpreterFunctions):
             raise InterpreterError(op, f"expected a memref, got {type(buffer).__name__}")
         if not buffer.flags.writeable:
             # A read-only buffer (a `ReadOnly` binding) cannot change while the
-            # value lives: share its memory.
-            return (buffer,)
+            # value lives: share its memory. A packed buffer known to equal a view
+            # of its pack's source (relayout_origins.py) is that view: the same
+            # values, which a contraction can read as the source matrix itself.
+            origin = relayout_origins(interpreter).origin(buffer)
+            return (origin if origin is not None else buffer,)
         return (buffer.copy(),)
 
     @impl(iree_codegen.StoreToBufferOp)
@@ -169,6 +176,8 @@ class CodegenFunctions(InterpreterFunctions):
         value, buffer = np.asarray(args[0]), args[1]
         if not isinstance(buffer, np.ndarray) or buffer.shape != value.shape:
             raise InterpreterError(op, f"stores a {value.shape} tensor into a memref of shape {np.shape(buffer)}")
+        if not _in_place(buffer, value):
+            note_write(interpreter, buffer)
         copy_into(buffer, value)
         return ()
 
@@ -228,6 +237,15 @@ def _run_map_store(interpreter: Interpreter, op: Any, source: np.ndarray, output
     output[targets] = source[mask]
 
 
+def _in_place(buffer: np.ndarray, value: np.ndarray) -> bool:
+    """Whether ``value`` already is ``buffer``'s memory (a value computed in its store destination)."""
+    return (
+        buffer.__array_interface__["data"][0] == value.__array_interface__["data"][0]
+        and buffer.strides == value.strides
+        and buffer.dtype == value.dtype
+    )
+
+
 def _store_destination(interpreter: Interpreter, op: Any, source: np.ndarray, init: Any) -> np.ndarray | None:
     """The buffer this relayout's result is stored to, if the result may be computed there."""
     cache = interpreter.get_data(LinalgExtFunctions, "store_destinations", dict)
@@ -252,14 +270,23 @@ class LinalgExtFunctions(InterpreterFunctions):
         plan = _planned_scatter(interpreter, op, source, np.shape(output), np.asarray(output).dtype)
         if isinstance(op.output.type, MemRefType):
             # Buffer semantics: write into the memref, no result.
+            note_write(interpreter, output)
             _run_map_store(interpreter, op, source, output, plan)
             return ()
         buffer = _store_destination(interpreter, op, source, output)
         if buffer is not None:
             # Computed where it is stored next (store_destination.py): the store copies nothing.
-            if plan is None or plan.count() != int(np.prod(np.shape(output), dtype=np.int64)):
+            note_write(interpreter, buffer)
+            complete = plan is not None and plan.count() == int(np.prod(np.shape(output), dtype=np.int64))
+            if not complete:
                 np.copyto(buffer, output)  # elements no input maps to keep the init's values
             _run_map_store(interpreter, op, source, buffer, plan)
+            if complete and not source.flags.writeable:
+                # Every element came from the (unchanging) source: remember the
+                # buffer as a view of it, for whoever loads it (relayout_origins.py).
+                view = plan.view(source, buffer.shape)
+                if view is not None:
+                    relayout_origins(interpreter).record(buffer, view)
             return (buffer,)
         if plan is not None and plan.count() == int(np.prod(np.shape(output), dtype=np.int64)):
             # Every output element is written (each at most once): the init's

@@ -166,7 +166,18 @@ class NumpyInterpreter(Interpreter):
             op = self.get_op_for_symbol(op)
         if type(op) not in self._impls._callable_impl_dict:  # pyright: ignore[reportPrivateUsage]
             raise InterpreterError(op, "cannot be called: no interpreter implementation for this kind of function")
-        return tuple(super().call_op(op, inputs))
+        depth = getattr(self, "_call_depth", 0)
+        self._call_depth = depth + 1
+        try:
+            return tuple(super().call_op(op, inputs))
+        finally:
+            self._call_depth = depth
+            if depth == 0:
+                # What a call knew about its buffers (relayout_origins.py) ends with it:
+                # the caller may change its arrays before the next call.
+                origins = getattr(self, "_relayout_origins", None)
+                if origins is not None:
+                    origins.clear()
 
 
 def run_block(

@@ -267,6 +267,9 @@ def store_dispatch_tensor(interpreter: Interpreter, op: iree_tensor_ext.Dispatch
     value = np.asarray(value)
     if int(np.prod(value.shape, dtype=np.int64)) != int(np.prod(sizes, dtype=np.int64)):
         raise InterpreterError(op, f"stores a {value.shape} value into a slice of sizes {sizes}")
+    from mini_iree.compiler.interpreter.relayout_origins import note_write
+
+    note_write(interpreter, target.array)
     target.array[index] = value.reshape(sizes)
     return ()
 

@@ -47,6 +47,7 @@ from mini_iree.compiler.interpreter.core import (
     numpy_dtype,
     run_block,
 )
+from mini_iree.compiler.interpreter.relayout_origins import note_write
 from mini_iree.compiler.interpreter.relayout_view import copy_into
 from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
 from mini_iree.dialects import linalg
@@ -389,6 +390,7 @@ def _store_destination(interpreter: Interpreter, op: Operation, operands: Sequen
     # The shape is checked by `contract` (the product's, before its relayout).
     if not usable_buffer(buffer, None, getattr(buffer, "dtype", None), operands):
         return None
+    note_write(interpreter, buffer)  # the product may be written there
     return buffer
 
 
@@ -592,13 +594,14 @@ def run_structured(interpreter: Interpreter, op: LinalgStructuredOperation, ins:
         return _run_per_point(interpreter, op, maps, ins, outs, sizes)
 
 
-def _finish(op: Operation, outs: Sequence[Any], values: Sequence[np.ndarray]) -> tuple[Any, ...]:
+def _finish(op: Operation, outs: Sequence[Any], values: Sequence[np.ndarray], interpreter: Interpreter) -> tuple[Any, ...]:
     """Tensor outputs become results; memref outputs are written in place."""
     results = []
     for out_value, out_ssa, value in zip(outs, op.outputs, values):  # type: ignore[attr-defined]
         if isinstance(out_ssa.type, TensorType):
             results.append(value)
         else:
+            note_write(interpreter, out_value)
             out_value[...] = value
     return tuple(results)
 
@@ -610,7 +613,7 @@ def _split(op: Operation, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple
 
 def run_generic_op(self: LinalgFunctions, interpreter: Interpreter, op: LinalgStructuredOperation, args: tuple[Any, ...]):
     ins, outs = _split(op, args)
-    return _finish(op, outs, run_structured(interpreter, op, ins, outs))
+    return _finish(op, outs, run_structured(interpreter, op, ins, outs), interpreter)
 
 
 # -- named ops with direct numpy meanings ----------------------------------------
@@ -624,14 +627,14 @@ def run_fill(self, interpreter: Interpreter, op: linalg.FillOp, args: tuple[Any,
     (value,), outs = _split(op, args)
     # A tensor fill is a read-only broadcast of the scalar (free, whatever the size);
     # a memref fill writes the buffer.
-    return _finish(op, outs, [np.broadcast_to(np.asarray(value, dtype=_out_dtype(op)), np.shape(outs[0]))])
+    return _finish(op, outs, [np.broadcast_to(np.asarray(value, dtype=_out_dtype(op)), np.shape(outs[0]))], interpreter)
 
 
 def run_copy(self, interpreter: Interpreter, op: linalg.CopyOp, args: tuple[Any, ...]):
     (source,), outs = _split(op, args)
     if np.shape(source) != np.shape(outs[0]):
         raise InterpreterError(op, f"copy from shape {np.shape(source)} into shape {np.shape(outs[0])}")
-    return _finish(op, outs, [np.array(source, dtype=_out_dtype(op))])
+    return _finish(op, outs, [np.array(source, dtype=_out_dtype(op))], interpreter)
 
 
 def run_transpose(self, interpreter: Interpreter, op: linalg.TransposeOp, args: tuple[Any, ...]):
@@ -639,7 +642,7 @@ def run_transpose(self, interpreter: Interpreter, op: linalg.TransposeOp, args: 
     value = np.transpose(source, op.permutation.get_values())
     if value.shape != np.shape(outs[0]):
         raise InterpreterError(op, f"transposed shape {value.shape} does not match the init shape {np.shape(outs[0])}")
-    return _finish(op, outs, [value])
+    return _finish(op, outs, [value], interpreter)
 
 
 def run_broadcast(self, interpreter: Interpreter, op: linalg.BroadcastOp, args: tuple[Any, ...]):
@@ -649,7 +652,7 @@ def run_broadcast(self, interpreter: Interpreter, op: linalg.BroadcastOp, args: 
         value = np.broadcast_to(value, np.shape(outs[0]))
     except ValueError:
         raise InterpreterError(op, f"cannot broadcast shape {np.shape(source)} to {np.shape(outs[0])}") from None
-    return _finish(op, outs, [value])
+    return _finish(op, outs, [value], interpreter)
 
 
 # -- pack / unpack ----------------------------------------------------------------

@@ -20,6 +20,7 @@ from mini_iree.compiler.interpreter.core import (
     result_shape,
     scalar_of,
 )
+from mini_iree.compiler.interpreter.relayout_origins import note_write
 from mini_iree.compiler.interpreter.tensor_ops import reduced_sizes, slice_spec
 
 
@@ -70,13 +71,30 @@ class MemrefFunctions(InterpreterFunctions):
         from mini_iree.compiler.interpreter.scf_ops import lane_mask
 
         mask = lane_mask(interpreter)
-        if mask is not None:
+        if mask is not None and np.ndim(mask) == 0 and mask:
+            # Every lane is active (scf_ops' tile loops): indices and value broadcast together.
+            if np.shape(value):
+                shape = np.broadcast_shapes(np.shape(value), *(np.shape(i) for i in indices))
+                indices = [np.broadcast_to(i, shape) for i in indices]
+        elif mask is not None:
             # Inside a loop nest running as lanes: store for the active lanes only (the
             # others may hold indices that are out of bounds).
             shape = np.broadcast_shapes(np.shape(mask), np.shape(value), *(np.shape(i) for i in indices))
             active = np.broadcast_to(mask, shape)
             indices = [np.broadcast_to(i, shape)[active] for i in indices]
             value = np.broadcast_to(value, shape)[active]
+        note_write(interpreter, array)
+        if array.flags.c_contiguous and len(indices) == array.ndim and any(np.ndim(i) for i in indices):
+            # Many lanes: one flat index per lane, bounds-checked by numpy in the same pass.
+            try:
+                flat = np.ravel_multi_index(tuple(indices), array.shape)
+            except ValueError:
+                _check_index(op, array, tuple(indices))  # names the index out of bounds
+                raise
+            if np.shape(value) and np.shape(value) != flat.shape:
+                flat = np.broadcast_to(flat, np.broadcast_shapes(flat.shape, np.shape(value)))
+            array.reshape(-1)[flat] = value
+            return ()
         array[_check_index(op, array, tuple(indices))] = value
         return ()
 
@@ -101,6 +119,7 @@ class MemrefFunctions(InterpreterFunctions):
         source, dest = args
         if source.shape != dest.shape:
             raise InterpreterError(op, f"copy from shape {source.shape} into shape {dest.shape}")
+        note_write(interpreter, dest)
         dest[...] = source
         return ()
 

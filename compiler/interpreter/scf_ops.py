@@ -142,6 +142,110 @@ def _run_lanes(interpreter: Interpreter, op: Operation, block, lowers, uppers, s
         _with_mask(interpreter, mask, lambda ivs=ivs: run_block(interpreter, block, ivs))
 
 
+# ---------------------------------------------------------------------------
+# Tile loops: a forall over tiles whose loops walk each tile's points
+# ---------------------------------------------------------------------------
+#
+# The padding loops of iree-codegen-combine-layout-transformation are tiled:
+#
+#   scf.forall (%i, %j) = (lo0, lo1) to (hi0, hi1) step (s0, s1) {
+#     %ie = affine.min (%i + s0, hi0)    %je = affine.min (%j + s1, hi1)
+#     scf.for %x = %i to %ie step 1 { scf.for %y = %j to %je step 1 { body(%x, %y) } }
+#   }
+#
+# Together the loops visit every point of [lo0, hi0) x [lo1, hi1) once: the body
+# runs once with %x, %y bound to the whole ranges, instead of as lanes of tiles
+# whose loops step together under masks. The nest's shape is read once per op;
+# that each min is the tile's end is checked on the values at run time.
+
+
+def _tile_nest(op: scf.ForallOp) -> tuple | None:
+    """If ``op``'s body is affine.mins and a perfect nest of ``scf.for %x = %iv to %min``
+    loops, one per induction variable (see above): ``(pairs, loops, body, nested_loops)``,
+    ``pairs[j]`` the induction variable position and the min of loop ``j``; else None."""
+    from xdsl.dialects import affine as xdsl_affine
+
+    from mini_iree.dialects import affine
+
+    block = op.region.block
+    ivs = list(block.args)
+    ops = list(block.ops)
+    if not ops or not isinstance(ops[-1], scf.InParallelOp) or list(ops[-1].regions[0].block.ops):
+        return None
+    *mins, root = ops[:-1]
+    if not isinstance(root, xdsl_scf.ForOp) or not all(isinstance(m, (affine.MinOp, xdsl_affine.MinOp)) for m in mins):
+        return None
+    loops: list[xdsl_scf.ForOp] = []
+    loop: Operation = root
+    while True:
+        if not isinstance(loop, xdsl_scf.ForOp) or loop.iter_args or loop.results:
+            return None
+        loops.append(loop)
+        inner = list(loop.body.block.ops)
+        if len(inner) == 2 and isinstance(inner[0], xdsl_scf.ForOp) and isinstance(inner[1], xdsl_scf.YieldOp):
+            loop = inner[0]
+            continue
+        break
+    if len(loops) != len(ivs) or len(mins) != len(ivs):
+        return None
+    min_results = {m.results[0]: m for m in mins}
+    pairs = []  # per loop: (induction variable position, its min)
+    for loop in loops:
+        if loop.lb not in ivs or loop.ub not in min_results:
+            return None
+        pairs.append((ivs.index(loop.lb), min_results[loop.ub]))
+    if sorted(d for d, _ in pairs) != list(range(len(ivs))) or len({id(m) for _, m in pairs}) != len(mins):
+        return None
+    for d, min_op in pairs:
+        # Each min reads only its own induction variable (and values from outside).
+        if any(v in ivs and v is not ivs[d] for v in min_op.operands):
+            return None
+    allowed = {*loops, *mins}
+    for value in [*ivs, *min_results]:
+        if any(use.operation not in allowed for use in value.uses):
+            return None  # the body reads a tile's start or end itself
+    body = loops[-1].body.block
+    # Loops inside the body step their own lanes, which need the points' shape in the mask.
+    nested_loops = any(isinstance(o, (xdsl_scf.ForOp, scf.ForallOp)) for o in body.walk())
+    return pairs, loops, body, nested_loops
+
+
+def _run_tiles_as_points(interpreter: Interpreter, op: scf.ForallOp, lower, upper, steps, grids) -> bool:
+    """Run a tiled loop nest (see above) as one body over every point; False if it is not one."""
+    known = interpreter.get_data(ScfFunctions, "tile_nests", dict)
+    if op not in known:
+        known[op] = _tile_nest(op)
+    nest = known[op]
+    if nest is None:
+        return False
+    pairs, loops, body, nested_loops = nest
+    ivs = list(op.region.block.args)
+    points = []
+    for axis, ((d, min_op), loop) in enumerate(zip(pairs, loops)):
+        (step,) = interpreter.get_values([loop.step])
+        if np.ndim(step) or int(step) != 1:
+            return False
+        inputs = tuple(grids[d] if v is ivs[d] else interpreter.get_values([v])[0] for v in min_op.operands)
+        (ends,) = interpreter._run_op(min_op, inputs).values  # pyright: ignore[reportPrivateUsage]
+        if not np.array_equal(np.broadcast_to(ends, grids[d].shape), np.minimum(grids[d] + steps[d], upper[d])):
+            return False
+        points.append(np.arange(lower[d], upper[d], dtype=np.int64).reshape([-1 if a == axis else 1 for a in range(len(loops))]))
+    # Every point runs: a 0-d mask (broadcasting to any lanes) unless loops in the body
+    # need the points' shape (see `_run_lanes`).
+    shape = np.broadcast_shapes(*(p.shape for p in points)) if nested_loops else ()
+    mask = np.ones(shape, dtype=bool)
+    # The outer loops' induction variables are in scope of the innermost body.
+    interpreter.push_scope("tiles")
+    try:
+        ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
+        for loop, point in zip(loops[:-1], points[:-1]):
+            ctx[loop.body.block.args[0]] = point
+        _with_mask(interpreter, mask, lambda: run_block(interpreter, body, points[-1:]))
+    finally:
+        interpreter.pop_scope()
+    return True
+
+
 @register_impls
 class ScfFunctions(InterpreterFunctions):
     @impl(xdsl_scf.ForOp)
@@ -231,6 +335,8 @@ class ScfFunctions(InterpreterFunctions):
             # broadcastable index array.
             grids = [np.arange(lo, hi, st, dtype=np.int64) for lo, hi, st in zip(lower, upper, steps)]
             if any(g.size == 0 for g in grids):
+                return ()
+            if _run_tiles_as_points(interpreter, op, lower, upper, steps, grids):
                 return ()
             ivs = list(np.ix_(*grids)) if grids else []
             mask = np.ones(np.broadcast_shapes(*(g.shape for g in ivs)) if ivs else (), dtype=bool)

@@ -250,18 +250,37 @@ class ModuleVerifier:
                 enclosing_marked.add(id(parent))
                 dirty.add(id(parent))
                 parent = parent.parent_op()
+        # An op whose verifier reads only the op itself (see _reads_only_itself)
+        # and whose own view did not change verifies as before, whatever changed
+        # around it or in its producers: only an op around a change (its
+        # regions' contents changed) and one now ending its block (terminator
+        # rule) are verified again.
+        skip: set[int] = set()
+        for op in order:
+            key = id(op)
+            if (
+                key in dirty
+                and key in own_valid
+                and key not in enclosing_marked
+                and _reads_only_itself(type(op)) is (op._next_op is None)  # noqa: SLF001
+            ):
+                skip.add(key)
+        dirty.difference_update(skip)
         self._valid = {}
         self._ops = []
         # A use can break when its user or anything around the user moved, or
         # when the definition moved (dominance, isolation from above); a changed
         # branch changes the dominance of whole blocks, so then everything is
         # checked again.
-        uses: set[Operation] | None = None
+        # (ops by id: an op's own __hash__ is Python code)
+        uses: dict[int, Operation] | None = None
         if not full:
-            uses = set(moved)
+            uses = {id(op): op for op in moved}
             for op in moved:
                 for result in op.results:
-                    uses.update([use.operation for use in result.uses])
+                    for use in result.uses:
+                        user = use.operation
+                        uses[id(user)] = user
         global _ISOLATION_SCOPE
         _ISOLATION_SCOPE = None if uses is None else _by_isolated_ancestor(uses)
         try:
@@ -283,21 +302,21 @@ class ModuleVerifier:
         self._previous = {id(op): op._prev_op for op in order}  # noqa: SLF001
 
 
-def _by_isolated_ancestor(ops: set[Operation]) -> dict[Operation, list[Operation]]:
-    """``ops`` grouped under the closest isolated-from-above op around each."""
-    scope: dict[Operation, list[Operation]] = {}
-    # The answer for each enclosing op met: most ops share a few parents.
-    closest: dict[Operation | None, Operation | None] = {None: None}
-    for op in ops:
+def _by_isolated_ancestor(ops: dict[int, Operation]) -> dict[int, list[Operation]]:
+    """``ops`` (by id) grouped under the closest isolated-from-above op around each (by id)."""
+    scope: dict[int, list[Operation]] = {}
+    # The answer for each enclosing op met (by id): most ops share a few parents.
+    closest: dict[int, Operation | None] = {id(None): None}
+    for op in ops.values():
         parent = op.parent_op()
-        isolated = closest.get(parent, op)
+        isolated = closest.get(id(parent), op)
         if isolated is op:
             isolated = parent
             while isolated is not None and not _is_isolated(type(isolated)):
                 isolated = isolated.parent_op()
-            closest[parent] = isolated
+            closest[id(parent)] = isolated
         if isolated is not None:
-            scope.setdefault(isolated, []).append(op)
+            scope.setdefault(id(isolated), []).append(op)
     return scope
 
 
@@ -331,20 +350,24 @@ class _Dominance:
 
     def __init__(self, fallback: SourceLoc):
         self.fallback = fallback
-        self.positions: dict[Block, dict[Operation, int]] = {}
+        # the position of each op (by id) in its block (by id), while verify runs
+        self.positions: dict[int, dict[int, int]] = {}
         self.trees: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
 
-    def verify(self, root: Operation, only: set[Operation] | None = None) -> None:
-        """Check the uses in ``root``'s tree, or only those of the ops in ``only``
+    def verify(self, root: Operation, only: dict[int, Operation] | None = None) -> None:
+        """Check the uses in ``root``'s tree, or only those of the ops in ``only`` (by id)
         (in the same order, so the first failure is the one a full check finds)."""
-        needed: set[Operation] = set()  # the ops around those of `only`: where to look
+        # Sets of ops hold their ids: an op's own __hash__ is Python code.
+        needed: set[int] = set()  # the ops around those of `only`: where to look
+        only_ids = None
         if only is not None:
             if not only:
                 return
-            for op in only:
+            only_ids = only.keys()
+            for op in only.values():
                 parent = op.parent_op()
-                while parent is not None and parent not in needed:
-                    needed.add(parent)
+                while parent is not None and id(parent) not in needed:
+                    needed.add(id(parent))
                     parent = parent.parent_op()
         stack = [root]
         while stack:
@@ -355,20 +378,23 @@ class _Dominance:
                     # Most operands are results of earlier ops of the same block
                     # or arguments of the block: those are checked against the
                     # ops seen so far, the rest through the general queries.
-                    seen: set[Operation] = set()
-                    for inner in block.ops:
-                        if reachable and (only is None or inner in only):
+                    seen: set[int] = set()
+                    inner = block._first_op  # noqa: SLF001
+                    while inner is not None:
+                        key = id(inner)
+                        if reachable and (only_ids is None or key in only_ids):
                             for value in inner._operands:  # noqa: SLF001
                                 if type(value) is BlockArgument:
                                     if value.block is block:
                                         continue
-                                elif isinstance(value, OpResult) and value.op in seen:
+                                elif isinstance(value, OpResult) and id(value.op) in seen:
                                     continue
                                 self._check_operands(inner)
                                 break
-                        seen.add(inner)
-                        if inner.regions and (only is None or inner in needed):
+                        seen.add(key)
+                        if inner.regions and (only_ids is None or key in needed):
                             stack.append(inner)
+                        inner = inner._next_op  # noqa: SLF001
 
     def _check_operands(self, op: Operation) -> None:
         for index, value in enumerate(op.operands):
@@ -383,11 +409,11 @@ class _Dominance:
     def _position(self, op: Operation) -> int:
         block = op.parent_block()
         assert block is not None
-        positions = self.positions.get(block)
+        positions = self.positions.get(id(block))
         if positions is None:
-            positions = {o: i for i, o in enumerate(block.ops)}
-            self.positions[block] = positions
-        return positions[op]
+            positions = {id(o): i for i, o in enumerate(block.ops)}
+            self.positions[id(block)] = positions
+        return positions[id(op)]
 
     def _tree(self, region: Region) -> tuple[set[Block], dict[Block, set[Block]]]:
         """The blocks reachable from the entry, and the dominators of each."""
@@ -604,6 +630,8 @@ class _Plan:
             for t in op_def.traits
             if type(t).verify is not OpTrait.verify
         ]
+        # Keys of the ops found valid (see check_own).
+        self.valid: dict[tuple, list[object]] = {}
         self.usable = True
 
     def check(self, op: Operation, own: bool = True) -> bool:
@@ -620,7 +648,40 @@ class _Plan:
         return True
 
     def check_own(self, op: Operation) -> bool:
-        """The constraints on the op's own operands, results, regions, properties and attributes."""
+        """The constraints on the op's own operands, results, regions, properties and attributes.
+
+        Types and attributes are immutable, so the objects an op was found
+        valid with are valid again: those are remembered (by identity) and
+        not checked twice.
+        """
+        objects: list[object] = [v.type for v in op._operands]  # noqa: SLF001
+        objects.append(None)
+        objects += [r.type for r in op.results]
+        for region in op.regions:
+            objects.append(None)
+            block = region._first_block  # noqa: SLF001
+            if block is not None:
+                objects += [a.type for a in block._args]  # noqa: SLF001
+                objects.append(block._next_block is None)  # noqa: SLF001
+        objects.append(len(op._successors))  # noqa: SLF001
+        if op.properties:
+            objects += op.properties.items()
+        objects.append(None)
+        if op.attributes:
+            objects += op.attributes.items()
+        # Property and attribute names and values are read through their pairs.
+        key = tuple([id(o) if type(o) is not tuple else (o[0], id(o[1])) for o in objects])
+        valid = self.valid
+        if key in valid:
+            return True
+        if not self._check_own(op):
+            return False
+        if len(valid) >= _VALID_LIMIT:
+            valid.clear()
+        valid[key] = objects  # keeps the objects, and so their ids, alive
+        return True
+
+    def _check_own(self, op: Operation) -> bool:
         context = VerificationContext()
         for (sized, kinds), values in ((self.operands, op.operands), (self.results, op.results)):
             types = [v.type for v in values]
@@ -679,10 +740,10 @@ class _Plan:
         return True
 
 
-# While ModuleVerifier re-verifies a module: for each isolated-from-above op,
+# While ModuleVerifier re-verifies a module: for each isolated-from-above op (by id),
 # the ops nested in it whose operands may have changed where they come from
 # (an op missing here has none). None: check every nested op.
-_ISOLATION_SCOPE: dict[Operation, list[Operation]] | None = None
+_ISOLATION_SCOPE: dict[int, list[Operation]] | None = None
 
 
 def _is_isolated(cls: type[Operation]) -> bool:
@@ -718,25 +779,25 @@ def _isolated_from_above(op: Operation) -> bool:
     if _ISOLATION_SCOPE is not None:
         # Whether each block met is nested in `op`, remembered: operands come
         # from a few blocks.
-        inside: dict[Block, bool] = {}
-        for inner in _ISOLATION_SCOPE.get(op, ()):
+        inside: dict[int, bool] = {}  # by id(block)
+        for inner in _ISOLATION_SCOPE.get(id(op), ()):
             for value in inner._operands:  # noqa: SLF001
                 owner = value.owner
                 block = owner if isinstance(owner, Block) else owner.parent
-                known = inside.get(block) if block is not None else False
+                known = inside.get(id(block)) if block is not None else False
                 if known is None:
-                    known = inside[block] = _block_is_inside(block, op)  # type: ignore[index]
+                    known = inside[id(block)] = _block_is_inside(block, op)  # type: ignore[arg-type]
                 if not known:
                     return False
         return True
-    blocks: set[Block] = set()
+    blocks: set[int] = set()  # by id: a block's own __hash__ is Python code
     ops: list[Operation] = []
     regions = list(op.regions)
     while regions:
         region = regions.pop()
         block = region._first_block  # noqa: SLF001
         while block is not None:
-            blocks.add(block)
+            blocks.add(id(block))
             inner = block._first_op  # noqa: SLF001
             while inner is not None:
                 ops.append(inner)
@@ -747,12 +808,66 @@ def _isolated_from_above(op: Operation) -> bool:
     for inner in ops:
         for value in inner._operands:  # noqa: SLF001
             owner = value.owner
-            if (owner.parent if isinstance(owner, Operation) else owner) not in blocks:
+            if id(owner.parent if isinstance(owner, Operation) else owner) not in blocks:
                 return False
     return True
 
 
 _PLANS: dict[type, _Plan] = {}
+# How many valid keys a plan remembers before starting again.
+_VALID_LIMIT = 1 << 14
+
+
+# Ops whose own ``verify_`` reads nothing but the op's operand and result types,
+# attributes, properties and regions (checked by reading each verifier). Ops
+# whose ``verify_`` is Operation's empty one qualify without being listed.
+_SELF_CONTAINED_VERIFIERS = frozenset(
+    {
+        "flow.dispatch.region",
+        "flow.tensor.encode",
+        "hal.tensor.export",
+        "hal.tensor.import",
+        "iree_encoding.set_encoding",
+        "iree_encoding.unset_encoding",
+        "linalg.fill",
+        "linalg.matmul",
+        "tensor.dim",
+        "tensor.empty",
+    }
+)
+_SELF_CONTAINED: dict[type, bool | None] = {}
+
+
+def _reads_only_itself(cls: type[Operation]) -> bool | None:
+    """Whether verifying an op of ``cls`` reads only the op itself and what is nested in it.
+
+    For an op checked by a plan (no xDSL fallback) whose own verifier is empty
+    or one of _SELF_CONTAINED_VERIFIERS: False if its traits check nothing
+    (the op is valid anywhere but at the end of a block that needs a
+    terminator), True if its only checking trait is ``IsTerminator`` (valid at
+    the end of its block). None otherwise: traits reading the parent or the
+    nested ops (``HasParent``, ``IsolatedFromAbove``...). Such an op,
+    unchanged, need not be verified again when an op around it or a producer
+    of its operands changes, as long as it stays where the answer says.
+    """
+    if cls in _SELF_CONTAINED:
+        return _SELF_CONTAINED[cls]
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _Plan(cls)
+    known: bool | None = None
+    if plan.usable and (
+        plan.custom is None
+        or plan.custom is Operation.verify_
+        or getattr(cls, "name", None) in _SELF_CONTAINED_VERIFIERS
+    ):
+        checks = [getattr(t, "__self__", None) for t in plan.traits]
+        if not checks:
+            known = False
+        elif len(checks) == 1 and type(checks[0]) is IsTerminator:
+            known = True
+    _SELF_CONTAINED[cls] = known
+    return known
 
 
 def _verifies_fast(op: Operation, own: bool = True) -> bool:

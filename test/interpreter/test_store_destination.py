@@ -217,8 +217,11 @@ EXAMPLE = __import__("pathlib").Path(__file__).resolve().parents[2] / "examples"
 
 
 def _shortcuts_off(monkeypatch) -> None:
-    """The general paths only: no scalar fast paths, no pooled buffers, no store destinations."""
-    from mini_iree.compiler.interpreter import buffers, core
+    """The general paths only: no scalar fast paths, no pooled buffers, no store destinations,
+    no packed buffers read through their source (relayout_origins.py)."""
+    from mini_iree.compiler.interpreter import buffers, core, relayout_origins
+
+    monkeypatch.setattr(relayout_origins.RelayoutOrigins, "record", lambda self, buffer, view: None)
 
     monkeypatch.setattr(core, "FAST_PATHS", {})
     monkeypatch.setattr(buffers.BufferPool, "MIN_BYTES", 1 << 62)

@@ -259,3 +259,108 @@ def test_op_moved_above_a_definition_its_body_uses(ctx):
     c0.parent.insert_op_after(generic, c0)
     messages = assert_same_error(module, verifier)
     assert messages[0] == "input.mlir:12:5: error: operand #1 does not dominate this use"
+
+
+MATMUL = """\
+func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %s: f32) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%s : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+"""
+
+
+def counting_verifications(monkeypatch) -> list[str]:
+    verified: list[str] = []
+    original = verifier_module._verify_one
+
+    def counting(op, fallback, own=True):
+        verified.append(op.name)
+        original(op, fallback, own)
+
+    monkeypatch.setattr(verifier_module, "_verify_one", counting)
+    return verified
+
+
+def test_self_contained_user_of_a_changed_producer_not_verified_again(ctx, monkeypatch):
+    # The fill gets a new (valid) attribute: its user, the matmul, reads only
+    # itself and is left alone; the fill and the function around it are checked.
+    module, verifier = parse(ctx, MATMUL)
+    verified = counting_verifications(monkeypatch)
+    ops_named(module, "linalg.fill")[0].attributes["tag"] = StringAttr("x")
+    verifier.verify(module, START)
+    assert "linalg.fill" in verified and "func.func" in verified
+    assert "linalg.matmul" not in verified
+
+
+def test_self_contained_ops_in_a_changed_parent_not_verified_again(ctx, monkeypatch):
+    # The function gets a new attribute: nothing nested in it reads that.
+    module, verifier = parse(ctx, MATMUL)
+    verified = counting_verifications(monkeypatch)
+    func(module, "mm").attributes["tag"] = StringAttr("x")
+    verifier.verify(module, START)
+    assert verified.count("func.func") == 1
+    assert not {"tensor.dim", "tensor.empty", "linalg.fill", "linalg.matmul", "linalg.yield"} & set(verified)
+
+
+def test_self_contained_op_left_last_in_its_block_still_fails(ctx):
+    # The matmul reads only itself, but once the return is gone it ends a block
+    # that needs a terminator.
+    module, verifier = parse(ctx, MATMUL)
+    ret = ops_named(module, "func.return")[0]
+    ret.detach()
+    ret.erase()
+    messages = assert_same_error(module, verifier)
+    assert "'linalg.matmul' op" in messages[0] and "terminator" in messages[0]
+
+
+def test_self_contained_op_with_a_changed_own_type_still_fails(ctx):
+    # Changing an operand to one of another type is a change of the op itself.
+    module, verifier = parse(ctx, MATMUL)
+    matmul = ops_named(module, "linalg.matmul")[0]
+    matmul.operands[2] = func(module, "mm").body.block.args[2]  # an f32 where a tensor is expected
+    messages = assert_same_error(module, verifier)
+    assert "'linalg.matmul' op" in messages[0]
+
+
+def test_own_constraints_remembered_per_type_and_attribute_objects(ctx, monkeypatch):
+    # A second full check of the same IR checks no op's own constraints again;
+    # an op given an invalid attribute object is still checked and fails.
+    module, _ = parse(ctx, TWO_FUNCS)
+    checked: list[str] = []
+    original = verifier_module._Plan._check_own
+
+    def counting(plan, op):
+        checked.append(op.name)
+        return original(plan, op)
+
+    monkeypatch.setattr(verifier_module._Plan, "_check_own", counting)
+    verify_op_tree(module, START)
+    assert checked == []
+    ops_named(module, "arith.constant")[0].properties["value"] = IntegerAttr(1, i64)
+    with pytest.raises(DiagnosticError):
+        verify_op_tree(module, START)
+    assert "arith.constant" in checked
+
+
+def test_contraction_signature_remembered_but_other_types_checked(ctx):
+    # Two matmuls: the first verifies (and is remembered); the second, given an
+    # init of another type than its result, still fails.
+    text = MATMUL.replace("  return %r", "  %r2 = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>\n  return %r")
+    module, verifier = parse(ctx, text)
+    second = ops_named(module, "linalg.matmul")[1]
+    second.operands[2] = func(module, "mm").body.block.args[0]
+    verify_op_tree(module, START)  # same type: still valid
+    cast = ops_named(module, "tensor.empty")[0]
+    other = parse_mlir(ctx, "%x = \"test.op\"() : () -> tensor<4x?xf32>", "other.mlir")
+    value = ops_named(other, "test.op")[0]
+    value.detach()
+    cast.parent.insert_op_before(value, cast)
+    second.operands[2] = value.results[0]
+    messages = assert_same_error(module, verifier)
+    assert "'linalg.matmul' op" in messages[0]
