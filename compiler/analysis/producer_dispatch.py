@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims
+from mini_iree.compiler.analysis.reshape_sizes import collapsed_dynamic_sizes
 from mini_iree.dialects import flow, tensor
 
 __all__ = ["ProducerChain", "chain_result_dims", "producer_dispatch_value_and_op_chain"]
@@ -78,36 +78,5 @@ def chain_result_dims(chain: ProducerChain, point: InsertPoint) -> list[SSAValue
             dims = list(op.output_shape)
         else:
             assert isinstance(op, tensor.CollapseShapeOp)
-            dims = _collapsed_dims(op, dims, point)
-    return dims
-
-
-def _collapsed_dims(op: tensor.CollapseShapeOp, source_dims: list[SSAValue], point: InsertPoint) -> list[SSAValue]:
-    """Each dynamic result size of a collapse: the product of its group's source sizes."""
-    dynamic = iter(source_dims)
-    sizes: list[SSAValue | int] = [next(dynamic) if d == DYNAMIC_INDEX else d for d in op.src.type.get_shape()]
-    dims: list[SSAValue] = []
-    for group, size in zip(op.get_reassociation_indices(), op.result.type.get_shape(), strict=True):
-        if size != DYNAMIC_INDEX:
-            continue
-        static = 1
-        product: SSAValue | None = None
-        for d in group:
-            part = sizes[d]
-            if isinstance(part, int):
-                static *= part
-                continue
-            if product is None:
-                product = part
-                continue
-            mul = arith.MuliOp(product, part)
-            Rewriter.insert_op(mul, point)
-            product = mul.result
-        assert product is not None, "a dynamic group has a dynamic source size"
-        if static != 1:
-            constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
-            mul = arith.MuliOp(product, constant.result)
-            Rewriter.insert_op([constant, mul], point)
-            product = mul.result
-        dims.append(product)
+            dims = collapsed_dynamic_sizes(op.src.type.get_shape(), dims, op.get_reassociation_indices(), point)
     return dims
