@@ -24,7 +24,6 @@ step is worse than linear. Times are measured, never asserted.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import shutil
 import subprocess

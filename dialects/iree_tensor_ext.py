@@ -62,7 +62,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from mini_iree.dialects.flow_tensor import ReshapeLikeOpBase
-from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
+from mini_iree.dialects.utils import verify_op_dynamic_dims
 
 # ---------------------------------------------------------------------------
 # Verification helpers shared with the flow and stream dialects.

@@ -293,7 +293,7 @@ class _Unsupported(Exception):
 
 def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
     """Translate the chain's ops (forward order) into pad / reshape / transpose / slice steps."""
-    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
+    from mini_iree.compiler.layout.steps import Reshape, Transpose
 
     chain = _Chain(source, [], [_source_sizes(source)])
 

@@ -23,7 +23,7 @@ through ``OpAsmDialectInterface::getAlias``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import StringIO
 
