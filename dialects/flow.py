@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     ArrayAttr,
     IndexType,
     IntegerAttr,
@@ -80,8 +81,15 @@ from mini_iree.dialects.iree_tensor_ext import (
     DispatchTensorTypeBase,
     DispatchWorkloadOrdinalOpBase,
 )
+from mini_iree.compiler.ir.format_printer import operand_groups
 from mini_iree.dialects.flow_tensor import FLOW_TENSOR_OPS
-from mini_iree.dialects.utils import count_dynamic, print_dynamic_dims, verify_op_dynamic_dims
+from mini_iree.dialects.utils import (
+    count_dynamic,
+    operand_segment_sizes,
+    plain_ssa_values,
+    print_dynamic_dims,
+    verify_op_dynamic_dims,
+)
 
 UNTIED_INDEX = -1
 """``tied_operands`` entry of a result that does not reuse an operand's storage."""
@@ -543,9 +551,12 @@ class DispatchRegionOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        print_workload(printer, self.workload)
+        # Both operand groups at once: each accessor decodes the segment sizes again.
+        groups = operand_groups(self)
+        result_dims, workload = groups if groups is not None else (self.result_dims, self.workload)
+        print_workload(printer, workload)
         printer.print_string(" -> (")
-        dims: Sequence[SSAValue] = self.result_dims
+        dims: Sequence[SSAValue] = result_dims
         for i, ty in enumerate(self.result_types):
             if i:
                 printer.print_string(", ")
@@ -623,6 +634,16 @@ class TensorEncodeOp(IRDLOperation):
         operand_dims: Sequence[SSAValue | Operation] = (),
         result_dims: Sequence[SSAValue | Operation] = (),
     ):
+        if plain_ssa_values(operand, operand_dims, result_dims):
+            # One per host-side relayout: the operands, result and segment sizes the IRDL builder would make.
+            Operation.__init__(
+                self,
+                operands=(operand, *operand_dims, *result_dims),
+                result_types=(result_type,),
+                properties={"operandSegmentSizes": operand_segment_sizes(1, len(operand_dims), len(result_dims))},
+                location=UNKNOWN_LOC,
+            )
+            return
         super().__init__(operands=[operand, operand_dims, result_dims], result_types=[result_type])
 
     def verify_(self) -> None:

@@ -93,6 +93,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from mini_iree.compiler.ir.format_printer import operand_groups
 from mini_iree.dialects.utils import count_dynamic, parse_dynamic_dims, print_dynamic_dims
 
 # ---------------------------------------------------------------------------
@@ -848,27 +849,36 @@ class TensorImportOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
+        # All operand groups at once: each accessor decodes the segment sizes again.
+        groups = operand_groups(self)
+        if groups is not None:
+            (source,), target_dims, fences, offsets = groups
+            wait_fence = fences[0] if fences else None
+            byte_offset = offsets[0] if offsets else None
+        else:
+            source, target_dims = self.source, self.target_dims
+            wait_fence, byte_offset = self.wait_fence, self.byte_offset
         _print_optional_affinity(printer, self.affinity)
-        if self.wait_fence is not None:
+        if wait_fence is not None:
             printer.print_string(" wait(")
-            printer.print_operand(self.wait_fence)
+            printer.print_operand(wait_fence)
             printer.print_string(") =>")
         if self.consume is not None:
             printer.print_string(" consume")
         printer.print_string(" ")
-        printer.print_operand(self.source)
-        if self.byte_offset is not None:
+        printer.print_operand(source)
+        if byte_offset is not None:
             printer.print_string(" offset(")
-            printer.print_operand(self.byte_offset)
+            printer.print_operand(byte_offset)
             printer.print_string(")")
         if self.tensor_name is not None:
             printer.print_string(" ")
             printer.print_attribute(self.tensor_name)
         printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
+        printer.print_attribute(source.type)
         printer.print_string(" -> ")
         _print_type_alias(printer, self.target_encoding, self.target.type)
-        print_dynamic_dims(printer, self.target_dims)
+        print_dynamic_dims(printer, target_dims)
         printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:

@@ -33,6 +33,7 @@ from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    UNKNOWN_LOC,
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
@@ -45,7 +46,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -64,7 +65,12 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from mini_iree.dialects.utils import raise_missing_struct_key, verify_op_dynamic_dims
+from mini_iree.dialects.utils import (
+    operand_segment_sizes,
+    plain_ssa_values,
+    raise_missing_struct_key,
+    verify_op_dynamic_dims,
+)
 
 _AttributeT = TypeVar("_AttributeT", bound=Attribute)
 
@@ -1054,6 +1060,13 @@ class SetEncodingOp(IRDLOperation):
     assembly_format = "attr-dict $source (`encoding_dims` `{` $encoding_dims^ `}`)? `:` type($source) `->` type($result)"
 
     def __init__(self, source: SSAValue, result_type: Attribute, encoding_dims: Sequence[SSAValue] = ()):
+        if plain_ssa_values(source, encoding_dims):
+            # Data tiling builds one per contraction operand: skip the IRDL
+            # builder's argument processing, which would make the same op.
+            Operation.__init__(
+                self, operands=(source, *encoding_dims), result_types=(result_type,), location=UNKNOWN_LOC
+            )
+            return
         super().__init__(operands=[source, encoding_dims], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -1104,6 +1117,16 @@ class UnsetEncodingOp(IRDLOperation):
         result_dims: Sequence[SSAValue] = (),
         encoding_dims: Sequence[SSAValue] = (),
     ):
+        if plain_ssa_values(source, result_dims, encoding_dims):
+            # As SetEncodingOp: the operands, result and segment sizes the IRDL builder would make.
+            Operation.__init__(
+                self,
+                operands=(source, *result_dims, *encoding_dims),
+                result_types=(result_type,),
+                properties={"operandSegmentSizes": operand_segment_sizes(1, len(result_dims), len(encoding_dims))},
+                location=UNKNOWN_LOC,
+            )
+            return
         super().__init__(operands=[source, result_dims, encoding_dims], result_types=[result_type])
 
     def verify_(self) -> None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, cast
 
 from xdsl.dialects import arith
@@ -82,15 +82,174 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
 
+from mini_iree.compiler.ir.value_ids import canonical
+from mini_iree.compiler.ir.format_printer import operand_groups
 from mini_iree.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
+from mini_iree.dialects.utils import operand_segment_sizes
 
 # Re-exported so that `from mini_iree.dialects.linalg import GenericOp` works for
 # every op of the dialect, ours or xDSL's.
 GenericOp = xdsl_linalg.GenericOp
 YieldOp = xdsl_linalg.YieldOp
 IndexOp = xdsl_linalg.IndexOp
-FillOp = xdsl_linalg.FillOp
 CopyOp = xdsl_linalg.CopyOp
+
+# ---------------------------------------------------------------------------------------
+# Hidden bodies of named ops, built once per signature
+# ---------------------------------------------------------------------------------------
+
+# The hidden body of a named op depends only on the op's class and its operand
+# types, and a program has thousands of `linalg.fill`/`linalg.matmul` ops but
+# few signatures: each body is built once through the ops' constructors and
+# copied for the others. Keys hold types (immutable), values unattached blocks
+# nobody else sees.
+_BODY_TEMPLATES: dict[tuple[Attribute | type, ...], Block] = {}
+_BODY_TEMPLATES_LIMIT = 4096
+
+
+def _copy_body(template: Block) -> Region:
+    """A fresh region holding a copy of ``template``, whose ops have no regions.
+
+    The copies get what the constructors gave the template's ops (operands,
+    result types, properties, attributes, name hints), built with ``create``,
+    which skips the constructors' argument processing.
+    """
+    block = Block(arg_types=[arg.type for arg in template.args])
+    values: dict[SSAValue, SSAValue] = {}
+    for old, new in zip(template.args, block.args):
+        new.name_hint = old.name_hint
+        values[old] = new
+    ops: list[Operation] = []
+    for op in template.ops:
+        copy = type(op).create(
+            operands=[values[v] for v in op.operands],
+            result_types=[r.type for r in op.results],
+            properties=op.properties,
+            attributes=op.attributes,
+        )
+        for old, new in zip(op.results, copy.results):
+            new.name_hint = old.name_hint
+            values[old] = new
+        ops.append(copy)
+    block.add_ops(ops)
+    return Region(block)
+
+
+def hidden_body(key: tuple[Attribute | type, ...], build: Callable[[], Region]) -> Region:
+    """The body ``build`` makes for the signature ``key``, built once and then copied."""
+    template = _BODY_TEMPLATES.get(key)
+    if template is None:
+        region = build()
+        block = region.blocks.first
+        if block is None or block.next_block is not None or any(op.regions or op.successors for op in block.ops):
+            return region
+        if len(_BODY_TEMPLATES) >= _BODY_TEMPLATES_LIMIT:
+            _BODY_TEMPLATES.clear()
+        # The first one built stays the template; the caller gets a copy.
+        template = _BODY_TEMPLATES[key] = block
+    return _copy_body(template)
+
+
+def create_named_op(
+    cls: type[NamedOperation],
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
+    properties: Mapping[str, Attribute],
+    attributes: Mapping[str, Attribute],
+    body: Region,
+) -> Operation:
+    """The op ``cls.build(operands=[inputs, outputs], result_types=[result_types],
+    properties=..., attributes=..., regions=[body])`` makes, without the IRDL
+    constructor's argument processing (parsers build thousands of these)."""
+    # As the IRDL constructor: the segment sizes go last, or replace one given.
+    properties = {**properties, "operandSegmentSizes": operand_segment_sizes(len(inputs), len(outputs))}
+    return cls.create(
+        operands=[*inputs, *outputs],
+        result_types=result_types,
+        properties=properties,
+        attributes=attributes,
+        regions=[body],
+    )
+
+
+class FillOp(xdsl_linalg.FillOp):
+    """xDSL's ``linalg.fill``, whose hidden body (``linalg.yield %in``) is copied
+    from one built per signature (``hidden_body``)."""
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        key = (cls, *(v.type for v in inputs), None, *(v.type for v in outputs))  # type: ignore[misc]
+        return hidden_body(key, lambda: super(FillOp, cls).get_hidden_region(inputs, outputs))
+
+    @classmethod
+    def build(cls, *, operands=None, result_types=None, attributes=None, properties=None, successors=None, regions=None):  # type: ignore[override]
+        # xDSL's `NamedOperation.parse` builds the op with exactly these
+        # arguments: `(ins, outs)`, `(result types,)`, one fresh body, no None
+        # values. Anything else takes the IRDL constructor.
+        if (
+            successors is None
+            and operands is not None
+            and len(operands) == 2
+            and result_types is not None
+            and len(result_types) == 1
+            and regions is not None
+            and len(regions) == 1
+            and isinstance(regions[0], Region)
+            and regions[0].parent is None
+        ):
+            inputs, outputs = operands
+            types = result_types[0]
+            if (
+                isinstance(inputs, Sequence)
+                and isinstance(outputs, Sequence)
+                and isinstance(types, Sequence)
+                and all(isinstance(v, SSAValue) for v in (*inputs, *outputs))
+                and None not in (properties or {}).values()
+                and None not in (attributes or {}).values()
+            ):
+                return create_named_op(cls, inputs, outputs, types, properties or {}, attributes or {}, regions[0])
+        return super().build(
+            operands=operands,
+            result_types=result_types,
+            attributes=attributes,
+            properties=properties,
+            successors=successors,
+            regions=regions,
+        )
+
+    def print(self, printer: Printer) -> None:
+        # xDSL's `NamedOperation.print`, reading `ins` and `outs` once: each of
+        # its six reads decodes the segment sizes again.
+        groups = operand_groups(self)
+        if groups is None:
+            super().print(printer)
+            return
+        inputs, outputs = groups
+        extra_attrs = {**self.attributes, **self.properties}
+        for name in (
+            "indexing_maps",
+            "linalg.memoized_indexing_maps",
+            "iterator_types",
+            "doc",
+            "library_call",
+            "operandSegmentSizes",
+        ):
+            extra_attrs.pop(name, None)
+        if extra_attrs and self.PRINT_ATTRS_IN_FRONT:
+            printer.print_op_attributes(extra_attrs)
+        print_ins_outs(printer, inputs, outputs)
+        if extra_attrs and not self.PRINT_ATTRS_IN_FRONT:
+            printer.print_string(" attrs = ")
+            printer.print_op_attributes(extra_attrs)
+        results = self.results
+        if results:
+            printer.print_string(" -> ")
+            if len(results) == 1:
+                printer.print_attribute(results[0].type)
+            else:
+                with printer.in_parens():
+                    printer.print_list(results, lambda res: printer.print_attribute(res.type))
 
 # ---------------------------------------------------------------------------------------
 # Small helpers on types and integer lists
@@ -596,7 +755,8 @@ class ContractionOp(NamedOperation, ABC):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-        return build_multiply_accumulate_region([v.type for v in (*inputs, *outputs)])
+        types = [v.type for v in (*inputs, *outputs)]
+        return hidden_body((ContractionOp, *types), lambda: build_multiply_accumulate_region(types))
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return self.DEFAULT_INDEXING_MAPS
@@ -634,18 +794,15 @@ class ContractionOp(NamedOperation, ABC):
         properties: dict[str, Attribute] = {}
         if indexing_maps is not None:
             properties["indexing_maps"] = indexing_maps
-        return cls.build(
-            operands=[inputs, outputs],
-            result_types=[result_types],
-            properties=properties,
-            attributes=attributes,
-            regions=[region],
-        )
+        return create_named_op(cls, inputs, outputs, result_types, properties, attributes, region)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
+        # Both groups at once: each accessor decodes the segment sizes again.
+        groups = operand_groups(self)
+        inputs, outputs = groups if groups is not None else (self.inputs, self.outputs)
         self._print_indexing_maps(printer)
         printer.print_op_attributes(self.attributes)
-        print_ins_outs(printer, self.inputs, self.outputs)
+        print_ins_outs(printer, inputs, outputs)
         print_optional_arrow_type_list(printer, self.res.types)
 
     def verify_contraction_maps(self) -> None:
@@ -672,18 +829,22 @@ class ContractionOp(NamedOperation, ABC):
             _VERIFIED_CONTRACTIONS[key[0]] = key[1]
 
     def _verification_key(self) -> tuple[tuple[int, ...], list[object]] | None:
-        """Everything ``verify_`` reads, as ids, and the objects themselves (kept
-        alive with the ids, so that no other object takes an id meanwhile).
+        """Everything ``verify_`` reads, as ids of canonical objects (see
+        ``value_ids.canonical``), and those objects (kept alive with the ids,
+        so that no other object takes an id meanwhile).
 
-        The class, the input count, the operand and result types, the maps
-        property, the body's block arguments and its terminator's kind and
-        operand types. None when the body is not one block (never cached).
+        The class, the properties (the maps, and the operand segment sizes
+        giving the input count), the operand and result types, the body's
+        block arguments and its terminator's kind and operand types. None when
+        the body is not one block (never cached).
         """
         block = self.body.blocks.first
         if block is None or block.next_block is not None:
             return None
         terminator = block.last_op
-        objects: list[object] = [type(self), self.properties.get("indexing_maps"), type(terminator)]
+        objects: list[object] = [type(self), type(terminator)]
+        for name, value in self.properties.items():
+            objects += (name, value)
         objects += [v.type for v in self.operands]
         objects.append(None)
         objects += [v.type for v in self.results]
@@ -692,7 +853,9 @@ class ContractionOp(NamedOperation, ABC):
         objects.append(None)
         if terminator is not None:
             objects += [v.type for v in terminator.operands]
-        return (len(self.inputs), *map(id, objects)), objects
+        # Equal types built by different passes share one key.
+        objects = [canonical(o) for o in objects]
+        return tuple(map(id, objects)), objects
 
 
 # The default indexing maps of each contraction class, as an attribute.

@@ -74,3 +74,37 @@ def raise_missing_struct_key(parser) -> None:
         at = loc_of(parser.pos)
         raise DiagnosticError(Diagnostic(at, "expected valid keyword"), Diagnostic(at, "expected a parameter name in struct"))
     parser.raise_error("expected a parameter name in struct")
+
+
+# Builders of ops that passes create by the thousand may skip the IRDL builder's
+# argument processing (about 50 us an op) by calling ``Operation.__init__``
+# with exactly the operands, result types and properties it would have built.
+# These two helpers are what such a builder needs.
+
+
+def plain_ssa_values(value: object, *value_lists: object) -> bool:
+    """``value`` is an SSA value and each list a list or tuple of SSA values.
+
+    The IRDL builder also takes ops for their single result; a builder given
+    one falls back to it.
+    """
+    return isinstance(value, SSAValue) and all(
+        isinstance(values, (list, tuple)) and all(isinstance(v, SSAValue) for v in values)
+        for values in value_lists
+    )
+
+
+def operand_segment_sizes(*sizes: int) -> Attribute:
+    """The ``operandSegmentSizes`` property the IRDL builder makes for these group sizes.
+
+    Attributes are immutable, so each combination is built once.
+    """
+    known = _SEGMENT_SIZES.get(sizes)
+    if known is None:
+        from xdsl.dialects.builtin import DenseArrayBase, i32
+
+        known = _SEGMENT_SIZES[sizes] = DenseArrayBase.from_list(i32, sizes)
+    return known
+
+
+_SEGMENT_SIZES: dict[tuple[int, ...], Attribute] = {}

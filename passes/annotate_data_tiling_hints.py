@@ -19,11 +19,11 @@ from xdsl.passes import ModulePass
 from mini_iree.compiler.analysis.encoding_properties import (
     data_tilable_precondition,
     has_data_tiling_hint,
-    is_supported_contraction_op,
+    is_supported_contraction_given_precondition,
     set_data_tiling_hint,
 )
 from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_dims
-from mini_iree.compiler.ir.queries import function_ops
+from mini_iree.compiler.ir.queries import function_ops, nested_ops
 
 
 def is_supported_scaled_contraction_op(op: Operation) -> bool:
@@ -31,8 +31,10 @@ def is_supported_scaled_contraction_op(op: Operation) -> bool:
 
     Data tiling handles a single block loop and a single loop inside a block.
     """
-    if not data_tilable_precondition(op):
-        return False
+    return data_tilable_precondition(op) and _is_supported_scaled_contraction_given_precondition(op)
+
+
+def _is_supported_scaled_contraction_given_precondition(op: Operation) -> bool:
     dims = scaled_contraction_dims(op)
     return dims is not None and len(dims.k) == 1 and len(dims.kb) == 1
 
@@ -74,15 +76,18 @@ class AnnotateDataTilingHintsPass(ModulePass):
         object.__setattr__(self, "data_tiling_op_types", types)
 
     def _is_candidate(self, op: Operation) -> bool:
-        if "matmul" in self.data_tiling_op_types and is_supported_contraction_op(op):
+        # Both kinds start with the same precondition: asked once.
+        if not data_tilable_precondition(op):
+            return False
+        if "matmul" in self.data_tiling_op_types and is_supported_contraction_given_precondition(op):
             return True
-        return "scaled_matmul" in self.data_tiling_op_types and is_supported_scaled_contraction_op(op)
+        return "scaled_matmul" in self.data_tiling_op_types and _is_supported_scaled_contraction_given_precondition(op)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in function_ops(op):
             candidates: list[Operation] = []
             preset = False
-            for inner in function.walk():
+            for inner in nested_ops(function):
                 if has_data_tiling_hint(inner):
                     preset = True
                     break

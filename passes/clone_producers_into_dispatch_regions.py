@@ -28,29 +28,40 @@ from xdsl.rewriter import Rewriter
 
 from mini_iree.compiler.analysis.clonable_into_dispatch import clone_producers_to_region, mask_or_indices_producers
 from mini_iree.compiler.analysis.dispatch_regions import is_outside_dispatch, would_be_trivially_dead
-from mini_iree.compiler.ir.queries import function_ops
+from mini_iree.compiler.ir.queries import function_ops, instance_test, nested_ops, nested_ops_post_order
 from mini_iree.dialects import flow, linalg
 
 
+_is_dispatch_region = instance_test(flow.DispatchRegionOp)
+_is_generic = instance_test(linalg.GenericOp)
+
+
 def _dispatch_regions(function: Operation) -> list[flow.DispatchRegionOp]:
-    return [op for op in function.walk() if isinstance(op, flow.DispatchRegionOp)]
+    return [op for op in nested_ops(function) if _is_dispatch_region(op)]  # type: ignore[misc]
+
+
+def _has_uses(op: Operation) -> bool:
+    for result in op.results:
+        if result.first_use is not None:
+            return True
+    return False
 
 
 def _erase_trivially_dead(function: Operation) -> None:
     """MLIR's ``isOpTriviallyDead`` clean-up, users before producers (a reverse post-order walk)."""
-    for op in list(function.walk(reverse=True, region_first=True)):
+    for op in nested_ops_post_order(function, reverse=True):
         if op is function or op.parent is None:
             continue
-        if any(result.first_use is not None for result in op.results):
+        if _has_uses(op):
             continue
         if would_be_trivially_dead(op):
             Rewriter.erase_op(op)
 
 
-def _clone_into_all(function: Operation, aggressive: bool) -> None:
+def _clone_into(function: Operation, regions: list[flow.DispatchRegionOp], aggressive: bool) -> None:
     # Found once per function, so that deciding never walks the uses of a shared producer.
     mask_or_indices = mask_or_indices_producers(function) if aggressive else set()
-    for region_op in _dispatch_regions(function):
+    for region_op in regions:
         clone_producers_to_region(region_op, aggressive, mask_or_indices)
 
 
@@ -70,13 +81,20 @@ class CloneProducersIntoDispatchRegionsPass(ModulePass):
         from mini_iree.passes.form_dispatch_regions import wrap_op_in_dispatch_region
 
         for function in function_ops(op):
-            _clone_into_all(function, self.aggressive)
+            _clone_into(function, _dispatch_regions(function), self.aggressive)
             _erase_trivially_dead(function)
             # What is left outside every dispatch gets one of its own.
-            for generic in [g for g in function.walk() if isinstance(g, linalg.GenericOp)]:
-                if is_outside_dispatch(generic):
-                    wrap_op_in_dispatch_region(generic)
-            _clone_into_all(function, self.aggressive)
+            wrapped = [
+                wrap_op_in_dispatch_region(generic)
+                for generic in [g for g in nested_ops(function) if _is_generic(g)]
+                if is_outside_dispatch(generic)
+            ]
+            # IREE then clones into every region again. Only the new ones can
+            # gain anything: a region already done reads nothing new that is
+            # clonable (a wrapped op's results now come from a region op, and
+            # erasing dead ops adds no reads), and regions do not affect each
+            # other's cloning.
+            _clone_into(function, wrapped, self.aggressive)
 
 
 __all__ = ["CloneProducersIntoDispatchRegionsPass"]

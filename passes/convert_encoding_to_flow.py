@@ -17,7 +17,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -25,6 +24,8 @@ from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.analysis.dispatch_regions import is_outside_dispatch
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.queries import instance_test
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, iree_encoding
 
 __all__ = ["ConvertEncodingToFlowPass", "ConvertSetEncodingOpToFlow", "ConvertUnsetEncodingOpToFlow"]
@@ -78,4 +79,7 @@ class ConvertEncodingToFlowPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = [ConvertSetEncodingOpToFlow(), ConvertUnsetEncodingOpToFlow()]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)
+        SelectivePatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns, dce_enabled=False),
+            roots=instance_test(iree_encoding.SetEncodingOp, iree_encoding.UnsetEncodingOp),
+        ).rewrite_module(op)

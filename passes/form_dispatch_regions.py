@@ -42,9 +42,11 @@ from mini_iree.compiler.analysis.clonable_into_dispatch import (
     is_clonable_into_dispatch_op,
     mask_or_indices_producers,
 )
+from mini_iree.compiler.analysis.dispatch_regions import new_dispatch_region, new_flow_return
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op
+from mini_iree.compiler.ir.queries import element_bit_width, instance_test, is_bit_extend_op, nested_ops
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor, util
+
 
 @dataclass(frozen=True)
 class _Options:
@@ -59,14 +61,33 @@ class _Options:
 # Op classification
 # ---------------------------------------------------------------------------
 
+# Class tests asked of many ops; see `instance_test` (xDSL ops and SSA values are ABCs).
+_is_linalg_structured = instance_test(LinalgStructuredOperation)
+_is_tensor = instance_test(TensorType)
+_is_op_result = instance_test(OpResult)
+_is_generic = instance_test(linalg.GenericOp)
+_is_fill = instance_test(linalg.FillOp)
+_is_pack = instance_test(linalg.PackOp)
+_is_unpack = instance_test(linalg.UnPackOp)
+_is_pack_or_pad = instance_test(linalg.PackOp, tensor.PadOp)
+_is_pack_or_unpack = instance_test(linalg.PackOp, linalg.UnPackOp)
+_is_pad = instance_test(tensor.PadOp)
+_is_dim = instance_test(tensor.DimOp)
+_is_set_encoding = instance_test(iree_encoding.SetEncodingOp)
+_is_set_or_unset_encoding = instance_test(iree_encoding.SetEncodingOp, iree_encoding.UnsetEncodingOp)
+_is_set_encoding_or_pack = instance_test(iree_encoding.SetEncodingOp, linalg.PackOp)
+_is_unset_encoding_or_unpack = instance_test(iree_encoding.UnsetEncodingOp, linalg.UnPackOp)
+_is_dispatch_region = instance_test(flow.DispatchRegionOp)
+_is_function = instance_test(func.FuncOp, util.FuncOp)
+
 
 def _is_structured_on_tensors(op: Operation) -> bool:
     """A linalg structured op whose results and inits are tensors (IREE's LinalgFusionOpInterface here)."""
-    if not isinstance(op, LinalgStructuredOperation):
+    if not _is_linalg_structured(op):
         return False
-    if not op.results or not all(isinstance(r.type, TensorType) for r in op.results):
+    if not op.results or not all(_is_tensor(r.type) for r in op.results):
         return False
-    return all(isinstance(v.type, TensorType) for v in op.outputs)
+    return all(_is_tensor(v.type) for v in op.outputs)
 
 
 def _iterators(op: LinalgStructuredOperation) -> list[str]:
@@ -81,11 +102,11 @@ def _is_all_parallel(op: LinalgStructuredOperation) -> bool:
     return all(t == "parallel" for t in _iterators(op))
 
 
-def _is_elementwise(op: Operation) -> bool:
+def _is_elementwise(op: Operation, groups: _Groups) -> bool:
     """MLIR's ``linalg::isElementwise``: parallel loops, projected-permutation maps, permuted inits."""
-    if not _is_structured_on_tensors(op):
+    if not groups.structured(op):
         return False
-    assert isinstance(op, LinalgStructuredOperation)
+    assert _is_linalg_structured(op)
     if not _is_all_parallel(op):
         return False
     maps = _maps(op)
@@ -98,17 +119,13 @@ def _is_permutation(map_: AffineMap) -> bool:
     return map_.num_dims == len(map_.results) and map_.is_projected_permutation()
 
 
-def _is_pack_like(op: Operation) -> bool:
-    return isinstance(op, iree_encoding.SetEncodingOp | linalg.PackOp)
-
-
-def _is_unpack_like(op: Operation) -> bool:
-    return isinstance(op, iree_encoding.UnsetEncodingOp | linalg.UnPackOp)
+_is_pack_like = _is_set_encoding_or_pack
+_is_unpack_like = _is_unset_encoding_or_unpack
 
 
 def _has_no_packed_reduction_dims(consumer: LinalgStructuredOperation, producer: Operation) -> bool:
     """The reduction loops of ``consumer`` read no dimension the ``linalg.unpack`` producer unpacked."""
-    if not isinstance(producer, linalg.UnPackOp):
+    if not _is_unpack(producer):
         return False
     index = next((i for i, v in enumerate(consumer.operands) if v is producer.results[0]), None)
     if index is None:
@@ -125,21 +142,21 @@ def _has_no_packed_reduction_dims(consumer: LinalgStructuredOperation, producer:
 
 def _has_fusable_unpack_producer(op: LinalgStructuredOperation) -> bool:
     return any(
-        isinstance(v, OpResult) and _has_no_packed_reduction_dims(op, v.op) for v in op.operands
+        _is_op_result(v) and _has_no_packed_reduction_dims(op, v.op) for v in op.operands
     )
 
 
 def _is_bit_truncate_op(op: Operation) -> bool:
     """IREE's ``isBitTruncateOp``: an all-parallel ``linalg.generic`` narrowing the element type
     of its highest-rank inputs, with a result of that rank (a quantization)."""
-    if not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1 or not op.res:
+    if not _is_generic(op) or len(op.outputs) != 1 or not op.res:
         return False
     if not _is_all_parallel(op):
         return False
-    ranked = [v.type for v in op.inputs if isinstance(v.type, TensorType)]
+    ranked = [v.type for v in op.inputs if _is_tensor(v.type)]
     max_rank = max((t.get_num_dims() for t in ranked), default=0)
     result_type = op.res[0].type
-    if max_rank == 0 or not isinstance(result_type, TensorType) or result_type.get_num_dims() != max_rank:
+    if max_rank == 0 or not _is_tensor(result_type) or result_type.get_num_dims() != max_rank:
         return False
     widths = [element_bit_width(t) for t in ranked if t.get_num_dims() == max_rank]
     out_width = element_bit_width(result_type)
@@ -148,17 +165,17 @@ def _is_bit_truncate_op(op: Operation) -> bool:
     return max(w for w in widths if w is not None) > out_width
 
 
-def _is_root(op: Operation) -> bool:
+def _is_root(op: Operation, groups: _Groups) -> bool:
     """IREE's ``isRootOp``: ops a dispatch is formed around in the first round."""
     if is_bit_extend_op(op):
         return False
-    if isinstance(op, LinalgStructuredOperation):
-        if not _is_structured_on_tensors(op):
+    if _is_linalg_structured(op):
+        if not groups.structured(op):
             return False
-        if isinstance(op, linalg.GenericOp):
+        if _is_generic(op):
             return "reduction" in _iterators(op) and not _has_fusable_unpack_producer(op)
-        return not isinstance(op, linalg.FillOp)
-    return isinstance(op, linalg.UnPackOp)
+        return not _is_fill(op)
+    return _is_unpack(op)
 
 
 # ---------------------------------------------------------------------------
@@ -168,13 +185,13 @@ def _is_root(op: Operation) -> bool:
 
 def _outer_parallel_loops(op: Operation) -> list[bool]:
     """One bit per loop of ``op``, set for the leading parallel loops."""
-    if isinstance(op, iree_encoding.SetEncodingOp | iree_encoding.UnsetEncodingOp):
+    if _is_set_or_unset_encoding(op):
         return [True] * op.result.type.get_num_dims()
-    if isinstance(op, linalg.PackOp | tensor.PadOp):
+    if _is_pack_or_pad(op):
         return [True] * op.operands[0].type.get_num_dims()  # type: ignore[attr-defined]
-    if isinstance(op, linalg.UnPackOp):
+    if _is_unpack(op):
         return [True] * op.results[0].type.get_num_dims()  # type: ignore[attr-defined]
-    if not isinstance(op, LinalgStructuredOperation):
+    if not _is_linalg_structured(op):
         return []
     bits = [False] * len(_iterators(op))
     for index, iterator in enumerate(_iterators(op)):
@@ -226,14 +243,14 @@ def _result_map(op: LinalgStructuredOperation, result: OpResult) -> AffineMap:
     return _maps(op)[len(op.inputs) + result.index]
 
 
-def _ops_fusable(producer: Operation, consumer: Operation, root_loops: list[bool]) -> bool:
+def _ops_fusable(producer: Operation, consumer: Operation, root_loops: list[bool], groups: _Groups) -> bool:
     """Every use of ``producer`` by ``consumer`` tiles along the root's outer parallel loops."""
-    if not (_is_structured_on_tensors(producer) and _is_structured_on_tensors(consumer)):
+    if not (groups.structured(producer) and groups.structured(consumer)):
         return False
     assert isinstance(producer, LinalgStructuredOperation) and isinstance(consumer, LinalgStructuredOperation)
     consumer_maps = _maps(consumer)
     for index, operand in enumerate(consumer.operands):
-        if not (isinstance(operand, OpResult) and operand.op is producer):
+        if not (_is_op_result(operand) and operand.op is producer):
             continue
         if not _compatible_outer_parallel(producer, _result_map(producer, operand), root_loops):
             return False
@@ -257,6 +274,15 @@ class _Groups:
         self.order: dict[Operation, int] = {}
         # What computes an attention mask or scatter indices (cloned, not fused, under aggressive fusion).
         self.mask_or_indices: set[Operation] = set()
+        self._structured: dict[Operation, bool] = {}
+
+    def structured(self, op: Operation) -> bool:
+        """:func:`_is_structured_on_tensors`, remembered: it reads each op's segment sizes, and
+        ops keep their types while regions form (they move; their values keep their types)."""
+        known = self._structured.get(op)
+        if known is None:
+            known = self._structured[op] = _is_structured_on_tensors(op)
+        return known
 
     def is_clonable(self, op: Operation) -> bool:
         return is_clonable_into_dispatch_op(op, self.options.aggressive_fusion, self.mask_or_indices)
@@ -272,7 +298,7 @@ class _Groups:
 
     def fusable_uses(self, op: Operation) -> list[Use]:
         """IREE's ``getFusableUses``: non-``tensor.dim`` uses in program order (just one unless aggressive)."""
-        uses = [use for result in op.results for use in result.uses if not isinstance(use.operation, tensor.DimOp)]
+        uses = [use for result in op.results for use in result.uses if not _is_dim(use.operation)]
         if not self.options.aggressive_fusion and len(uses) != 1:
             return []
         block = op.parent_block()
@@ -288,24 +314,25 @@ class _Groups:
         return self.group_of[op]
 
 
-def _fusable_with_consumer(use: Use, root_loops: list[bool], options: _Options) -> bool:
+def _fusable_with_consumer(use: Use, root_loops: list[bool], groups: _Groups) -> bool:
     """IREE's ``isFusableWithConsumer``."""
+    options = groups.options
     value = use.operation.operands[use.index]
     assert isinstance(value, OpResult)
     producer, consumer = value.op, use.operation
     if is_bit_extend_op(consumer):
         return False
     if _is_unpack_like(producer):
-        if not isinstance(consumer, LinalgStructuredOperation) or not _is_structured_on_tensors(consumer):
+        if not _is_linalg_structured(consumer) or not groups.structured(consumer):
             return False
         if _has_no_packed_reduction_dims(consumer, producer):
             return True
         rank = value.type.get_num_dims()  # type: ignore[attr-defined]
-        return _is_elementwise(consumer) and len(_iterators(consumer)) == rank
+        return _is_elementwise(consumer, groups) and len(_iterators(consumer)) == rank
     if _is_pack_like(consumer):
         if isinstance(producer, tensor.PadOp):
             return True
-        if _is_structured_on_tensors(producer):
+        if groups.structured(producer):
             assert isinstance(producer, LinalgStructuredOperation)
             return _compatible_outer_parallel(producer, _result_map(producer, value), root_loops)
         return False
@@ -319,12 +346,12 @@ def _fusable_with_consumer(use: Use, root_loops: list[bool], options: _Options) 
     # Backends cannot yet give fused mmt4d ops their own lowering configs.
     if isinstance(producer, linalg.Mmt4DOp | linalg.BatchMmt4DOp):
         return False
-    if not (_is_structured_on_tensors(producer) and _is_structured_on_tensors(consumer)):
+    if not (groups.structured(producer) and groups.structured(consumer)):
         return False
     assert isinstance(producer, LinalgStructuredOperation) and isinstance(consumer, LinalgStructuredOperation)
     if not _is_all_parallel(consumer):
         return False
-    if not _ops_fusable(producer, consumer, root_loops):
+    if not _ops_fusable(producer, consumer, root_loops, groups):
         return False
     if options.aggressive_fusion:
         return True
@@ -332,29 +359,30 @@ def _fusable_with_consumer(use: Use, root_loops: list[bool], options: _Options) 
     return len(_iterators(producer)) >= len(_iterators(consumer))
 
 
-def _fusable_with_producer(operand_index: int, consumer: Operation, root_loops: list[bool], options: _Options) -> bool:
+def _fusable_with_producer(operand_index: int, consumer: Operation, root_loops: list[bool], groups: _Groups) -> bool:
     """IREE's ``isFusableWithProducer``."""
+    options = groups.options
     value = consumer.operands[operand_index]
-    assert isinstance(value, OpResult)
-    producer = value.op
-    if isinstance(consumer, tensor.PadOp):
-        return options.fuse_pad_with_producers and isinstance(producer, LinalgStructuredOperation)
+    assert _is_op_result(value)
+    producer = value.op  # type: ignore[attr-defined]
+    if _is_pad(consumer):
+        return options.fuse_pad_with_producers and _is_linalg_structured(producer)
     if _is_pack_like(consumer):
-        if isinstance(producer, tensor.PadOp):
+        if _is_pad(producer):
             return True
-        if not _is_structured_on_tensors(producer):
+        if not groups.structured(producer):
             return False
         # Packing with dynamic inner tiles does not fuse yet in the backends.
-        if isinstance(consumer, linalg.PackOp) and consumer.inner_tiles:
+        if _is_pack(consumer) and consumer.inner_tiles:
             return False
         assert isinstance(producer, LinalgStructuredOperation)
         return _compatible_outer_parallel(producer, _result_map(producer, value), root_loops)
-    if not (_is_structured_on_tensors(producer) and _is_structured_on_tensors(consumer)):
+    if not (groups.structured(producer) and groups.structured(consumer)):
         return False
-    assert isinstance(consumer, LinalgStructuredOperation)
-    if not options.aggressive_fusion and operand_index < len(consumer.inputs):
+    assert _is_linalg_structured(consumer)
+    if not options.aggressive_fusion and operand_index < len(consumer.inputs):  # type: ignore[attr-defined]
         return False
-    return _ops_fusable(producer, consumer, root_loops)
+    return _ops_fusable(producer, consumer, root_loops, groups)
 
 
 def _fuse_with_producers(groups: _Groups, root: Operation) -> None:
@@ -365,7 +393,7 @@ def _fuse_with_producers(groups: _Groups, root: Operation) -> None:
     while worklist:
         candidate = worklist.pop()
         for index, operand in enumerate(candidate.operands):
-            if not isinstance(operand, OpResult):
+            if not _is_op_result(operand):
                 continue
             producer = operand.op
             if producer.parent_block() is not root.parent_block():
@@ -374,7 +402,7 @@ def _fuse_with_producers(groups: _Groups, root: Operation) -> None:
                 continue
             if producer in groups.group_of:
                 continue
-            if not _fusable_with_producer(index, candidate, root_loops, groups.options):
+            if not _fusable_with_producer(index, candidate, root_loops, groups):
                 continue
             uses = groups.fusable_uses(producer)
             if not uses or uses[0].operation is not candidate:
@@ -402,7 +430,7 @@ def _fuse_with_consumers(groups: _Groups, roots: Sequence[Operation]) -> None:
                 consumer = use.operation
                 if consumer in groups.group_of or consumer.parent_block() is not root.parent_block():
                     continue
-                if not _fusable_with_consumer(use, root_loops, groups.options):
+                if not _fusable_with_consumer(use, root_loops, groups):
                     break
                 groups.group_of[consumer] = number
                 worklist.append(consumer)
@@ -433,7 +461,7 @@ def _is_leftover_root(op: Operation, groups: _Groups) -> bool:
     Ops IREE clones into their consumers' dispatches (fills, bit extends) are
     left for clone-producers-into-dispatch-regions.
     """
-    if not (isinstance(op, tensor.PadOp | linalg.PackOp) or _is_structured_on_tensors(op)):
+    if not (_is_pack_or_pad(op) or groups.structured(op)):
         return False
     return not groups.is_clonable(op)
 
@@ -444,7 +472,7 @@ def _decide(groups: _Groups, region: Region) -> None:
             if _is_nested_scf(op):
                 for nested in op.regions:
                     _decide(groups, nested)
-        _decide_round(groups, block, _is_root)
+        _decide_round(groups, block, lambda op: _is_root(op, groups))
     for block in region.blocks:
         _decide_round(groups, block, lambda op: _is_leftover_root(op, groups))
 
@@ -456,14 +484,14 @@ def _decide(groups: _Groups, region: Region) -> None:
 
 def _init_of(value: SSAValue, group: Sequence[Operation]) -> SSAValue:
     """The value outside ``group`` whose shape ``value`` has, following destination operands."""
-    while isinstance(value, OpResult):
+    while _is_op_result(value):
         op = value.op
-        if not (op in group or isinstance(op, linalg.FillOp)):
+        if not (op in group or _is_fill(op)):
             break
-        if isinstance(op, linalg.PackOp | linalg.UnPackOp):
+        if _is_pack_or_unpack(op):
             value = op.operands[1]
             continue
-        if isinstance(op, iree_encoding.SetEncodingOp):
+        if _is_set_encoding(op):
             value = op.source
             continue
         outputs = getattr(op, "outputs", ())
@@ -531,9 +559,9 @@ def _captured_values(op: Operation) -> list[SSAValue]:
     return values
 
 
-def _movable(op: Operation) -> bool:
+def _movable(op: Operation, groups: _Groups) -> bool:
     """Ops that may move up past the root: no side effects (linalg ops on tensors and dispatch regions count)."""
-    if isinstance(op, flow.DispatchRegionOp) or _is_structured_on_tensors(op):
+    if _is_dispatch_region(op) or groups.structured(op):
         return True
     return not op.regions and is_side_effect_free(op)
 
@@ -552,7 +580,7 @@ def _move_operand_defs(
     block = root.parent_block()
     assert block is not None
     to_move: set[Operation] = set()
-    worklist = [v.op for v in values if isinstance(v, OpResult)]
+    worklist = [v.op for v in values if _is_op_result(v)]
     while worklist:
         op = block.find_ancestor_op_in_block(worklist.pop())
         if op is None or op in to_move:
@@ -561,10 +589,10 @@ def _move_operand_defs(
             return False
         if op.is_before_in_block(root):
             continue
-        if not _movable(op):
+        if not _movable(op, groups):
             return False
         to_move.add(op)
-        worklist.extend(v.op for v in _captured_values(op) if isinstance(v, OpResult))
+        worklist.extend(v.op for v in _captured_values(op) if _is_op_result(v))
     for op in [o for o in block.ops if o in to_move]:
         op.detach()
         block.insert_op_before(op, root)
@@ -587,7 +615,7 @@ def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]
     kept = list(members[: root_position + 1])
     member_set = set(kept)
     for consumer in members[root_position + 1 :]:
-        outside = [v for v in _captured_values(consumer) if not (isinstance(v, OpResult) and v.op in member_set)]
+        outside = [v for v in _captured_values(consumer) if not (_is_op_result(v) and v.op in member_set)]
         if not _move_operand_defs(groups, outside, root, member_set):
             continue
         kept.append(consumer)
@@ -605,13 +633,13 @@ def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]
     dims: list[SSAValue] = []
     for value in returned:
         dims.extend(_result_dims(value, kept, point))
-    region_op = flow.DispatchRegionOp([v.type for v in returned], dims, body=Region(Block()))
+    region_op = new_dispatch_region([v.type for v in returned], dims, body=Region(Block()))
     Rewriter.insert_op(region_op, InsertPoint.after(root))
     body = region_op.body.block
     for op in kept:
         op.detach()
         body.add_op(op)
-    body.add_op(flow.ReturnOp(returned))
+    body.add_op(new_flow_return(returned))
     for value, replacement in zip(returned, region_op.results):
         value.replace_uses_with_if(replacement, lambda use: not region_op.is_ancestor(use.operation))
         replacement.name_hint = None
@@ -663,7 +691,7 @@ class FormDispatchRegionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = _Options(self.aggressive_fusion, self.fuse_pad_with_consumers, self.fuse_pad_with_producers)
-        functions = [f for f in op.walk() if isinstance(f, func.FuncOp | util.FuncOp)]
+        functions = [f for f in nested_ops(op) if _is_function(f)]
         for function in functions:
             _form_regions(function.body, options)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, ShapedType, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -25,6 +25,7 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     rebuild_dispatch_region,
 )
 from mini_iree.compiler.analysis.reshape_sizes import collapsed_dynamic_sizes
+from mini_iree.compiler.ir.queries import instance_test, nested_ops
 from mini_iree.dialects import flow, iree_encoding, tensor
 
 __all__ = ["FuseEncodingOpsIntoDispatchRegionsPass"]
@@ -44,6 +45,9 @@ _FUSABLE_OPS = (
     LinalgStructuredOperation,
 )
 _FUSABLE_OP_NAMES = frozenset({"iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.gather"})
+
+
+_is_set_encoding = instance_test(iree_encoding.SetEncodingOp)
 
 
 def _producer_chain(source: SSAValue, aggressive: bool) -> tuple[OpResult, list[Operation]] | None:
@@ -151,14 +155,22 @@ def _merge_identical_set_encodings(module: ModuleOp) -> None:
     are merged here, which leaves the rest of the IR (duplicate constants the
     walkthrough prints) as it is.
     """
-    seen: dict[tuple, iree_encoding.SetEncodingOp] = {}
-    for candidate in list(module.walk()):
-        if not isinstance(candidate, iree_encoding.SetEncodingOp) or not is_outside_dispatch(candidate):
+    # Ops of one block reading the same values, then the first of them with the
+    # same result type and attributes. Grouping by block and operands first
+    # spares hashing every encoded type (a deep hash) for the usual group of one.
+    seen: dict[tuple, list[tuple[Attribute, tuple, iree_encoding.SetEncodingOp]]] = {}
+    for candidate in nested_ops(module):
+        if not _is_set_encoding(candidate) or not is_outside_dispatch(candidate):
             continue
         attributes = tuple(sorted((name, str(value)) for name, value in candidate.attributes.items()))
-        key = (candidate.parent_block(), candidate.result.type, tuple(candidate.operands), attributes)
-        first = seen.setdefault(key, candidate)
-        if first is not candidate:
+        result_type = candidate.result.type
+        group = seen.setdefault((candidate.parent_block(), tuple(candidate.operands)), [])
+        first = next(
+            (op for ty, attrs, op in group if (ty is result_type or ty == result_type) and attrs == attributes), None
+        )
+        if first is None:
+            group.append((result_type, attributes, candidate))
+        else:
             candidate.result.replace_all_uses_with(first.result)
             Rewriter.erase_op(candidate)
 
@@ -184,6 +196,6 @@ class FuseEncodingOpsIntoDispatchRegionsPass(ModulePass):
         _merge_identical_set_encodings(op)
         # Region formation (IREE's moveFollowingOpIntoDispatchRegion), not a
         # local rewrite: the targets are collected first, then moved in order.
-        targets = [o for o in op.walk() if isinstance(o, iree_encoding.SetEncodingOp) and is_outside_dispatch(o)]
+        targets = [o for o in nested_ops(op) if _is_set_encoding(o) and is_outside_dispatch(o)]
         for target in targets:
             _fuse(target, self.enable_aggressive_fusion)

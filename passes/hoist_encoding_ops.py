@@ -32,22 +32,23 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike
 
-from mini_iree.compiler.ir.queries import is_bit_extend_op, is_broadcasting_op
 from mini_iree.compiler.analysis.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
 from mini_iree.compiler.analysis.dispatch_regions import (
     backward_slice_in_dispatch,
     enclosing_dispatch_region,
     erase_if_dead,
     hoist_out_of_dispatch,
+    is_defined_inside,
 )
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.queries import instance_test, is_bit_extend_op, is_broadcasting_op, nested_ops
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
 # ---------------------------------------------------------------------------
@@ -338,17 +339,25 @@ class _ConstExprPolicy:
         return info is not None and self._policy.outcome(info) is Outcome.ENABLE_HOIST
 
 
+_is_set_encoding = instance_test(iree_encoding.SetEncodingOp)
+
+
 def hoist_set_encodings(module: ModuleOp) -> None:
     """Move every hoistable set_encoding (with its in-region chain) before its dispatch."""
     const_exprs = _ConstExprPolicy(module)
     candidates: list[list[Operation]] = []
-    for op in module.walk():
-        if not isinstance(op, iree_encoding.SetEncodingOp) or _never_hoisted(op):
+    for op in nested_ops(module):
+        if not _is_set_encoding(op) or _never_hoisted(op):
             continue
         dispatch = enclosing_dispatch_region(op)
         if dispatch is None:
             continue
-        chain = backward_slice_in_dispatch(op, dispatch, _is_hoistable_producer)
+        if not any(is_defined_inside(v, dispatch) for v in op.operands):
+            # What backward_slice_in_dispatch finds for an op reading only
+            # values from outside, without walking the region.
+            chain = [op]
+        else:
+            chain = backward_slice_in_dispatch(op, dispatch, _is_hoistable_producer)
         if chain is None and const_exprs.enables_hoist(op.source):
             chain = backward_slice_in_dispatch(op, dispatch, lambda _: True)
         if chain is not None:
@@ -377,8 +386,9 @@ class HoistEncodingOpsPass(ModulePass):
     name = "iree-dispatch-creation-hoist-encoding-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False)
+        SelectivePatternRewriteWalker(
+            GreedyRewritePatternApplier([BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False),
+            roots=instance_test(iree_encoding.SetEncodingOp, iree_encoding.UnsetEncodingOp),
         ).rewrite_module(op)
         hoist_set_encodings(op)
 

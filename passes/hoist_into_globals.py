@@ -41,6 +41,7 @@ from mini_iree.compiler.analysis.const_expr import (
     Outcome,
     is_dispatch_container,
 )
+from mini_iree.compiler.ir.queries import nested_ops_post_order
 from mini_iree.dialects import hal, util
 
 # Attributes that say where data lives; hoisted globals and initializers must
@@ -80,13 +81,12 @@ def _walk_outside_dispatches(op: Operation) -> Iterator[Operation]:
                     yield from _walk_outside_dispatches(child)
 
 
-def _walk_post_order_reversed(op: Operation) -> Iterator[Operation]:
-    """Users before producers, nested ops before their parent; safe to erase what was yielded."""
-    for region in reversed(op.regions):
-        for block in reversed(region.blocks):
-            for child in reversed(list(block.ops)):
-                yield from _walk_post_order_reversed(child)
-                yield child
+def _walk_post_order_reversed(op: Operation) -> list[Operation]:
+    """The ops nested in ``op``: users before producers, nested ops before their parent.
+
+    A snapshot, so erasing an op already visited is safe.
+    """
+    return nested_ops_post_order(op, reverse=True)[:-1]
 
 
 class _Hoister:

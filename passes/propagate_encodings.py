@@ -33,7 +33,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -45,6 +44,8 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     rebuild_dispatch_region,
 )
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
+from mini_iree.compiler.ir.queries import instance_test
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, iree_encoding, tensor
 
 __all__ = [
@@ -279,4 +280,7 @@ class PropagateEncodingsPass(ModulePass):
             SwapEncodingOpWithTensorCollapseShapeOp(),
             SwapTensorCastOpWithUnsetEncodingOp(),
         ]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)
+        SelectivePatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns, dce_enabled=False),
+            roots=instance_test(iree_encoding.SetEncodingOp, tensor.CastOp),
+        ).rewrite_module(op)

@@ -38,7 +38,7 @@ no other IR is canonicalized.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -52,7 +52,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -60,9 +59,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, enclosing_dispatch_region, erase_if_dead
 from mini_iree.compiler.analysis.encoding_properties import (
+    DATA_TILING_HINT,
     contraction_dims,
+    contraction_encoding_properties,
     get_dynamic_loop_dims,
-    get_encoding_properties,
     has_data_tiling_hint,
     has_encoding,
     has_pure_tensor_semantics,
@@ -79,7 +79,8 @@ from mini_iree.compiler.analysis.producer_dispatch import (
 from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_dims
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.queries import function_ops
+from mini_iree.compiler.ir.queries import function_ops, instance_test
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
 # IREE's EncodingOptions, as `encoding-option` spells them.
@@ -143,9 +144,10 @@ def _resolved_sizes(value: SSAValue, point: InsertPoint) -> list[SSAValue]:
     """The dynamic sizes of ``value``; a linalg result is measured on its init, as MLIR's
     ``ResolveRankedShapedTypeResultDims`` patterns would rewrite ``tensor.dim`` of it."""
     while isinstance(value, OpResult) and isinstance(value.op, LinalgStructuredOperation):
-        if value.index >= len(value.op.outputs):
+        outputs = value.op.outputs
+        if value.index >= len(outputs):
             break
-        value = value.op.outputs[value.index]
+        value = outputs[value.index]
     return get_dynamic_dims(value, point)
 
 
@@ -179,29 +181,31 @@ class SetDataTilingEncodings(RewritePattern):
             k_loops = dims.k if dims is not None else (*scaled_dims.k, *scaled_dims.kb)
             encodings = _matmul_k_encodings(op, k_loops)
         elif dims is not None:
-            props = get_encoding_properties(op)
-            assert props is not None
+            props = contraction_encoding_properties(op)
             encodings = [*props.inputs, *props.inits]
         else:
             encodings = _scaled_matmul_encodings(op)
         # Operands in encoding order: (lhs, rhs, out) or (lhs, rhs, lhs_scales, rhs_scales, out).
-        operands = [*op.inputs, *op.outputs]
+        outputs = op.outputs
+        operands = [*op.inputs, *outputs]
         types = operand_types_with_encodings(operands, encodings)
 
         before = InsertPoint.before(op)
         loop_dims = get_dynamic_loop_dims(op, before) if self.encoding_dims else []
-        encoded: list[SSAValue] = []
-        for value, ty in zip(operands, types, strict=True):
-            set_op = iree_encoding.SetEncodingOp(value, ty, loop_dims)
-            rewriter.insert(set_op, before)
-            encoded.append(set_op.result)
-
-        clone = _recreate_with_operands(op, encoded, types[-1])
-        rewriter.insert(clone, before)
-        sizes = _resolved_sizes(op.outputs[0], before)
+        set_ops = [
+            iree_encoding.SetEncodingOp(value, ty, loop_dims) for value, ty in zip(operands, types, strict=True)
+        ]
+        clone = _recreate_with_operands(op, [set_op.result for set_op in set_ops], types[-1])
+        # One insertion, in the order (and with the notifications) of one op at a time.
+        rewriter.insert([*set_ops, clone], before)
+        sizes = _resolved_sizes(outputs[0], before)
         unset = iree_encoding.UnsetEncodingOp(clone.results[0], op.results[0].type, sizes, loop_dims)
         rewriter.insert(unset, before)
         rewriter.replace(op, [], [unset.result])
+
+
+# isinstance(owner, linalg.FillOp), asked of the source of every set_encoding.
+_is_fill = instance_test(linalg.FillOp)
 
 
 def _fill_like(fill: linalg.FillOp, init: SSAValue, user: Operation) -> linalg.FillOp:
@@ -213,21 +217,22 @@ def _fill_like(fill: linalg.FillOp, init: SSAValue, user: Operation) -> linalg.F
     """
     result_type = init.type
     old_body = fill.regions[0]
+    inputs, outputs = fill.inputs, fill.outputs
     if (
         len(fill.results) == 1
-        and len(fill.outputs) == 1
+        and len(outputs) == 1
         and [use.operation for use in fill.results[0].uses] == [user]
         and isinstance(result_type, TensorType)
-        and result_type.element_type == fill.outputs[0].type.element_type
+        and result_type.element_type == outputs[0].type.element_type
         and not fill.attributes
     ):
         return linalg.FillOp.create(
-            operands=[*fill.inputs, init],
+            operands=[*inputs, init],
             result_types=[result_type],
             properties=dict(fill.properties),
             regions=[fill.detach_region(old_body)],
         )
-    return linalg.FillOp(fill.inputs, [init], [result_type])
+    return linalg.FillOp(inputs, [init], [result_type])
 
 
 class FoldFillWithSetEncoding(RewritePattern):
@@ -240,14 +245,15 @@ class FoldFillWithSetEncoding(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
         fill = op.source.owner
-        if not isinstance(fill, linalg.FillOp):
+        if not _is_fill(fill):
             return
         point = InsertPoint.before(op)
         sizes = get_dynamic_dims(fill.outputs[0], point)
-        empty = tensor.EmptyOp(sizes, op.result.type)
-        new_fill = _fill_like(fill, empty.tensor, op)
+        # One per contraction: built directly, as `tensor.EmptyOp(sizes, type)` would.
+        empty = tensor.EmptyOp.create(operands=sizes, result_types=[op.result.type])
+        new_fill = _fill_like(fill, empty.results[0], op)
         rewriter.insert([empty, new_fill], point)
-        rewriter.replace(op, [], [new_fill.res[0]])
+        rewriter.replace(op, [], [new_fill.results[0]])
         erase_if_dead([fill], rewriter)
 
 
@@ -464,9 +470,16 @@ class SetEncodingPass(ModulePass):
             FoldFillWithPad(),
         ]
 
+    def _roots(self) -> Callable[[Operation], bool]:
+        """The ops the patterns can rewrite: the walker need not visit the others."""
+        if self.encoding_option == "padding":
+            return instance_test(LinalgStructuredOperation)
+        is_fill_fold_root = instance_test(iree_encoding.SetEncodingOp, tensor.PadOp)
+        return lambda op: DATA_TILING_HINT in op.attributes or is_fill_fold_root(op)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in function_ops(op):
-            walker = PatternRewriteWalker(GreedyRewritePatternApplier(self._patterns()))
+            walker = SelectivePatternRewriteWalker(GreedyRewritePatternApplier(self._patterns()), roots=self._roots())
             walker.rewrite_region(function.regions[0])
 
 

@@ -58,19 +58,25 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.printer import MLIRPrinter
+from mini_iree.compiler.ir.queries import instance_test, nested_ops
 from mini_iree.dialects import hal, tensor, util
+from mini_iree.dialects.utils import operand_segment_sizes
 
 
 def _is_scalar(type_: Attribute) -> bool:
     return isinstance(type_, IntegerType | IndexType | AnyFloat)
 
 
+_is_call = instance_test(func.CallOp, util.CallOp)
+_is_func = instance_test(func.FuncOp)
+_is_dim_or_import = instance_test(hal.BufferViewDimOp, hal.TensorImportOp)
+
+
 def _called_symbols(module: ModuleOp) -> set[str]:
     """Names of the functions some op of the module calls (``func.call``, ``util.call``)."""
     names: set[str] = set()
-    for op in module.walk():
-        callee = getattr(op, "callee", None)
-        if isinstance(op, func.CallOp | util.CallOp) and isinstance(callee, SymbolRefAttr):
+    for op in nested_ops(module):
+        if _is_call(op) and isinstance(callee := getattr(op, "callee", None), SymbolRefAttr):
             names.add(callee.root_reference.data)
     return names
 
@@ -91,6 +97,32 @@ def _abi_type(type_: Attribute) -> Attribute:
     return hal.BufferViewType() if isinstance(type_, TensorType) else type_
 
 
+# An entry point has an import per tensor argument and a dim per dynamic size:
+# these build exactly the ops `hal.BufferViewDimOp(argument, axis)` and
+# `hal.TensorImportOp(argument, type, dims, name=...)` build, without the IRDL
+# constructor's generic argument processing. Attributes are immutable, so the
+# axis attributes are made once.
+_INDEX = IndexType()
+_AXES: dict[int, IntegerAttr] = {}
+
+
+def _buffer_view_dim(argument: SSAValue, axis: int) -> hal.BufferViewDimOp:
+    index = _AXES.get(axis)
+    if index is None:
+        index = _AXES[axis] = IntegerAttr(axis, _INDEX)
+    return hal.BufferViewDimOp.create(operands=(argument,), result_types=(_INDEX,), properties={"index": index})
+
+
+def _tensor_import(argument: SSAValue, type_: TensorType, dims: Sequence[SSAValue], name: str) -> hal.TensorImportOp:
+    # Operand segments: source, target_dims, wait_fence, byte_offset.
+    segments = operand_segment_sizes(1, len(dims), 0, 0)
+    return hal.TensorImportOp.create(
+        operands=(argument, *dims),
+        result_types=(type_,),
+        properties={"target_encoding": type_, "name": StringAttr(name), "operandSegmentSizes": segments},
+    )
+
+
 def _import_arguments(block: Block, types: Sequence[Attribute]) -> list[SSAValue]:
     """Import each tensor argument of ``block``; the values the original body's arguments become."""
     values: list[SSAValue] = []
@@ -98,12 +130,8 @@ def _import_arguments(block: Block, types: Sequence[Attribute]) -> list[SSAValue
         if not isinstance(type_, TensorType):
             values.append(argument)
             continue
-        dims = [
-            hal.BufferViewDimOp(argument, axis)
-            for axis, size in enumerate(type_.get_shape())
-            if size == DYNAMIC_INDEX
-        ]
-        imported = hal.TensorImportOp(argument, type_, [d.result for d in dims], name=f"input{index}")
+        dims = [_buffer_view_dim(argument, axis) for axis, size in enumerate(type_.get_shape()) if size == DYNAMIC_INDEX]
+        imported = _tensor_import(argument, type_, [d.result for d in dims], f"input{index}")
         block.add_ops([*dims, imported])
         values.append(imported.target)
     return values
@@ -184,7 +212,7 @@ def wrap_function(function: func.FuncOp) -> util.FuncOp:
     for argument in entry.args:
         argument.name_hint = None
     for created in entry.ops:
-        if isinstance(created, hal.BufferViewDimOp | hal.TensorImportOp):
+        if _is_dim_or_import(created):
             created.results[0].name_hint = None
 
     wrapper = util.FuncOp(
@@ -577,7 +605,7 @@ class WrapEntryPointsPass(ModulePass):
             wrap_entry_points_iree(op, self.invocation_model)
             return
         called = _called_symbols(op)
-        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+        for function in [f for f in nested_ops(op) if _is_func(f)]:
             if isinstance(function.parent_op(), ModuleOp) and _should_wrap(function, called):
                 wrap_function(function)
 

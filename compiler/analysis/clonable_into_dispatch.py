@@ -16,6 +16,7 @@ uses of a producer (one ``linalg.fill`` may feed every matmul of a program).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum, auto
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -26,7 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
-from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op
+from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op, nested_ops, nested_ops_post_order
 from mini_iree.dialects import flow
 
 __all__ = [
@@ -72,7 +73,7 @@ _MASK_OR_INDICES = (("iree_linalg_ext.attention", 4), ("iree_linalg_ext.scatter"
 def mask_or_indices_producers(root: Operation) -> set[Operation]:
     """Ops under ``root`` that compute an attention mask or scatter indices (one walk)."""
     found: set[Operation] = set()
-    for op in root.walk():
+    for op in nested_ops(root):
         for name, index in _MASK_OR_INDICES:
             if op.name == name and index < len(op.operands) and isinstance(op.operands[index], OpResult):
                 found.add(op.operands[index].op)
@@ -100,6 +101,30 @@ def _is_clonable_constant(op: Operation) -> bool:
     return bits is not None and type_.element_count() * bits // 8 <= INLINE_CONSTANT_MAX_BYTES
 
 
+class _Kind(Enum):
+    """What an op's name alone says about cloning it (the name belongs to the op's class)."""
+
+    NEVER = auto()  # another dialect, or tensor.insert_slice
+    ALWAYS = auto()
+    CONSTANT = auto()  # clonable when small enough
+    ARITH = auto()  # clonable on scalars
+    OTHER = auto()  # clonable only as a bit extend, or as an attention mask or scatter indices
+
+
+_CLONE_KINDS: dict[type[Operation], _Kind] = {}
+
+
+def _clone_kind(op: Operation) -> _Kind:
+    dialect = op.dialect_name()
+    if dialect not in _CLONABLE_DIALECTS or op.name == "tensor.insert_slice":
+        return _Kind.NEVER
+    if op.name in _ALWAYS_CLONED:
+        return _Kind.ALWAYS
+    if op.name in ("arith.constant", "complex.constant"):
+        return _Kind.CONSTANT
+    return _Kind.ARITH if dialect == "arith" else _Kind.OTHER
+
+
 def is_clonable_into_dispatch_op(
     op: Operation, aggressive: bool = False, mask_or_indices: set[Operation] | None = None
 ) -> bool:
@@ -110,16 +135,19 @@ def is_clonable_into_dispatch_op(
     about many ops passes those producers (:func:`mask_or_indices_producers`)
     so that no op's uses are walked.
     """
-    if op.dialect_name() not in _CLONABLE_DIALECTS or op.name == "tensor.insert_slice":
+    kind = _CLONE_KINDS.get(type(op))
+    if kind is None:
+        kind = _CLONE_KINDS[type(op)] = _clone_kind(op)
+    if kind is _Kind.NEVER:
         return False
-    if op.name in _ALWAYS_CLONED or is_bit_extend_op(op):
+    if kind is _Kind.ALWAYS or is_bit_extend_op(op):
         return True
     if aggressive and (op in mask_or_indices if mask_or_indices is not None else _computes_mask_or_indices(op)):
         return True
-    if op.name in ("arith.constant", "complex.constant"):
+    if kind is _Kind.CONSTANT:
         return _is_clonable_constant(op)
     return (
-        op.dialect_name() == "arith"
+        kind is _Kind.ARITH
         and all(_is_int_or_float(v.type) for v in op.operands)
         and all(_is_int_or_float(v.type) for v in op.results)
     )
@@ -136,15 +164,34 @@ def _defined_above(value: SSAValue, region_op: Operation) -> bool:
     return op is None or not region_op.is_ancestor(op)
 
 
+def _blocks_inside(op: Operation) -> set[Block]:
+    """Every block of ``op``'s regions and of the ops nested in them."""
+    blocks: set[Block] = set()
+    for nested in nested_ops(op):
+        for region in nested.regions:
+            blocks.update(region.blocks)
+    return blocks
+
+
 def _uses_defined_above(region_op: flow.DispatchRegionOp) -> dict[SSAValue, list[tuple[Operation, int]]]:
     """Values the body reads from above, in MLIR's ``getUsedValuesDefinedAbove`` order
     (a post-order walk), each with its uses ``(user, operand index)`` in the body."""
+    # A value is defined inside the region op when its block is one of the
+    # region op's (nested) blocks: one set lookup per operand instead of a
+    # walk up the parents of its definition.
+    inside = _blocks_inside(region_op)
     uses: dict[SSAValue, list[tuple[Operation, int]]] = {}
     for block in region_op.body.blocks:
         for top in block.ops:
-            for op in top.walk(reverse=False, region_first=True):
-                for index, operand in enumerate(op.operands):
-                    if _defined_above(operand, region_op):
+            for op in nested_ops_post_order(top) if top.regions else (top,):
+                # `_operands`: the tuple itself; `operands` wraps it in a new view per call.
+                for index, operand in enumerate(op._operands):  # noqa: SLF001
+                    owner = operand.owner
+                    if isinstance(owner, Block):
+                        above = owner not in inside
+                    else:
+                        above = owner is not region_op and owner.parent not in inside
+                    if above:
                         uses.setdefault(operand, []).append((op, index))
     return uses
 
@@ -152,7 +199,7 @@ def _uses_defined_above(region_op: flow.DispatchRegionOp) -> dict[SSAValue, list
 def _has_unfusable_use(value: SSAValue, region_op: Operation, uses: Sequence[tuple[Operation, int]]) -> bool:
     """IREE's ``hasUnfusableUseInDispatch``: an index the region op itself reads (a host-side
     shape), or the destination of a ``tensor.insert_slice`` in the region."""
-    if isinstance(value.type, IndexType) and value in region_op.operands:
+    if isinstance(value.type, IndexType) and value in region_op._operands:  # noqa: SLF001 - see _uses_defined_above
         return True
     return any(user.name == "tensor.insert_slice" and index == 1 for user, index in uses)
 
@@ -180,18 +227,17 @@ def _cloneable_ops(
         if _has_unfusable_use(value, region_op, uses.get(value, ())):
             continue
         result.append(producer)
-        worklist.extend(producer.operands)
-        for nested in producer.walk():
-            if nested is producer:
-                continue
-            worklist.extend(v for v in nested.operands if _defined_above(v, producer))
+        worklist.extend(producer._operands)  # noqa: SLF001 - see _uses_defined_above
+        if producer.regions:
+            for nested in nested_ops(producer)[1:]:
+                worklist.extend(v for v in nested.operands if _defined_above(v, producer))
     return result
 
 
 def _reads(op: Operation, unscheduled: set[Operation]) -> bool:
     """``op`` (or its body) reads a result of an op in ``unscheduled``."""
-    for nested in op.walk():
-        for operand in nested.operands:
+    for nested in nested_ops(op) if op.regions else (op,):
+        for operand in nested._operands:  # noqa: SLF001 - see _uses_defined_above
             if isinstance(operand, OpResult) and operand.op in unscheduled and operand.op is not op:
                 return True
     return False
@@ -214,12 +260,37 @@ def _topological_sort(ops: list[Operation]) -> None:
             return
 
 
-def _clone_round(region_op: flow.DispatchRegionOp, aggressive: bool, mask_or_indices: set[Operation] | None) -> bool:
-    """Clone the clonable producers once; True if any was cloned."""
+def _is_flat(op: Operation) -> bool:
+    return not op.regions and not op.successors
+
+
+def _clone_flat(op: Operation, mapping: dict[SSAValue, SSAValue]) -> Operation:
+    """``op.clone(value_mapper=mapping)`` for an op without regions or successors.
+
+    The same op xDSL's ``clone`` builds (mapped operands, result types, copies
+    of the attributes and properties, location, result names, results added to
+    ``mapping``), built in one step: most clonable producers (``tensor.empty``,
+    constants, index arithmetic) are such ops, cloned once per dispatch.
+    """
+    clone = op.create(
+        operands=tuple(mapping.get(v, v) for v in op._operands),  # noqa: SLF001 - the tuple, not a new view
+        result_types=op.result_types,
+        attributes=op.attributes.copy(),
+        properties=op.properties.copy(),
+        location=op.location,
+    )
+    for old, new in zip(op.results, clone.results, strict=True):
+        mapping[old] = new
+        new.name_hint = old.name_hint
+    return clone
+
+
+def _clone_round(region_op: flow.DispatchRegionOp, aggressive: bool, mask_or_indices: set[Operation] | None) -> None:
+    """Clone the clonable producers of the region's captured values."""
     uses = _uses_defined_above(region_op)
     producers = _cloneable_ops(region_op, uses, aggressive, mask_or_indices)
     if not producers:
-        return False
+        return
     _topological_sort(producers)
     # IREE clones them in reverse order, each to the start of the body's entry
     # block (which dominates the others): they end up in topological order there.
@@ -227,21 +298,19 @@ def _clone_round(region_op: flow.DispatchRegionOp, aggressive: bool, mask_or_ind
     anchor = body.first_op
     mapping: dict[SSAValue, SSAValue] = {}
     for producer in producers:
-        clone = producer.clone(value_mapper=mapping)
+        # `clone` maps the producer's results to the clone's in `mapping` and
+        # gives them the producers' names.
+        clone = _clone_flat(producer, mapping) if _is_flat(producer) else producer.clone(value_mapper=mapping)
         if anchor is None:
             body.add_op(clone)
         else:
             body.insert_op_before(clone, anchor)
-        for old, new in zip(producer.results, clone.results):
-            mapping[old] = new
-            new.name_hint = old.name_hint
     for value, value_uses in uses.items():
         replacement = mapping.get(value)
         if replacement is None:
             continue
         for user, index in value_uses:
             user.operands[index] = replacement
-    return True
 
 
 def clone_producers_to_region(
@@ -252,6 +321,11 @@ def clone_producers_to_region(
     The originals stay where they are (their other users still read them);
     erasing those left dead is the caller's business. ``mask_or_indices``: see
     :func:`is_clonable_into_dispatch_op`.
+
+    One round, as in IREE: the clonable producers are gathered transitively, so
+    a second round would find none. (It would see the same candidates, minus
+    those cloned, and judge each the same way: whether an op is clonable does
+    not depend on its uses, and the clones add no ``tensor.insert_slice``
+    destination nor region operand that could change the verdict.)
     """
-    while _clone_round(region_op, aggressive, mask_or_indices):
-        pass
+    _clone_round(region_op, aggressive, mask_or_indices)

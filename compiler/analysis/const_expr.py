@@ -40,9 +40,16 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
-from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike, is_side_effect_free
+from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike
 
-from mini_iree.compiler.ir.queries import is_bit_extend_op, is_broadcast_op_interface
+from mini_iree.compiler.ir.queries import (
+    instance_test,
+    is_bit_extend_op,
+    is_broadcast_op_interface,
+    nested_ops,
+    op_has_trait,
+    side_effect_free,
+)
 from mini_iree.dialects import flow, linalg, util
 
 __all__ = [
@@ -96,19 +103,31 @@ def is_dispatch_container(op: Operation) -> bool:
     return op.name in _DISPATCH_CONTAINERS
 
 
+# The class tests below run for every op of a module: see `instance_test`.
+_is_scalar_type = instance_test(IntegerType, IndexType, AnyFloat)
+_is_tensor_type = instance_test(TensorType, UnrankedTensorType)
+_is_block = instance_test(Block)
+_is_unregistered = instance_test(UnregisteredOp)
+_is_linalg_structured = instance_test(LinalgStructuredOperation)
+_is_function_like = instance_test(func.FuncOp, util.FuncOp, util.InitializerOp)
+_is_global_load = instance_test(util.GlobalLoadOp)
+_is_optimization_barrier = instance_test(util.OptimizationBarrierOp)
+_decides_own_hoisting = instance_test(flow.TensorEncodeOp, linalg.PackOp, linalg.UnPackOp, LinalgStructuredOperation)
+
+
 def is_legal_const_expr_type(type_: Attribute) -> bool:
     """Integers, indices, floats, and tensors of them (encoded or not): the value types IREE allows."""
-    if isinstance(type_, IntegerType | IndexType | AnyFloat):
+    if _is_scalar_type(type_):
         return True
-    if isinstance(type_, TensorType | UnrankedTensorType):
-        return is_legal_const_expr_type(type_.element_type)
+    if _is_tensor_type(type_):
+        return is_legal_const_expr_type(type_.element_type)  # type: ignore[attr-defined]
     return False
 
 
 def _is_atomically_hoistable(op: Operation) -> bool:
     """Ops hoisted as a unit: nothing nested inside them is a const-expr of its own."""
     return (
-        isinstance(op, LinalgStructuredOperation)
+        _is_linalg_structured(op)
         or op.name == "flow.dispatch.workgroups"
         or op.name in _REGION_CONTROL_FLOW
     )
@@ -116,15 +135,15 @@ def _is_atomically_hoistable(op: Operation) -> bool:
 
 def _is_constant_like(op: Operation) -> bool:
     # An unregistered op has no traits (xDSL would answer yes to any).
-    return not isinstance(op, UnregisteredOp) and op.has_trait(ConstantLike)
+    return not _is_unregistered(op) and op_has_trait(op, ConstantLike)
 
 
 def _is_memory_effect_free(op: Operation) -> bool:
-    if isinstance(op, UnregisteredOp):
+    if _is_unregistered(op):
         return False  # effects unknown, as MLIR assumes for unregistered ops
     # xDSL leaves a few arith ops (extsi, remui) without effect traits; every
     # arith op is free of memory effects in MLIR.
-    return op.dialect_name() == "arith" or is_side_effect_free(op)
+    return op.dialect_name() == "arith" or side_effect_free(op)
 
 
 def _region_control_flow_is_hoistable(op: Operation) -> bool:
@@ -140,14 +159,14 @@ def _region_control_flow_is_hoistable(op: Operation) -> bool:
 
 def _is_eligible(op: Operation) -> bool:
     """IREE's ``isEligibleConstExpr``: may ``op`` be computed ahead of time at all?"""
-    if isinstance(op, util.OptimizationBarrierOp) or not op.results:
+    if _is_optimization_barrier(op) or not op.results:
         return False
     if not all(is_legal_const_expr_type(r.type) for r in op.results):
         return False
     # Ops with an explicit hoisting model decide for themselves.
     if op.name in _UNHOISTABLE_OPS:
         return False
-    if isinstance(op, flow.TensorEncodeOp | linalg.PackOp | linalg.UnPackOp | LinalgStructuredOperation):
+    if _decides_own_hoisting(op):
         return True
     if op.name in _REGION_CONTROL_FLOW:
         return _region_control_flow_is_hoistable(op)
@@ -155,8 +174,8 @@ def _is_eligible(op: Operation) -> bool:
         return False
     # IREE's test carve-out for unregistered ops, which declare no effects:
     # `var_expr` never folds, `const_expr` and `non_leaf_const_expr` always do.
-    if isinstance(op, UnregisteredOp):
-        name = op.op_name.data
+    if _is_unregistered(op):
+        name = op.op_name.data  # type: ignore[attr-defined]
         if name == _UNREGISTERED_VAR_EXPR:
             return False
         if name in (_UNREGISTERED_CONST_EXPR, _UNREGISTERED_NON_LEAF_CONST_EXPR):
@@ -166,24 +185,18 @@ def _is_eligible(op: Operation) -> bool:
 
 def _escaping_producers(op: Operation) -> list[SSAValue]:
     """The operands of ``op`` plus the values its nested ops capture from above (in order, no repeats)."""
-    producers: dict[SSAValue, None] = dict.fromkeys(op.operands)
-    if not isinstance(op, UnregisteredOp) and op.has_trait(IsolatedFromAbove):
+    producers: dict[SSAValue, None] = dict.fromkeys(op._operands)  # noqa: SLF001 - the tuple, not a new view
+    if not op.regions or (not _is_unregistered(op) and op_has_trait(op, IsolatedFromAbove)):
         return list(producers)
-    contained: set[Operation] = {op}
-    for nested in op.walk():
-        if nested is op:
-            continue
-        contained.add(nested)
-        for operand in nested.operands:
-            if _defining_scope(operand) not in contained:
+    nested = nested_ops(op)
+    # A value is captured from above when its block is none of the blocks in `op`.
+    inside = {block for contained in nested for region in contained.regions for block in region.blocks}
+    for user in nested[1:]:
+        for operand in user._operands:  # noqa: SLF001
+            owner = operand.owner
+            if (owner if _is_block(owner) else owner.parent) not in inside:
                 producers.setdefault(operand)
     return list(producers)
-
-
-def _defining_scope(value: SSAValue) -> Operation | None:
-    """The op whose region holds the block ``value`` is defined in."""
-    block = value.owner if isinstance(value.owner, Block) else value.owner.parent_block()
-    return block.parent_op() if block is not None else None
 
 
 def _is_hoistable_leaf_op(op: Operation) -> bool:
@@ -304,8 +317,8 @@ class ConstExprAnalysis:
         }
         roots: dict[SSAValue, Operation] = {}
         for function in function_like_ops(module):
-            for op in function.walk():
-                if isinstance(op, util.GlobalLoadOp) and op.global_.root_reference.data in immutable_globals:
+            for op in nested_ops(function):
+                if _is_global_load(op) and op.global_.root_reference.data in immutable_globals:  # type: ignore[attr-defined]
                     roots[op.result] = op
                 elif _is_constant_like(op) and all(is_legal_const_expr_type(r.type) for r in op.results):
                     roots.update(dict.fromkeys(op.results, op))
@@ -333,6 +346,14 @@ class ConstExprAnalysis:
             self._expand_step(pending.pop(), pending)
 
     def _expand_step(self, op: Operation, pending: list[Operation]) -> None:
+        # An op reached again through another consumer has nothing left to
+        # analyze; deciding its eligibility and producers again is wasted work.
+        for result in op.results:
+            info = self._info.get(result)
+            if info is None or info.state is State.UNANALYZED:
+                break
+        else:
+            return
         eligible = _is_eligible(op)
         producers = _escaping_producers(op)
         for result in op.results:
@@ -385,13 +406,13 @@ class ConstExprAnalysis:
 def function_like_ops(module: ModuleOp) -> Iterator[Operation]:
     """Functions (``func.func``, ``util.func``) and initializers directly in ``module``, with bodies."""
     for op in module.body.block.ops:
-        if isinstance(op, func.FuncOp | util.FuncOp | util.InitializerOp) and op.regions[0].blocks:
+        if _is_function_like(op) and op.regions[0].blocks:
             yield op
 
 
 def _ancestors(op: Operation) -> Iterator[Operation]:
     parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp | util.FuncOp | util.InitializerOp):
+    while parent is not None and not _is_function_like(parent):
         yield parent
         parent = parent.parent_op()
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import IsTerminator, is_side_effect_free
 
+from mini_iree.compiler.ir.queries import op_has_trait, side_effect_free
 from mini_iree.dialects import flow
+from mini_iree.dialects.utils import operand_segment_sizes
 
 __all__ = [
     "backward_slice_in_dispatch",
@@ -33,9 +35,37 @@ __all__ = [
     "is_defined_inside",
     "is_outside_dispatch",
     "move_defs_before",
+    "new_dispatch_region",
+    "new_flow_return",
     "rebuild_dispatch_region",
     "would_be_trivially_dead",
 ]
+
+
+def new_dispatch_region(
+    result_types: Sequence[Attribute],
+    result_dims: Sequence[SSAValue],
+    workload: Sequence[SSAValue] = (),
+    body: Region | None = None,
+    workgroup_count: Region | None = None,
+) -> flow.DispatchRegionOp:
+    """``flow.DispatchRegionOp(result_types, result_dims, workload, body, workgroup_count)``, built directly.
+
+    The same op the IRDL constructor builds (operands, results, the
+    ``operandSegmentSizes`` property, regions), without its generic argument
+    processing: passes build one per dispatch, and rebuild them often.
+    """
+    return flow.DispatchRegionOp.create(
+        operands=(*result_dims, *workload),
+        result_types=result_types,
+        properties={"operandSegmentSizes": operand_segment_sizes(len(result_dims), len(workload))},
+        regions=(body if body is not None else Region(Block()), workgroup_count or Region()),
+    )
+
+
+def new_flow_return(values: Sequence[SSAValue]) -> flow.ReturnOp:
+    """``flow.ReturnOp(values)``, built directly (see :func:`new_dispatch_region`)."""
+    return flow.ReturnOp.create(operands=values)
 
 
 def enclosing_dispatch_region(op: Operation) -> flow.DispatchRegionOp | None:
@@ -124,7 +154,7 @@ def rebuild_dispatch_region(
         dims += dispatch_result_dims(region, i)
     for value_dims in extra_dims:
         dims += value_dims
-    new_region = flow.DispatchRegionOp(
+    new_region = new_dispatch_region(
         [v.type for v in returned],
         dims,
         list(region.workload),
@@ -134,13 +164,13 @@ def rebuild_dispatch_region(
     new_region.attributes |= region.attributes
     if rewriter is None:
         Rewriter.insert_op(new_region, InsertPoint.before(region))
-        Rewriter.replace_op(terminator, flow.ReturnOp(returned))
+        Rewriter.replace_op(terminator, new_flow_return(returned))
         for new_index, old_index in enumerate(keep):
             region.results[old_index].replace_all_uses_with(new_region.results[new_index])
         Rewriter.erase_op(region)
         return new_region
     rewriter.insert(new_region, InsertPoint.before(region))
-    rewriter.replace(terminator, flow.ReturnOp(returned))
+    rewriter.replace(terminator, new_flow_return(returned))
     for new_index, old_index in enumerate(keep):
         rewriter.replace_all_uses_with(region.results[old_index], new_region.results[new_index])
     rewriter.erase(region)
@@ -172,9 +202,8 @@ def hoist_out_of_dispatch(op: Operation, dispatch: flow.DispatchRegionOp) -> flo
 def _is_removable(op: Operation) -> bool:
     """Side-effect free, counting linalg ops on tensors (xDSL gives them no effect traits)."""
     from xdsl.dialects.builtin import MemRefType
-    from xdsl.traits import is_side_effect_free
 
-    if is_side_effect_free(op):
+    if side_effect_free(op):
         return True
     on_tensors = not any(isinstance(v.type, MemRefType) for v in (*op.operands, *op.results))
     return op.name.startswith("linalg.") and on_tensors
@@ -182,9 +211,7 @@ def _is_removable(op: Operation) -> bool:
 
 def would_be_trivially_dead(op: Operation) -> bool:
     """MLIR's ``wouldOpBeTriviallyDead``: erasable once unused (no terminator, no side effect)."""
-    from xdsl.traits import IsTerminator
-
-    return not op.has_trait(IsTerminator) and _is_removable(op)
+    return not op_has_trait(op, IsTerminator) and _is_removable(op)
 
 
 def erase_if_dead(ops: Iterable[Operation], rewriter: PatternRewriter | None = None) -> None:

@@ -18,8 +18,9 @@ The hint that marks an op for data tiling, the unit attribute
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -42,8 +43,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.analysis.contraction import ContractionDims, infer_contraction_dims
 from mini_iree.compiler.ir.dynamic_dims import dominates_point
+from mini_iree.compiler.ir.queries import instance_test
 
 DATA_TILING_HINT = "iree.opt.data_tiling"
+
+_T = TypeVar("_T")
 
 # Operand indices of a matmul encoding (IREE's EncodingTypes.h).
 MATMUL_LHS, MATMUL_RHS, MATMUL_RESULT = 0, 1, 2
@@ -94,6 +98,14 @@ def indexing_maps(op: LinalgStructuredOperation) -> list[AffineMap]:
     return [m.data for m in op.get_indexing_maps()]
 
 
+# isinstance tests asked of every op of a module or every operand type (ops
+# and ShapedType are ABCs, whose isinstance runs Python code).
+_is_linalg = instance_test(LinalgStructuredOperation)
+_is_shaped = instance_test(ShapedType)
+_is_memref = instance_test(MemRefType)
+_is_tensor = instance_test(TensorType)
+
+
 def has_encoding(value: SSAValue) -> bool:
     """The value is a tensor with an encoding."""
     ty = value.type
@@ -102,9 +114,9 @@ def has_encoding(value: SSAValue) -> bool:
 
 def has_pure_tensor_semantics(op: LinalgStructuredOperation) -> bool:
     """Every shaped operand is a tensor (no memrefs), as MLIR's hasPureTensorSemantics."""
-    return all(
-        not isinstance(v.type, MemRefType) for v in op.operands if isinstance(v.type, ShapedType)
-    ) and all(isinstance(v.type, TensorType) for v in op.outputs)
+    return all(not _is_memref(v.type) for v in op.operands if _is_shaped(v.type)) and all(
+        _is_tensor(v.type) for v in op.outputs
+    )
 
 
 def _in_dispatch_with_workgroup_count(op: Operation) -> bool:
@@ -125,7 +137,7 @@ def data_tilable_precondition(op: Operation) -> bool:
     (such dispatches are formed for ops codegen handles specially), and with no
     operand already encoded.
     """
-    if not isinstance(op, LinalgStructuredOperation) or not has_pure_tensor_semantics(op):
+    if not _is_linalg(op) or not has_pure_tensor_semantics(op):
         return False
     if "compilation_info" in op.attributes:
         return False
@@ -134,9 +146,22 @@ def data_tilable_precondition(op: Operation) -> bool:
     return not any(has_encoding(v) for v in op.operands)
 
 
+# Whether an op class is one of _CAST_OPS: op classes are ABCs, whose isinstance
+# runs Python code, and the answer for a class never changes.
+_IS_CAST_CLASS: dict[type, bool] = {}
+
+
+def _is_cast(owner: Operation | Block) -> bool:
+    cls = type(owner)
+    known = _IS_CAST_CLASS.get(cls)
+    if known is None:
+        known = _IS_CAST_CLASS[cls] = issubclass(cls, _CAST_OPS)
+    return known
+
+
 def _skip_cast(value: SSAValue) -> SSAValue:
     """The value a chain of casts starts from (MLIR's getSourceSkipUnary)."""
-    while isinstance(value.owner, _CAST_OPS):
+    while _is_cast(value.owner):
         value = value.owner.operands[0]
     return value
 
@@ -183,7 +208,7 @@ def _has_matmul_like_body(block: Block) -> bool:
     if not isinstance(mul, (arith.MulfOp, arith.MuliOp)):
         return False
     for operand in mul.operands:
-        if isinstance(operand.owner, _CAST_OPS):
+        if _is_cast(operand.owner):
             if not isinstance(operand.owner.operands[0], BlockArgument):
                 return False
     return True
@@ -196,28 +221,60 @@ def contraction_dims(op: Operation) -> ContractionDims | None:
     loop, iterator types matching the maps (a loop is a reduction exactly when the
     output does not index it), and a multiply-accumulate body.
     """
-    if not isinstance(op, LinalgStructuredOperation) or len(op.inputs) != 2 or len(op.outputs) != 1:
+    # Fewer than three operands cannot be two inputs and an init (and counting
+    # them is cheaper than splitting them into inputs and inits).
+    if not _is_linalg(op) or len(op.operands) < 3 or len(op.inputs) != 2 or len(op.outputs) != 1:
         return None
     maps = indexing_maps(op)
-    dims = infer_contraction_dims(maps)
+    # The loop split reads only the maps and then the iterator types, immutable
+    # objects that the ops of a program mostly share: it is remembered per object.
+    dims = _remembered(_INFERRED_DIMS, tuple(maps), lambda: infer_contraction_dims(maps))
     if dims is None:
         return None
-    iterators = [t.data for t in op.get_iterator_types()]
-    if {r.position for m in maps for r in m.results} != set(range(len(iterators))):
-        return None  # a loop no operand indexes has no size
-    output_loops = {r.position for r in maps[2].results}
-    reductions = [i for i, t in enumerate(iterators) if t == IteratorType.REDUCTION]
-    if not reductions or set(reductions) != set(range(len(iterators))) - output_loops:
+    iterator_types = op.get_iterator_types()
+    if not _remembered(_MATCHING_ITERATORS, (iterator_types, *maps), lambda: _iterators_match(maps, iterator_types)):
         return None
     if not _has_contraction_body(op.body.block):
         return None
     return dims
 
 
+def _remembered(cache: dict, objects: tuple, compute: Callable[[], _T]) -> _T:
+    """``compute()``, remembered under the identities of ``objects`` (immutable attributes and maps)."""
+    identity = tuple(map(id, objects))
+    seen = cache.get(identity)
+    if seen is None:
+        if len(cache) >= _IDENTITY_CACHE_LIMIT:
+            cache.clear()
+        # The objects stay referenced with their ids, so that no other object takes an id meanwhile.
+        seen = cache[identity] = (compute(), objects)
+    return seen[0]
+
+
+# ids of the maps -> (infer_contraction_dims of them, the maps).
+_INFERRED_DIMS: dict[tuple[int, ...], tuple[ContractionDims | None, tuple]] = {}
+# ids of (iterator types, maps...) -> (_iterators_match of them, those objects).
+_MATCHING_ITERATORS: dict[tuple[int, ...], tuple[bool, tuple]] = {}
+_IDENTITY_CACHE_LIMIT = 1024
+
+
+def _iterators_match(maps: Sequence[AffineMap], iterator_types: Sequence[Attribute]) -> bool:
+    """Every loop is indexed, and the reductions are exactly the loops the output does not index."""
+    iterators = [t.data for t in iterator_types]
+    if {r.position for m in maps for r in m.results} != set(range(len(iterators))):
+        return False  # a loop no operand indexes has no size
+    output_loops = {r.position for r in maps[2].results}
+    reductions = [i for i, t in enumerate(iterators) if t == IteratorType.REDUCTION]
+    return bool(reductions) and set(reductions) == set(range(len(iterators))) - output_loops
+
+
 def is_supported_contraction_op(op: Operation) -> bool:
     """IREE's ``isSupportedContractionOp``: a contraction data tiling can lower to mmt4d."""
-    if not data_tilable_precondition(op):
-        return False
+    return data_tilable_precondition(op) and is_supported_contraction_given_precondition(op)
+
+
+def is_supported_contraction_given_precondition(op: Operation) -> bool:
+    """``is_supported_contraction_op`` of an op known to pass ``data_tilable_precondition``."""
     dims = contraction_dims(op)
     if dims is None or not dims.is_single_mnk():
         return False
@@ -242,7 +299,7 @@ class OpEncodingProperties:
 def element_type_with_signedness(op: LinalgStructuredOperation, operand_number: int) -> Attribute:
     """The operand's element type, ``uiN`` if the body zero-extends its block argument."""
     value = op.operands[operand_number]
-    elem = value.type.get_element_type() if isinstance(value.type, ShapedType) else value.type
+    elem = value.type.get_element_type() if _is_shaped(value.type) else value.type
     arg = op.body.block.args[operand_number]
     if isinstance(elem, IntegerType) and any(isinstance(use.operation, arith.ExtUIOp) for use in arg.uses):
         return IntegerType(elem.width.data, Signedness.UNSIGNED)
@@ -262,21 +319,38 @@ def get_encoding_properties(op: Operation) -> OpEncodingProperties | None:
     iteration_sizes = <static loop ranges>>``. Scaled matmuls and convolutions,
     which IREE also encodes, are not recognized here.
     """
-    from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
-
     if contraction_dims(op) is None:
         return None
     assert isinstance(op, LinalgStructuredOperation)
-    key = (
-        tuple(element_type_with_signedness(op, i) for i in range(3)),
-        tuple(m.data for m in op.get_indexing_maps()),
-        tuple(static_loop_ranges(op)),
+    return contraction_encoding_properties(op)
+
+
+def contraction_encoding_properties(op: LinalgStructuredOperation) -> OpEncodingProperties:
+    """``get_encoding_properties`` of an op already known to be a contraction."""
+    element_types = tuple(element_type_with_signedness(op, i) for i in range(3))
+    maps_attr = op.get_indexing_maps()
+    # Everything the encodings are made of is an attribute of the op (element
+    # types, maps, operand types, whose shapes give the loop ranges), and
+    # attributes are immutable: the same objects give the same encodings.
+    objects = (maps_attr, *element_types, *(v.type for v in op.operands))
+    return _remembered(
+        _PROPERTIES_BY_IDENTITY, objects, lambda: _encoding_properties_by_value(op, element_types, maps_attr)
     )
+
+
+def _encoding_properties_by_value(
+    op: LinalgStructuredOperation, element_types: tuple[Attribute, ...], maps_attr: Sequence[Attribute]
+) -> OpEncodingProperties:
+    key = (element_types, tuple(m.data for m in maps_attr), tuple(static_loop_ranges(op)))
     # A program's contractions mostly share their encodings; building and
     # checking an encoding attribute costs far more than looking it up.
     known = _ENCODING_PROPERTIES.get(key)
-    if known is not None:
-        return known
+    return known if known is not None else _new_encoding_properties(key)
+
+
+def _new_encoding_properties(key: tuple) -> OpEncodingProperties:
+    from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
+
     element_types, maps, sizes = key
 
     def encoding(index: int) -> EncodingAttr:
@@ -294,6 +368,8 @@ def get_encoding_properties(op: Operation) -> OpEncodingProperties | None:
 # (element types, indexing maps, static loop ranges) -> the encodings they give.
 _ENCODING_PROPERTIES: dict[tuple, OpEncodingProperties] = {}
 _ENCODING_PROPERTIES_LIMIT = 1024
+# ids of (maps attribute, element types, operand types) -> (the encodings, those objects).
+_PROPERTIES_BY_IDENTITY: dict[tuple[int, ...], tuple[OpEncodingProperties, tuple]] = {}
 
 
 def _dynamic_position(value: SSAValue, axis: int) -> int:
@@ -369,8 +445,24 @@ def operand_types_with_encodings(values: Sequence[SSAValue], encodings: Sequence
     for value, encoding in zip(values, encodings, strict=True):
         ty = value.type
         assert isinstance(ty, TensorType)
-        out.append(TensorType(ty.get_element_type(), ty.get_shape(), encoding))
+        out.append(tensor_type_with_encoding(ty, encoding))
     return out
+
+
+def tensor_type_with_encoding(ty: TensorType, encoding: Attribute) -> TensorType:
+    """``ty`` with ``encoding`` (replacing any it has).
+
+    Remembered per (type, encoding) object pair: a program's contractions
+    mostly share their operand types and encodings, and building and checking
+    a type costs far more than looking it up.
+    """
+    return _remembered(
+        _TYPES_WITH_ENCODING, (ty, encoding), lambda: TensorType(ty.get_element_type(), ty.get_shape(), encoding)
+    )
+
+
+# ids of (type, encoding) -> (the encoded type, (that type, that encoding)).
+_TYPES_WITH_ENCODING: dict[tuple[int, int], tuple[TensorType, tuple]] = {}
 
 
 __all__ = [
@@ -380,6 +472,7 @@ __all__ = [
     "MATMUL_RHS",
     "OpEncodingProperties",
     "contraction_dims",
+    "contraction_encoding_properties",
     "data_tilable_precondition",
     "element_type_with_signedness",
     "get_dynamic_loop_dims",
@@ -387,9 +480,11 @@ __all__ = [
     "has_data_tiling_hint",
     "has_encoding",
     "has_pure_tensor_semantics",
+    "is_supported_contraction_given_precondition",
     "is_supported_contraction_op",
     "operand_types_with_encodings",
     "remove_data_tiling_hint",
     "set_data_tiling_hint",
     "static_loop_ranges",
+    "tensor_type_with_encoding",
 ]

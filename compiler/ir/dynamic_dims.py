@@ -12,10 +12,36 @@ from __future__ import annotations
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
-from xdsl.ir import Block, OpResult, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.dialects.utils import count_dynamic
+
+
+# How each op class states its results' sizes (see find_dynamic_dims), decided
+# once per class: a chain of isinstance tests on ops (ABCs) is slow when asked
+# for every tensor a pass creates an op for.
+_SIZE_SOURCES: dict[type, str | None] = {}
+
+
+def _size_source(op: Operation) -> str | None:
+    cls = type(op)
+    if cls in _SIZE_SOURCES:
+        return _SIZE_SOURCES[cls]
+    from mini_iree.dialects import flow, hal, iree_encoding, iree_tensor_ext, tensor
+
+    kinds: tuple[tuple[tuple[type, ...], str], ...] = (
+        ((hal.TensorImportOp,), "import"),
+        ((flow.DispatchRegionOp,), "region"),
+        ((flow.DispatchWorkgroupsOp, flow.DispatchOp), "dispatch"),
+        ((flow.TensorEncodeOp, iree_encoding.UnsetEncodingOp), "result_dims"),
+        ((iree_tensor_ext.ComputeBarrierStartOp,), "barrier"),
+        ((tensor.EmptyOp,), "empty"),
+        ((iree_encoding.SetEncodingOp,), "set_encoding"),
+    )
+    source = next((kind for classes, kind in kinds if issubclass(cls, classes)), None)
+    _SIZE_SOURCES[cls] = source
+    return source
 
 
 def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
@@ -27,29 +53,28 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     create the tensor from sizes (``tensor.empty``), and ops whose result has
     the shape of an operand (destination-style linalg ops, ``set_encoding``).
     """
-    from mini_iree.dialects import flow, hal, iree_encoding, iree_tensor_ext, tensor
-
-    from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims
-
     if count_dynamic(value.type) == 0:
         return [] if isinstance(value.type, TensorType) else None
     if not isinstance(value, OpResult):
         return None
     op, index = value.op, value.index
-    if isinstance(op, hal.TensorImportOp):
-        return list(op.target_dims)
-    if isinstance(op, flow.DispatchRegionOp):
-        return dispatch_result_dims(op, index)
-    if isinstance(op, (flow.DispatchWorkgroupsOp, flow.DispatchOp)):
-        return _shaped_result_dims(op.result_types, op.result_dims, index)
-    if isinstance(op, (flow.TensorEncodeOp, iree_encoding.UnsetEncodingOp)):
-        return list(op.result_dims)
-    if isinstance(op, iree_tensor_ext.ComputeBarrierStartOp):
-        return list(op.value_dims)
-    if isinstance(op, tensor.EmptyOp):
-        return list(op.dynamic_sizes)
-    if isinstance(op, iree_encoding.SetEncodingOp):
-        return find_dynamic_dims(op.source)
+    source = _size_source(op)
+    if source == "import":
+        return list(op.target_dims)  # type: ignore[attr-defined]
+    if source == "region":
+        from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims
+
+        return dispatch_result_dims(op, index)  # type: ignore[arg-type]
+    if source == "dispatch":
+        return _shaped_result_dims(op.result_types, op.result_dims, index)  # type: ignore[attr-defined]
+    if source == "result_dims":
+        return list(op.result_dims)  # type: ignore[attr-defined]
+    if source == "barrier":
+        return list(op.value_dims)  # type: ignore[attr-defined]
+    if source == "empty":
+        return list(op.dynamic_sizes)  # type: ignore[attr-defined]
+    if source == "set_encoding":
+        return find_dynamic_dims(op.source)  # type: ignore[attr-defined]
     outputs = getattr(op, "outputs", None)
     if outputs is not None and index < len(outputs) and outputs[index].type.get_shape() == value.type.get_shape():
         return find_dynamic_dims(outputs[index])

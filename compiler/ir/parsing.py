@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc
@@ -52,12 +54,61 @@ def _lex_string_literal(self: MLIRLexer, start_pos: int):
 MLIRLexer._lex_string_literal = _lex_string_literal  # noqa: SLF001
 
 
+# The tokens most of a program is made of, lexed in one match: a bare identifier
+# starting with an ASCII letter or `_`, a `%` identifier, a one-character
+# punctuation. Each alternative is exactly what MLIRLexer.lex accepts for it
+# (`_lex_bare_identifier`, `_lex_prefixed_ident`, its single-character table);
+# anything else, and a `%` without a valid suffix, is left to MLIRLexer.lex.
+_COMMON_TOKEN = re.compile(
+    r"([a-zA-Z_][a-zA-Z0-9_$.]*)|(%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))|([:,()}\[\]<>=+*?|])"
+)
+_PUNCTUATION = {
+    ":": MLIRTokenKind.COLON,
+    ",": MLIRTokenKind.COMMA,
+    "(": MLIRTokenKind.L_PAREN,
+    ")": MLIRTokenKind.R_PAREN,
+    "}": MLIRTokenKind.R_BRACE,
+    "[": MLIRTokenKind.L_SQUARE,
+    "]": MLIRTokenKind.R_SQUARE,
+    "<": MLIRTokenKind.LESS,
+    ">": MLIRTokenKind.GREATER,
+    "=": MLIRTokenKind.EQUAL,
+    "+": MLIRTokenKind.PLUS,
+    "*": MLIRTokenKind.STAR,
+    "?": MLIRTokenKind.QUESTION,
+    "|": MLIRTokenKind.VERTICAL_BAR,
+}
+
+
+class _CommonTokenLexer(MLIRLexer):
+    """MLIRLexer, with the common tokens lexed by one regular expression match
+    instead of a chain of checks and helper calls (lexing was a quarter of
+    parsing a large program)."""
+
+    def lex(self):
+        content = self.input.content
+        start = self._whitespace_regex.match(content, self.pos).end()  # type: ignore[union-attr]
+        match = _COMMON_TOKEN.match(content, start)
+        if match is None:
+            self.pos = start
+            return super().lex()
+        end = match.end()
+        self.pos = end
+        if match.lastindex == 1:
+            kind = MLIRTokenKind.BARE_IDENT
+        elif match.lastindex == 2:
+            kind = MLIRTokenKind.PERCENT_IDENT
+        else:
+            kind = _PUNCTUATION[content[start]]
+        return Token(kind, Span(start, end, self.input))
+
+
 class _LineTable:
     """Offset -> (line, column) in O(log n), shifted by a chunk's line offset."""
 
     def __init__(self, text: str, line_offset: int):
-        self.starts = [0]
-        self.starts += [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        # Each line starts one past the end of the previous one (with its newline).
+        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")[:-1]), initial=0))
         self.line_offset = line_offset
 
     def at(self, offset: int) -> tuple[int, int]:
@@ -123,6 +174,10 @@ class LocatedParser(Parser):
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
+        # xDSL's parser makes its own MLIRLexer (and has lexed the first token).
+        lexer = _CommonTokenLexer(self._parser_state.lexer.input)
+        lexer.pos = self._parser_state.lexer.pos
+        self._parser_state.lexer = lexer
         self._text = text
         # Each spelling of a type met so far: a program writes the same few types
         # thousands of times, and a type parsed once need not be lexed again.
@@ -136,10 +191,26 @@ class LocatedParser(Parser):
         self.op_starts: list[int] = []
         self.last_op_name = ""
         self._last_location_end = -1
+        # The parts of op locations: one file name, and the numbers met so far
+        # (attributes are immutable; every op of a line, or at a column, shares them).
+        self._file_attr = StringAttr(name)
+        self._numbers: dict[int, IntAttr] = {}
 
     def loc_of(self, offset: int) -> SourceLoc:
         line, col = self._lines.at(offset)
         return SourceLoc(self._file, line, col)
+
+    def _location_at(self, offset: int) -> FileLineColLoc:
+        """``loc_of(offset).to_attr()``, from shared parts."""
+        line, col = self._lines.at(offset)
+        numbers = self._numbers
+        line_attr = numbers.get(line)
+        if line_attr is None:
+            line_attr = numbers[line] = IntAttr(line)
+        col_attr = numbers.get(col)
+        if col_attr is None:
+            col_attr = numbers[col] = IntAttr(col)
+        return FileLineColLoc(self._file_attr, line_attr, col_attr)
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -150,8 +221,20 @@ class LocatedParser(Parser):
         # (the last thing parsed for the op) stays, so printed locations round-trip.
         explicit = self._last_location_end == self._current_token.span.start
         if isinstance(op.location, UnknownLoc) and not explicit:
-            op.location = self.loc_of(start).to_attr()
+            op.location = self._location_at(start)
         return op
+
+    def _parse_op_result_list(self):
+        # Most ops bind one result, `%name =`: taken here without xDSL's list
+        # machinery; anything else (`%a, %b =`, `%a:2 =`) is parsed again by xDSL.
+        token = self._current_token
+        if token.kind == MLIRTokenKind.PERCENT_IDENT:
+            self._consume_token()
+            if self._current_token.kind == MLIRTokenKind.EQUAL:
+                self._consume_token()
+                return [(token.span, 1)]
+            self._resume_from(token.span.start)
+        return super()._parse_op_result_list()
 
     def _register_ssa_definition(self, name, values, span) -> None:
         super()._register_ssa_definition(name, values, span)

@@ -50,6 +50,8 @@ from xdsl.ir.affine import (
 )
 from xdsl.printer import Printer
 
+from mini_iree.compiler.ir.format_printer import format_printer
+
 # ---------------------------------------------------------------------------
 # Affine expressions with MLIR's binding strengths.
 # ---------------------------------------------------------------------------
@@ -167,19 +169,27 @@ class _AliasCollector:
     # The text of each alias's definition (with placeholders for the aliases in it).
     bodies: list[str] = field(default_factory=list)
     placeholder: dict[Attribute, str] = field(default_factory=dict)
-    # Attributes met so far by identity: most are met many times as the same
-    # object, and hashing a large attribute is not cheap.
+    # Attributes met so far by identity, mapped to the first equal attribute met:
+    # most are met many times as the same object, and hashing a large attribute
+    # is not cheap. Passes build equal attributes (types above all) afresh for
+    # each op; all of them share what is known of the first one.
     met: dict[int, Attribute] = field(default_factory=dict)
+    # The first of each set of equal attributes met, as itself.
+    canonical: dict[Attribute, Attribute] = field(default_factory=dict)
+    # Every other attribute whose id is a key of ``met``, kept alive so that no
+    # other object takes its id while the module is printed.
+    alive: list[Attribute] = field(default_factory=list)
     prefix: dict[Attribute, str] = field(default_factory=dict)
     depth: dict[Attribute, int] = field(default_factory=dict)
     # For each attribute already visited: 0 if no alias is printed inside it or
     # as it, else one more than the depth of the deepest alias level below it.
     nesting: dict[Attribute, int] = field(default_factory=dict)
     stack: list[int] = field(default_factory=lambda: [0])
-    # By the id of an attribute in ``met``: its nesting, its placeholder (None
-    # without an alias) and, once printed again, its text (plain and stripped).
-    # Printing a known attribute again gives the same text, and looking it up by
-    # identity spares hashing it.
+    # By the id of an attribute of ``canonical``: its nesting, its placeholder
+    # (None without an alias) and, once printed again, its text (plain and
+    # stripped). Equal attributes print the same text (xDSL's equality compares
+    # every parameter, float bits included), and looking it up by identity
+    # spares hashing it.
     known: dict[int, list] = field(default_factory=dict)
 
     def table(self) -> AliasTable:
@@ -381,6 +391,10 @@ class MLIRPrinter(Printer):
     local_scope: bool = field(default=False)
     """Print every attribute inline (``--mlir-print-local-scope``)."""
 
+    fast_formats: bool = field(default=True)
+    """Print ops of a declarative format through ``format_printer`` (the same
+    text as xDSL's directives, faster); False calls each op's own ``print``."""
+
     _aliases: AliasTable = field(default_factory=AliasTable, init=False)
     _collector: _AliasCollector | None = field(default=None, init=False)
     _name_state: _NameState | None = field(default=None, init=False)
@@ -445,8 +459,11 @@ class MLIRPrinter(Printer):
         c = self._collector
         assert c is not None
         known = c.met.get(id(attribute))
-        if known is None and attribute in c.nesting:
-            known = c.met[id(attribute)] = attribute
+        if known is None:
+            known = c.canonical.get(attribute)
+            if known is not None:
+                c.met[id(attribute)] = known
+                c.alive.append(attribute)
         if known is not None:
             info = c.known.get(id(known))
             if info is None:
@@ -459,11 +476,11 @@ class MLIRPrinter(Printer):
             slot = 3 if stripped else 2
             text = info[slot]
             if text is None:
-                text = self._print_aside(attribute, stripped)
+                text = self._print_aside(known, stripped)
                 if "\n" in text:
                     # Indentation is applied as lines are printed: no copy then.
                     c.stack.append(0)
-                    self._print_collected(attribute, stripped)
+                    self._print_collected(known, stripped)
                     c.stack.pop()
                     return
                 info[slot] = text
@@ -492,6 +509,7 @@ class MLIRPrinter(Printer):
         if name:
             c.depth[attribute] = inner
         c.nesting[attribute] = inner + 1 if (name or inner) else 0
+        c.canonical[attribute] = attribute
         c.stack[-1] = max(c.stack[-1], c.nesting[attribute])
 
     def _print_aside(self, attribute: Attribute, stripped: bool) -> str:
@@ -630,7 +648,11 @@ class MLIRPrinter(Printer):
                 self._add_message_on_next_line(message, begin - len(name), begin)
         self._dialect_stack.append(DEFAULT_DIALECTS.get(op.name, ""))
         try:
-            op.print(self)
+            fast = format_printer(type(op)) if self.fast_formats else None
+            if fast is not None:
+                fast.print(self, op)
+            else:
+                op.print(self)
         finally:
             self._dialect_stack.pop()
 

@@ -1,6 +1,11 @@
 """Questions passes ask of IR, answered once for every pass.
 
 * a module's functions (``function_ops``);
+* for loops over a whole module: the ops nested in an op, as a list
+  (``nested_ops``, ``nested_ops_post_order``), and what an op's class answers
+  once for all its ops: traits (``op_has_trait``), ``isinstance``
+  (``instance_test``), memory effects (``side_effect_free``,
+  ``effect_free_by_class``);
 * bit widths of element types (``element_bit_width``);
 * op classification as IREE and MLIR define it: ``is_bit_extend_op``
   (IREE's ``isBitExtendOp``), ``is_broadcasting_op`` (IREE's
@@ -13,10 +18,13 @@ Dynamic sizes are xDSL's ``DYNAMIC_INDEX`` and projected permutations
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FixedBitwidthType, IndexType, ModuleOp, TensorType, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.traits import MemoryEffect, NoMemoryEffect, OpTrait, is_side_effect_free
 
 from mini_iree.dialects import linalg
 
@@ -26,14 +34,155 @@ __all__ = [
     "is_bit_extend_op",
     "is_broadcast_op_interface",
     "is_broadcasting_op",
+    "effect_free_by_class",
+    "instance_test",
+    "nested_ops",
+    "nested_ops_post_order",
+    "op_has_trait",
+    "side_effect_free",
 ]
+
+
+# xDSL's ``Operation.walk`` nests a generator per op, region and block: each op
+# it yields passes through every level above it. A pass that looks at every op
+# of a module pays that on each walk, so its hot loops take one of these lists
+# instead, read off the linked lists of ops and blocks directly.
+
+
+def nested_ops(op: Operation) -> list[Operation]:
+    """``op`` and every op nested in it, in ``op.walk()`` order (pre-order).
+
+    A snapshot: ops inserted or erased afterwards are not reflected.
+    """
+    found: list[Operation] = []
+    append = found.append
+
+    def visit(current: Operation) -> None:
+        append(current)
+        for region in current.regions:
+            block = region._first_block  # noqa: SLF001 - see above: walking the linked lists directly
+            while block is not None:
+                child = block._first_op  # noqa: SLF001
+                while child is not None:
+                    if child.regions:
+                        visit(child)
+                    else:
+                        append(child)
+                    child = child._next_op  # noqa: SLF001
+                block = block._next_block  # noqa: SLF001
+
+    visit(op)
+    return found
+
+
+def nested_ops_post_order(op: Operation, reverse: bool = False) -> list[Operation]:
+    """``op`` and every op nested in it, in ``op.walk(region_first=True, reverse=reverse)`` order.
+
+    Nested ops come before the op holding them; with ``reverse``, regions,
+    blocks and ops are visited last to first (users before producers). A
+    snapshot, as :func:`nested_ops`.
+    """
+    found: list[Operation] = []
+    append = found.append
+
+    def visit(current: Operation) -> None:
+        for region in reversed(current.regions) if reverse else current.regions:
+            block = region._last_block if reverse else region._first_block  # noqa: SLF001
+            while block is not None:
+                child = block._last_op if reverse else block._first_op  # noqa: SLF001
+                while child is not None:
+                    if child.regions:
+                        visit(child)
+                    else:
+                        append(child)
+                    child = child._prev_op if reverse else child._next_op  # noqa: SLF001
+                block = block._prev_block if reverse else block._next_block  # noqa: SLF001
+        append(current)
+
+    visit(op)
+    return found
+
+
+# Traits belong to an op's class (``Operation.has_trait`` is a classmethod), so
+# the answer for a class, trait and default never changes.
+_CLASS_TRAITS: dict[tuple[type[Operation], type[OpTrait] | OpTrait, bool], bool] = {}
+
+
+def op_has_trait(op: Operation, trait: type[OpTrait] | OpTrait, value_if_unregistered: bool = True) -> bool:
+    """``op.has_trait(trait, value_if_unregistered=...)``, remembered per op class."""
+    key = (type(op), trait, value_if_unregistered)
+    known = _CLASS_TRAITS.get(key)
+    if known is None:
+        known = _CLASS_TRAITS[key] = op.has_trait(trait, value_if_unregistered=value_if_unregistered)
+    return known
+
+
+def instance_test(*classes: type) -> Callable[[object], bool]:
+    """``isinstance(x, classes)`` as a function, remembered per class of ``x``.
+
+    xDSL ops are ABCs: ``isinstance`` on one runs the Python-level
+    ``ABCMeta.__instancecheck__``. A loop over every op of a module asks one
+    of these instead (the answer only depends on the class).
+    """
+    known: dict[type, bool] = {}
+
+    def test(value: object) -> bool:
+        cls = type(value)
+        answer = known.get(cls)
+        if answer is None:
+            answer = known[cls] = issubclass(cls, classes)
+        return answer
+
+    return test
+
+
+# Op classes whose memory-effect traits all report "none" whatever the op
+# (``Pure``, ``NoMemoryEffect``): True; classes with no such trait: False;
+# classes whose effects depend on the op (``RecursiveMemoryEffect``): None.
+_CLASS_EFFECT_FREE: dict[type[Operation], bool | None] = {}
+_NO_EFFECTS = NoMemoryEffect.get_effects.__func__  # a trait class that does not override it reports none
+
+
+def _class_effect_free(op_class: type[Operation]) -> bool | None:
+    if op_class not in _CLASS_EFFECT_FREE:
+        traits = op_class.get_traits_of_type(MemoryEffect)
+        if not traits:
+            _CLASS_EFFECT_FREE[op_class] = False
+        elif all(getattr(type(t).get_effects, "__func__", None) is _NO_EFFECTS for t in traits):
+            _CLASS_EFFECT_FREE[op_class] = True
+        else:
+            _CLASS_EFFECT_FREE[op_class] = None
+    return _CLASS_EFFECT_FREE[op_class]
+
+
+def effect_free_by_class(op: Operation) -> bool | None:
+    """What ``op``'s class alone says of its memory effects.
+
+    True: its memory-effect traits report none whatever the op (``Pure``);
+    False: it has no memory-effect trait (effects unknown); None: its effects
+    depend on the op (``RecursiveMemoryEffect``, conditional effects).
+    """
+    return _class_effect_free(type(op))
+
+
+def side_effect_free(op: Operation) -> bool:
+    """xDSL's ``is_side_effect_free(op)``, answered per class when the op's traits settle it."""
+    answer = _class_effect_free(type(op))
+    return is_side_effect_free(op) if answer is None else answer
+
+
+_is_function: Callable[[object], bool] | None = None
 
 
 def function_ops(module: ModuleOp) -> list[Operation]:
     """Every ``func.func`` and ``util.func`` of the module (nested modules included)."""
-    from mini_iree.dialects import util
+    global _is_function
+    if _is_function is None:
+        from mini_iree.dialects import util
 
-    return [op for op in module.walk() if isinstance(op, (func.FuncOp, util.FuncOp))]
+        _is_function = instance_test(func.FuncOp, util.FuncOp)
+    is_function = _is_function
+    return [op for op in nested_ops(module) if is_function(op)]
 
 
 def element_bit_width(type_: Attribute, index_width: int | None = None) -> int | None:

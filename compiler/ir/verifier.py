@@ -10,11 +10,17 @@ use``, with a note at the definition).
 
 Verifying after every pass, as ``mini-iree-opt`` does, would otherwise cost a
 full verification of the module per pass; :class:`ModuleVerifier` remembers
-each op it found valid and verifies again only what a pass changed (see
-:func:`_snapshot` for what "changed" covers).
+each op it found valid and verifies again only what a pass changed (see the
+record layout above ``_VIEW`` for what "changed" covers). Within a check, an
+op's own constraints are remembered per signature (``_Plan.key``), and only
+the uses that a change can break are checked for dominance (``_climb``).
 """
 
 from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable
+from operator import attrgetter
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, ModuleOp, SymbolRefAttr, i32
 from xdsl.ir import Attribute, Block, BlockArgument, ErasedSSAValue, Operation, OpResult, Region, SSAValue
@@ -35,6 +41,7 @@ from xdsl.irdl.operations import (
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
+from mini_iree.compiler.ir.value_ids import canonical
 
 _XDSL_PREFIX = "Operation does not verify: "
 
@@ -85,89 +92,77 @@ _NAMES_SYMBOL: dict[int, tuple[Attribute, bool]] = {}
 _NAMES_SYMBOL_LIMIT = 1 << 16
 
 
-def _snapshot(op: Operation) -> tuple | None:
-    """What an op's verifier reads, compared by identity or equality; None: always verify.
+def _names_a_symbol(op: Operation) -> bool:
+    """Whether one of the op's attributes or properties names a symbol."""
+    known = _NAMES_SYMBOL
+    for mapping in (op.attributes, op.properties):
+        for attr in mapping.values():
+            entry = known.get(id(attr))
+            if entry is None or entry[0] is not attr:
+                if len(known) >= _NAMES_SYMBOL_LIMIT:
+                    known.clear()
+                entry = known[id(attr)] = (attr, _names_symbol(attr))
+            if entry[1]:
+                return True
+    return False
 
-    An op verifies the same as long as its operands, results, attributes,
-    properties, successors, parent op and the shape of its regions are the same;
-    whether it ends its block counts too (terminator checks). Values never change
-    type in xDSL, so the identity of the operands, results and block arguments
-    stands for their types.
 
-    Verifiers that look further are covered by :class:`ModuleVerifier`'s
-    propagation: an op is verified again when something nested in it changed
-    (region checks), when an op around it changed what nested ops may read (a
-    terminator checks its parent's types), or when the op defining one of its
-    operands changed (sizes read from a producer). An op naming a symbol is
-    always verified again: what the symbol stands for may have changed anywhere
-    in the module.
-    """
-    attributes = op.attributes
-    properties = op.properties
-    if attributes or properties:
-        # Inlined rather than a call: this runs for every op after every pass.
-        known = _NAMES_SYMBOL
-        for mapping in (attributes, properties):
-            for attr in mapping.values():
-                entry = known.get(id(attr))
-                if entry is None or entry[0] is not attr:
-                    if len(known) >= _NAMES_SYMBOL_LIMIT:
-                        known.clear()
-                    entry = known[id(attr)] = (attr, _names_symbol(attr))
-                if entry[1]:
-                    return None
-    block = op.parent
-    region = block.parent if block is not None else None
-    is_last = op._next_op is None  # noqa: SLF001 - the cheapest way to ask, checked for every op after every pass
-    regions = op.regions
-    if regions:
-        args_list: list = []
-        shape_list: list = []
-        for r in regions:
-            b = r._first_block  # noqa: SLF001
-            while b is not None:
-                args_list.append(b._args)  # noqa: SLF001
-                shape_list.append((b, b._first_op, b._last_op))  # noqa: SLF001
-                b = b._next_block  # noqa: SLF001
-            shape_list.append(None)  # ends a region: the block counts are part of the shape
-        args, shape = tuple(args_list), tuple(shape_list)
-    else:
-        args = shape = ()
-    return (
-        block,
-        region.parent if region is not None else None,
-        is_last and region is not None and region._first_block is not region._last_block,  # noqa: SLF001
-        is_last,
-        op._operands,  # noqa: SLF001
-        # (_NESTED: what follows, up to _SHAPE, is what the ops nested in this one may read)
-        op.results,
-        op._successors,  # noqa: SLF001
-        attributes.copy() if attributes else _NO_ATTRIBUTES,
-        properties.copy() if properties else _NO_ATTRIBUTES,
-        args,
-        # (_SHAPE: the op's own regions, read by its own verifier only)
-        shape,
-    )
+# What ModuleVerifier remembers of each op it found valid: a list indexed by
+# these. An op verifies the same as long as its block, operands, results,
+# successors, attributes, properties, whether it ends its block and the shape
+# of its regions are the same. Values never change type in xDSL, so
+# the identity of the operands, results and block arguments stands for their
+# types. An op moved with its block into another op (a region or block moved)
+# counts as changed through the ops around it, whose shapes changed.
+#
+# Verifiers that look further are covered by ModuleVerifier's propagation: an
+# op is verified again when something nested in it changed (region checks),
+# when an op around it changed what nested ops may read (a terminator checks
+# its parent's types), or when the op defining one of its operands changed
+# (sizes read from a producer). An op naming a symbol is always verified
+# again: what the symbol stands for may have changed anywhere in the module.
+_VIEW = 0  # a tuple read by _VIEW_OF, with copies of the dictionaries
+# 0: not the last op of its block; 1: the last; 2: the last, in a region of
+# several blocks (the terminator rules depend on it)
+_LAST = 1
+# The op's regions: for each block its arguments, the block, its first and last
+# op (see _shape_entries); None after each region.
+_SHAPE = 2
+_NAMES_A_SYMBOL = 3
+# Not what the op verifies against but where it stands (dominance): its place
+# in the walk's pre-order.
+_INDEX = 4
+_OP = 5  # the op itself (kept alive with the record, so that its id is not reused)
+
+# The fields of an op in a record's _VIEW, read at once (one call rather than
+# seven attribute reads per op); the attribute and property dictionaries are
+# compared by content.
+_VIEW_OF = attrgetter("parent", "_operands", "results", "_successors", "attributes", "properties", "regions")
+_IN_BLOCK = 0
+_OPERANDS = 1
+_RESULTS = 2
+_SUCCESSORS = 3
+_ATTRIBUTES = 4
+_PROPERTIES = 5
+
+
+def _shape_entries(shape: tuple, offset: int) -> list:
+    """One entry per block of a record's ``_SHAPE`` (0: its arguments, 1: the
+    block itself), and None after each region."""
+    found: list = []
+    i = 0
+    while i < len(shape):
+        if shape[i] is None:
+            found.append(None)
+            i += 1
+        else:
+            found.append(shape[i + offset])
+            i += 4
+    return found
 
 
 # Stands for an empty attribute or property dictionary (only ever compared).
 _NO_ATTRIBUTES: dict[str, Attribute] = {}
-
-_OPERANDS = 4
-_NESTED = 5
-_SUCCESSORS = 6
-_SHAPE = 10
-
-
-def _nested_view_changed(old: tuple | None, new: tuple | None) -> bool:
-    """Whether an op changed in what the ops nested in it may read: its operand,
-    result and block argument types, attributes, properties, successors."""
-    if old is None or new is None:
-        return True
-    if old[_NESTED:_SHAPE] != new[_NESTED:_SHAPE]:
-        return True
-    old_operands, new_operands = old[_OPERANDS], new[_OPERANDS]
-    return old_operands != new_operands and [v.type for v in old_operands] != [v.type for v in new_operands]
 
 
 class ModuleVerifier:
@@ -175,149 +170,361 @@ class ModuleVerifier:
 
     The first ``verify`` checks every op; later ones check only the ops that
     changed since the last successful ``verify`` and the ops whose verifiers
-    can see the change (see :func:`_snapshot`), in the same pre-order, so the
-    first invalid op reported is the one a full verification would report.
-    Dominance is checked again for the uses a change can break: the operands of
-    changed ops and of every op nested in one, and the uses of their results.
+    can see the change (see the record layout above ``_VIEW``), in the same
+    pre-order, so the first invalid op reported is the one a full verification
+    would report.
+
+    Dominance (and isolation from above) is checked again for the uses a change
+    can break: the operands of changed ops, of new ops, of ops in another block
+    than before or out of order with the other ops of their block, of ops whose
+    regions gained, lost or exchanged blocks and of every op nested in such
+    ops; and the uses of their results and of the results of ops that left
+    the module.
     """
 
     def __init__(self) -> None:
         # Sets and maps of ops are keyed by id(): an op's own __hash__ is Python
-        # code, called for every lookup. ``_ops`` keeps the ops of the last
-        # successful check alive, so their ids cannot be reused meanwhile.
+        # code, called for every lookup. The records of the last successful
+        # check (by id) keep their ops alive, so their ids cannot be reused
+        # meanwhile; ``_ops`` are those ops in the order of that check's walk.
         self._ops: list[Operation] = []
-        self._valid: dict[int, tuple] = {}
-        # The op before each op: reordering a block leaves the snapshots alone
-        # but can break dominance.
-        self._previous: dict[int, Operation | None] = {}
+        self._valid: dict[int, list] = {}
 
     def verify(self, root: Operation, fallback: SourceLoc) -> None:
-        valid = self._valid
-        previous = self._previous
+        valid, previous_ops = self._valid, self._ops
         full = not valid
+        valid_get = valid.get
+        records: dict[int, list] = {}
         order: list[Operation] = []
-        snapshots: list[tuple | None] = []
+        order_append = order.append
         dirty: set[int] = set()
-        # Ops whose own constraints held and read nothing that changed since.
-        own_valid: set[int] = set()
+        # Changed ops whose own constraints must be checked again (the others
+        # held and read nothing that changed since).
+        own_to_check: set[int] = set()
         changed: list[Operation] = []
-        moved: list[Operation] = []  # changed or reordered, or nested in such an op
-        # An explicit stack rather than recursion: a deeply nested program must
-        # get its diagnostic, not a RecursionError. The flags say an enclosing
-        # op changed in what nested ops read (verify them again) or at all
-        # (check their operands' dominance again).
-        stack: list[tuple[Operation, bool, bool]] = [(root, False, False)]
+        moved: list[Operation] = []  # ops whose operands' dominance is checked again
+        reordered: dict[int, Block] = {}  # blocks whose ops changed order (by id)
+        index = 0
+        new_ops = 0
+        # The walk runs in pre-order over runs of sibling ops. An explicit stack
+        # rather than recursion: a deeply nested program must get its
+        # diagnostic, not a RecursionError. Each entry is the first op of a run;
+        # whether an enclosing op changed in what nested ops read (verify them
+        # again) or moved (check their operands' dominance again); and the
+        # place in the last walk of the latest op of the run that was in the
+        # block then (the ops of a block that were there before must come in
+        # the same order).
+        stack: list[tuple[Operation, bool, bool, int]] = [(root, False, False, -1)]
         pop, push = stack.pop, stack.append
-        for_snapshot = _snapshot
+        view_of = _VIEW_OF
+        # This loop looks at every op after every pass: it reads xDSL's fields
+        # directly (noqa: SLF001 below) and builds no record for an unchanged op.
         while stack:
-            op, inside_changed, inside_moved = pop()
-            key = id(op)
-            order.append(op)
-            snapshot = for_snapshot(op)
-            snapshots.append(snapshot)
-            old = valid.get(key)
-            if snapshot is None or old != snapshot:
-                changed.append(op)
-                inside_moved = True
-                nested_changed = _nested_view_changed(old, snapshot)
-                if not nested_changed and old[_SHAPE] == snapshot[_SHAPE]:  # type: ignore[index]
-                    own_valid.add(key)  # only moved, or new operands of the same types
-                inside_changed = inside_changed or nested_changed
-                dirty.add(key)
-            else:
-                own_valid.add(key)
-                if inside_changed:
+            op, outer_changed, outer_moved, last_index = pop()
+            while op is not None:
+                key = id(op)
+                old = valid_get(key)
+                view = view_of(op)
+                block, _, _, _, attributes, properties, regions = view
+                following = op._next_op  # noqa: SLF001
+                if following is not None:
+                    last = 0
+                else:
+                    region = block.parent if block is not None else None
+                    several = region is not None and region._first_block is not region._last_block  # noqa: SLF001
+                    last = 2 if several else 1
+                if regions:
+                    firsts: list[Operation | None] = []
+                    shape_list: list = []
+                    for r in regions:
+                        b = r._first_block  # noqa: SLF001
+                        while b is not None:
+                            first = b._first_op  # noqa: SLF001
+                            firsts.append(first)
+                            shape_list += (b._args, b, first, b._last_op)  # noqa: SLF001
+                            b = b._next_block  # noqa: SLF001
+                        shape_list.append(None)  # ends a region: the block counts are part of the shape
+                    shape = tuple(shape_list)
+                else:
+                    shape = ()
+                if old is not None:
+                    o_view, o_last, o_shape, o_names_a_symbol, o_index, _ = old
+                    if o_view[_IN_BLOCK] is block:
+                        if o_index < last_index:
+                            reordered[id(block)] = block
+                        last_index = o_index
+                    unchanged = o_view == view and o_last == last and o_shape == shape and not o_names_a_symbol
+                else:
+                    unchanged = False
+                if unchanged:
+                    record = old
+                    record[_INDEX] = index
+                    inside_changed, inside_moved = outer_changed, outer_moved
+                    if inside_changed:
+                        dirty.add(key)
+                    if inside_moved:
+                        moved.append(op)
+                else:
+                    # (copies: the dictionaries may change in place; empty ones
+                    # stand for themselves)
+                    view = (
+                        *view[:_ATTRIBUTES],
+                        attributes.copy() if attributes else _NO_ATTRIBUTES,
+                        properties.copy() if properties else _NO_ATTRIBUTES,
+                        regions,
+                    )
+                    record = [view, last, shape, bool(attributes or properties) and _names_a_symbol(op), index, op]
+                    changed.append(op)
+                    moved.append(op)  # its operands may be new
+                    inside_moved = True
+                    if old is None:
+                        new_ops += 1
+                        nested_changed = own_changed = True
+                    else:
+                        blocks_changed = o_shape != shape and _shape_entries(o_shape, 1) != _shape_entries(shape, 1)
+                        if o_view[_IN_BLOCK] is block and not blocks_changed:
+                            # The ops nested in it stay where they were, unless
+                            # something else says otherwise.
+                            inside_moved = outer_moved
+                        if o_names_a_symbol or record[_NAMES_A_SYMBOL] or blocks_changed:
+                            # (blocks added, removed or moved between regions or ops)
+                            nested_changed = own_changed = True
+                        else:
+                            # Otherwise only moved, or new operands of the same types.
+                            o_operands, operands = o_view[_OPERANDS], view[_OPERANDS]
+                            nested_changed = (
+                                o_view[_RESULTS:_PROPERTIES + 1] != view[_RESULTS:_PROPERTIES + 1]
+                                or (o_shape != shape and _shape_entries(o_shape, 0) != _shape_entries(shape, 0))
+                                or (
+                                    o_operands != operands
+                                    and [v._type for v in o_operands] != [v._type for v in operands]  # noqa: SLF001
+                                )
+                            )
+                            own_changed = nested_changed or o_shape != shape
+                    if own_changed:
+                        own_to_check.add(key)
+                    inside_changed = outer_changed or nested_changed
                     dirty.add(key)
-            if inside_moved or previous.get(key, op) is not op._prev_op:  # noqa: SLF001
-                inside_moved = True
-                moved.append(op)
-            for region in reversed(op.regions):
-                block = region._last_block  # noqa: SLF001
-                while block is not None:
-                    inner = block._last_op  # noqa: SLF001
-                    while inner is not None:
-                        push((inner, inside_changed, inside_moved))
-                        inner = inner._prev_op  # noqa: SLF001
-                    block = block._prev_block  # noqa: SLF001
-        # Ops around a change see it (region and terminator checks); users of a
-        # changed op's results may read the op itself.
+                records[key] = record
+                order_append(op)
+                index += 1
+                if regions:
+                    # The rest of this run after the ops nested in this one.
+                    if following is not None and op is not root:
+                        push((following, outer_changed, outer_moved, last_index))
+                    for first in reversed(firsts):
+                        if first is not None:
+                            push((first, inside_changed, inside_moved, -1))
+                    break
+                op = following if op is not root else None
+        # The ops of the last check no longer in the module (if fewer of them are in it).
+        left: list[list] = []
+        if not full and len(order) - new_ops < len(previous_ops):
+            left = [valid[key] for key in valid.keys() - records.keys()]
+        # Ops around a change see it (region and terminator checks), and so do
+        # the ops around the place of an op that left; users of a changed op's
+        # results may read the op itself.
         enclosing_marked: set[int] = set()
+        around = []
         for op in changed:
-            for result in op.results:
-                dirty.update([id(use.operation) for use in result.uses])
-            parent = op.parent_op()
+            block = op.parent
+            region = block.parent if block is not None else None
+            if region is not None:
+                around.append(region.parent)
+        for record in left:
+            block = record[_VIEW][_IN_BLOCK]
+            region = block.parent if block is not None else None
+            parent = region.parent if region is not None else None
+            if parent is not None and id(parent) in records:
+                around.append(parent)
+        for parent in around:
             while parent is not None and id(parent) not in enclosing_marked:
                 enclosing_marked.add(id(parent))
                 dirty.add(id(parent))
                 parent = parent.parent_op()
-        # An op whose verifier reads only the op itself (see _reads_only_itself)
-        # and whose own view did not change verifies as before, whatever changed
-        # around it or in its producers: only an op around a change (its
-        # regions' contents changed) and one now ending its block (terminator
-        # rule) are verified again.
-        skip: set[int] = set()
-        for op in order:
-            key = id(op)
-            if (
-                key in dirty
-                and key in own_valid
-                and key not in enclosing_marked
-                and _reads_only_itself(type(op)) is (op._next_op is None)  # noqa: SLF001
-            ):
-                skip.add(key)
-        dirty.difference_update(skip)
+        for op in changed:
+            for result in op.results:
+                use = result.first_use
+                while use is not None:
+                    dirty.add(id(use._operation))  # noqa: SLF001
+                    use = use._next_use  # noqa: SLF001
         self._valid = {}
         self._ops = []
         # A use can break when its user or anything around the user moved, or
-        # when the definition moved (dominance, isolation from above); a changed
-        # branch changes the dominance of whole blocks, so then everything is
-        # checked again.
+        # when the definition moved or left (dominance, isolation from above); a
+        # changed branch changes the dominance of whole blocks, so then
+        # everything is checked again.
         # (ops by id: an op's own __hash__ is Python code)
         uses: dict[int, Operation] | None = None
-        if not full:
-            uses = {id(op): op for op in moved}
-            for op in moved:
-                for result in op.results:
-                    for use in result.uses:
-                        user = use.operation
-                        uses[id(user)] = user
+        if not full and not any(record[_VIEW][_SUCCESSORS] for record in left):
+            if reordered:
+                moved += _out_of_order(reordered, previous_ops, valid)
+            uses = _uses_to_check(moved, left, records)
+            for op in changed:
+                old = valid_get(id(op))
+                branched = old is not None and not old[_NAMES_A_SYMBOL] and old[_VIEW][_SUCCESSORS]
+                if op._successors or branched:  # noqa: SLF001
+                    uses = None
+                    break
+        suspects, scope = _climb(order if uses is None else uses.values(), records)
         global _ISOLATION_SCOPE
-        _ISOLATION_SCOPE = None if uses is None else _by_isolated_ancestor(uses)
+        _ISOLATION_SCOPE = scope
+        reads_only_itself = _SELF_CONTAINED.get
         try:
             for op in order:
                 key = id(op)
                 if key in dirty:
-                    _verify_one(op, fallback, key not in own_valid)
+                    own = key in own_to_check
+                    # An op whose verifier reads only the op itself (see
+                    # _reads_only_itself) and whose own view did not change
+                    # verifies as before, whatever changed around it or in its
+                    # producers: only an op around a change (its regions'
+                    # contents changed) and one now ending its block
+                    # (terminator rule) are verified again.
+                    if not own and key not in enclosing_marked:
+                        cls = type(op)
+                        known = reads_only_itself(cls, _UNKNOWN)
+                        if known is _UNKNOWN:
+                            known = _reads_only_itself(cls)
+                        if known is (op._next_op is None):  # noqa: SLF001
+                            continue
+                    _verify_one(op, fallback, own)
         finally:
             _ISOLATION_SCOPE = None
-        if uses is not None:
-            for op in changed:
-                old = valid.get(id(op))
-                if op._successors or (old is not None and old[_SUCCESSORS]):  # noqa: SLF001
-                    uses = None
-                    break
-        _Dominance(fallback).verify(root, uses)
+        _Dominance(fallback).verify(root, uses, suspects)
         self._ops = order
-        self._valid = {id(op): s for op, s in zip(order, snapshots) if s is not None}
-        self._previous = {id(op): op._prev_op for op in order}  # noqa: SLF001
+        self._valid = records
 
 
-def _by_isolated_ancestor(ops: dict[int, Operation]) -> dict[int, list[Operation]]:
-    """``ops`` (by id) grouped under the closest isolated-from-above op around each (by id)."""
+def _out_of_order(
+    reordered: dict[int, Block], previous_ops: list[Operation], valid: dict[int, list]
+) -> list[Operation]:
+    """The ops of ``reordered`` blocks that changed places, and the ops nested in them.
+
+    Of the ops a block had at the last check (``previous_ops``, in the order of
+    that walk), the longest run still in the same order stays; every pair of
+    ops whose order flipped has one op outside it.
+    """
+    before = {id(op): i for i, op in enumerate(previous_ops)}
+    found: list[Operation] = []
+    for block in reordered.values():
+        ops = [op for op in block.ops if id(op) in before and valid[id(op)][_VIEW][_IN_BLOCK] is block]
+        kept = _longest_increasing(ops, [before[id(op)] for op in ops])
+        found += [op for op in ops if id(op) not in kept]
+    nested: list[Operation] = []
+    for op in found:
+        nested += op.walk()
+    return nested
+
+
+def _longest_increasing(ops: list[Operation], keys: list[int]) -> set[int]:
+    """The ids of a longest run of ``ops`` whose ``keys`` increase."""
+    tails: list[int] = []  # the smallest last key of a run of each length
+    tail_at: list[int] = []  # where that run ends
+    back: list[int] = []  # the op before each op in its best run
+    for i, k in enumerate(keys):
+        n = bisect_left(tails, k)
+        if n == len(tails):
+            tails.append(k)
+            tail_at.append(i)
+        else:
+            tails[n] = k
+            tail_at[n] = i
+        back.append(tail_at[n - 1] if n else -1)
+    kept: set[int] = set()
+    i = tail_at[-1] if tail_at else -1
+    while i >= 0:
+        kept.add(id(ops[i]))
+        i = back[i]
+    return kept
+
+
+def _uses_to_check(moved: list[Operation], left: list[list], records: dict[int, list]) -> dict[int, Operation]:
+    """The ops (by id) whose operands' dominance must be checked again: ``moved``,
+    and the users of their results and of the ops that left the module (the
+    records of the last check in ``left``)."""
+    uses = {id(op): op for op in moved}
+    values: list[SSAValue] = [result for op in moved for result in op.results]
+    # What left the module: its results, and the arguments of the blocks it
+    # was in when those left too.
+    for record in left:
+        values += record[_OP].results
+        block = record[_VIEW][_IN_BLOCK]
+        if block is not None:
+            region = block.parent
+            around = region.parent if region is not None else None
+            if around is None or id(around) not in records:
+                values += block._args  # noqa: SLF001
+    for value in values:
+        use = value.first_use
+        while use is not None:
+            user = use._operation  # noqa: SLF001
+            uses[id(user)] = user
+            use = use._next_use  # noqa: SLF001
+    return uses
+
+
+def _climb(ops: Iterable[Operation], records: dict[int, list]) -> tuple[list[Operation], dict[int, list[Operation]]]:
+    """Where each operand of ``ops`` comes from, seen from its user: the ops
+    whose operands may not dominate them, and for isolated-from-above ops (by
+    id) the ops nested in them that may read a value from above.
+
+    From each user, the walk goes up the ops around it to the block defining
+    the operand. A block argument found there dominates the use, and so does an
+    op result defined there before the op around the use (by the places in
+    ``records``' walk); anything else is left to ``_Dominance``. An
+    isolated-from-above op crossed on the way (the closest one around the
+    user) gets the user in its list: only those can break its isolation.
+    """
+    suspects: list[Operation] = []
     scope: dict[int, list[Operation]] = {}
-    # The answer for each enclosing op met (by id): most ops share a few parents.
-    closest: dict[int, Operation | None] = {id(None): None}
-    for op in ops.values():
-        parent = op.parent_op()
-        isolated = closest.get(id(parent), op)
-        if isolated is op:
-            isolated = parent
-            while isolated is not None and not _is_isolated(type(isolated)):
-                isolated = isolated.parent_op()
-            closest[id(parent)] = isolated
+    get = records.get
+    for op in ops:
+        record = get(id(op))
+        if record is None:
+            continue  # not in the module
+        suspect = False
+        isolated = None
+        for value in op._operands:  # noqa: SLF001
+            value_type = type(value)
+            if value_type is OpResult:
+                definition = value.op
+                target = definition.parent
+                if target is op.parent:
+                    # The common case: defined in the user's own block.
+                    defined = get(id(definition))
+                    if defined is None or defined[_INDEX] >= record[_INDEX]:
+                        suspect = True
+                    continue
+            elif value_type is BlockArgument:
+                definition = None
+                target = value.block
+            else:  # an erased value: left to the general checks, as if from above
+                definition = target = None
+            found = None
+            current: Operation | None = op
+            while current is not None:
+                block = current.parent
+                if block is None:
+                    break
+                if block is target:
+                    found = current
+                    break
+                region = block.parent
+                current = region.parent if region is not None else None
+                if current is not None and isolated is None and _is_isolated(type(current)):
+                    isolated = current
+            if found is None:
+                suspect = True
+            elif definition is not None:
+                defined = get(id(definition))
+                if defined is None or defined[_INDEX] >= get(id(found))[_INDEX]:
+                    suspect = True
+        if suspect:
+            suspects.append(op)
         if isolated is not None:
             scope.setdefault(id(isolated), []).append(op)
-    return scope
+    return suspects, scope
 
 
 def _verify_one(op: Operation, fallback: SourceLoc, own: bool = True) -> None:
@@ -326,8 +533,8 @@ def _verify_one(op: Operation, fallback: SourceLoc, own: bool = True) -> None:
     try:
         if not _verifies_fast(op, own):
             op.verify(verify_nested_ops=False)
-        if own:
-            _verify_encodings(op)
+            if own:
+                _verify_encodings(op)
     except Exception as err:  # noqa: BLE001
         # Verifiers should only raise VerifyException, but some of xDSL's raise
         # plain exceptions; either way the op is invalid and gets its diagnostic.
@@ -354,21 +561,36 @@ class _Dominance:
         self.positions: dict[int, dict[int, int]] = {}
         self.trees: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
 
-    def verify(self, root: Operation, only: dict[int, Operation] | None = None) -> None:
+    def verify(self, root: Operation, only: dict[int, Operation] | None, suspects: list[Operation]) -> None:
         """Check the uses in ``root``'s tree, or only those of the ops in ``only`` (by id)
-        (in the same order, so the first failure is the one a full check finds)."""
+        (in the same order, so the first failure is the one a full check finds).
+
+        Only ``suspects`` (see ``_climb``) can fail: the others' operands plainly
+        dominate them. Only if one of them fails is the tree walked in order, to
+        report the failure a full check reports first.
+        """
+        for op in suspects:
+            try:
+                self._check_operands(op)
+            except DiagnosticError:
+                break
+        else:
+            return
         # Sets of ops hold their ids: an op's own __hash__ is Python code.
         needed: set[int] = set()  # the ops around those of `only`: where to look
         only_ids = None
         if only is not None:
-            if not only:
-                return
             only_ids = only.keys()
             for op in only.values():
                 parent = op.parent_op()
                 while parent is not None and id(parent) not in needed:
                     needed.add(id(parent))
                     parent = parent.parent_op()
+        self._verify_in_order(root, only_ids, needed)
+
+    def _verify_in_order(self, root: Operation, only_ids, needed: set[int]) -> None:
+        """MLIR's walk (``verifyDominanceOfContainedRegions``): the uses of each
+        block in order, then the regions of the block's ops, innermost last op first."""
         stack = [root]
         while stack:
             op = stack.pop()
@@ -600,6 +822,11 @@ class _Plan:
         if cells.get("op_def") is not op_def:
             return
         self.custom = cells.get("custom_verify")
+        # The own verifier reads only what the key holds (see key()), with the
+        # terminators of the regions' entry blocks for some classes.
+        name = getattr(cls, "name", None)
+        self.key_terminators = name in _KEYED_WITH_TERMINATOR_VERIFIERS
+        self.custom_keyed = name in _KEYED_VERIFIERS or self.key_terminators
         sized_options = [o for o in op_def.options if isinstance(o, AttrSizedSegments)]
         if any(not isinstance(o, (AttrSizedOperandSegments, AttrSizedResultSegments)) for o in sized_options):
             return
@@ -635,51 +862,73 @@ class _Plan:
         self.usable = True
 
     def check(self, op: Operation, own: bool = True) -> bool:
-        """True if ``op`` satisfies its definition; False if xDSL must decide.
+        """True if ``op`` satisfies its definition and its own verifier; False if xDSL must decide.
 
-        Without ``own``, only the traits are checked: the op's operand, result,
-        attribute, property and region constraints are known to hold.
+        With ``own``, the tensor encodings of the types the op defines are
+        checked too (raising as ``_verify_encodings`` does). Without it, the
+        op's operand, result, attribute, property and region constraints and
+        its encodings are known to hold: only the traits, and an own verifier
+        that may read more than those, are checked.
         """
-        if own and not self.check_own(op):
-            return False
+        key = None
+        # (a terminator read by the own verifier can change without the op)
+        if own or self.key_terminators:
+            key, objects = self.key(op)
+            if key in self.valid:
+                key = None  # found valid before
+            elif not self._check_own(op):
+                return False
+            else:
+                _verify_encodings(op)
         for trait in self.traits:
             if trait(op) is False:
                 return False
+        custom = self.custom
+        if custom is not None and (key is not None or not self.custom_keyed):
+            custom(op)
+        if key is not None:
+            valid = self.valid
+            if len(valid) >= _VALID_LIMIT:
+                valid.clear()
+            valid[key] = objects  # keeps the objects, and so their ids, alive
         return True
 
-    def check_own(self, op: Operation) -> bool:
-        """The constraints on the op's own operands, results, regions, properties and attributes.
+    def key(self, op: Operation) -> tuple[tuple, list[object]]:
+        """What the op's own constraints read, as ids of canonical objects, and those objects.
 
-        Types and attributes are immutable, so the objects an op was found
-        valid with are valid again: those are remembered (by identity) and
-        not checked twice.
+        Types and attributes are immutable, so the values an op was found
+        valid with are valid again: an op whose key was found valid (own
+        constraints, tensor encodings and, for ``custom_keyed`` classes, the own
+        verifier) is not checked twice. The key holds the operand and result
+        types, the argument types of each block of each region (encodings are
+        checked for all of them), the successor count, and the property and
+        attribute names and values.
         """
-        objects: list[object] = [v.type for v in op._operands]  # noqa: SLF001
+        canon = canonical
+        objects: list[object] = [canon(v._type) for v in op._operands]  # noqa: SLF001
         objects.append(None)
-        objects += [r.type for r in op.results]
+        objects += [canon(r._type) for r in op.results]  # noqa: SLF001
         for region in op.regions:
             objects.append(None)
-            block = region._first_block  # noqa: SLF001
-            if block is not None:
-                objects += [a.type for a in block._args]  # noqa: SLF001
-                objects.append(block._next_block is None)  # noqa: SLF001
+            entry = block = region._first_block  # noqa: SLF001
+            while block is not None:
+                objects += [canon(a._type) for a in block._args]  # noqa: SLF001
+                objects.append(True)  # ends a block
+                block = block._next_block  # noqa: SLF001
+            if entry is not None and self.key_terminators:
+                terminator = entry._last_op  # noqa: SLF001
+                objects.append(type(terminator))
+                if terminator is not None:
+                    objects += [canon(v._type) for v in terminator._operands]  # noqa: SLF001
         objects.append(len(op._successors))  # noqa: SLF001
         if op.properties:
-            objects += op.properties.items()
+            objects += [(name, canon(value)) for name, value in op.properties.items()]
         objects.append(None)
         if op.attributes:
-            objects += op.attributes.items()
+            objects += [(name, canon(value)) for name, value in op.attributes.items()]
         # Property and attribute names and values are read through their pairs.
         key = tuple([id(o) if type(o) is not tuple else (o[0], id(o[1])) for o in objects])
-        valid = self.valid
-        if key in valid:
-            return True
-        if not self._check_own(op):
-            return False
-        if len(valid) >= _VALID_LIMIT:
-            valid.clear()
-        valid[key] = objects  # keeps the objects, and so their ids, alive
-        return True
+        return key, objects
 
     def _check_own(self, op: Operation) -> bool:
         context = VerificationContext()
@@ -740,9 +989,9 @@ class _Plan:
         return True
 
 
-# While ModuleVerifier re-verifies a module: for each isolated-from-above op (by id),
-# the ops nested in it whose operands may have changed where they come from
-# (an op missing here has none). None: check every nested op.
+# While ModuleVerifier verifies a module: for each isolated-from-above op (by
+# id), the ops nested in it that may read a value from above (see _climb; an
+# op missing here has none). None: check every nested op.
 _ISOLATION_SCOPE: dict[int, list[Operation]] | None = None
 
 
@@ -757,14 +1006,17 @@ _ISOLATED: dict[type, bool] = {}
 
 
 def _block_is_inside(block: Block, op: Operation) -> bool:
-    """``block`` is in a region of ``op``, at any depth."""
+    """``block`` is in a region of ``op``, at any depth, but not inside an
+    isolated-from-above op nested in ``op``."""
     current: Block | None = block
     while current is not None:
         region = current.parent
         parent = region.parent if region is not None else None
         if parent is op:
             return True
-        current = parent.parent if parent is not None else None
+        if parent is None or _is_isolated(type(parent)):
+            return False
+        current = parent.parent
     return False
 
 
@@ -772,9 +1024,10 @@ def _isolated_from_above(op: Operation) -> bool:
     """xDSL's ``IsolatedFromAbove`` check, without an ancestor walk per operand.
 
     Every operand of an op nested in ``op`` (but not in a nested isolated op,
-    which checks itself) must be defined in one of the blocks nested in ``op``.
-    Collecting those blocks first makes each operand one set lookup. When
-    re-verifying, only the nested ops that a change can affect are checked.
+    which checks itself) must be defined in one of the blocks nested in ``op``
+    (not in a nested isolated op either). While ModuleVerifier verifies, only
+    the nested ops that may read a value from above are checked (see _climb);
+    otherwise, collecting the blocks first makes each operand one set lookup.
     """
     if _ISOLATION_SCOPE is not None:
         # Whether each block met is nested in `op`, remembered: operands come
@@ -836,6 +1089,27 @@ _SELF_CONTAINED_VERIFIERS = frozenset(
     }
 )
 _SELF_CONTAINED: dict[type, bool | None] = {}
+_UNKNOWN = object()  # not in _SELF_CONTAINED yet
+
+# Ops whose own ``verify_`` reads nothing but what ``_Plan.key`` holds: operand
+# and result types (and so the size of each operand group), attributes,
+# properties, and the argument types of their regions' entry blocks (checked by
+# reading each verifier). Their verifier is not run again for a key found valid.
+_KEYED_VERIFIERS = frozenset(
+    {
+        "flow.dispatch.region",
+        "flow.tensor.encode",
+        "hal.tensor.export",
+        "hal.tensor.import",
+        "iree_encoding.set_encoding",
+        "iree_encoding.unset_encoding",
+        "linalg.fill",
+        "tensor.empty",
+    }
+)
+# The same, for verifiers that also read the kind and operand types of the
+# terminator of each region's entry block.
+_KEYED_WITH_TERMINATOR_VERIFIERS = frozenset({"linalg.matmul"})
 
 
 def _reads_only_itself(cls: type[Operation]) -> bool | None:
@@ -872,29 +1146,41 @@ def _reads_only_itself(cls: type[Operation]) -> bool | None:
 
 def _verifies_fast(op: Operation, own: bool = True) -> bool:
     """True if ``op`` is valid by the checks ``Operation.verify(verify_nested_ops=False)``
-    makes; False if that could not be shown here (the op may still be valid).
-    Without ``own``, the op's own IRDL constraints are known to hold (see ``_Plan.check``)."""
-    plan = _PLANS.get(type(op))
+    makes and (with ``own``) its tensor encodings are; False if that could not
+    be shown here (the op may still be valid). Without ``own``, the op's own
+    IRDL constraints and encodings are known to hold (see ``_Plan.check``)."""
+    cls = type(op)
+    plan = _PLANS.get(cls)
     if plan is None:
-        plan = _PLANS[type(op)] = _Plan(type(op))
+        plan = _PLANS[cls] = _Plan(cls)
     if not plan.usable:
         return False
     try:
-        if own and any(isinstance(v, ErasedSSAValue) for v in op._operands):  # noqa: SLF001
+        # (ErasedSSAValue has no subclasses: comparing the classes is isinstance)
+        if own and ErasedSSAValue in map(type, op._operands):  # noqa: SLF001
             return False
         # Operation.verify's terminator rules (no successors here, see _Plan).
         block = op.parent
-        region = block.parent if block is not None else None
-        if region is not None and block.last_op is op:
-            count = len(region.blocks)
-            parent = region.parent
-            needs_terminator = count > 1 or (parent is not None and not parent.has_trait(NoTerminator))
-            if needs_terminator and not op.has_trait(IsTerminator):
-                return False
-        if not plan.check(op, own):
-            return False
-        if plan.custom is not None:
-            plan.custom(op)
+        if block is not None and op._next_op is None:  # noqa: SLF001 - the op ends its block
+            region = block.parent
+            if region is not None:
+                parent = region.parent
+                needs_terminator = region._first_block is not region._last_block or (  # noqa: SLF001
+                    parent is not None and not _has_trait(type(parent), NoTerminator)
+                )
+                if needs_terminator and not _has_trait(cls, IsTerminator):
+                    return False
+        return plan.check(op, own)
     except Exception:  # noqa: BLE001 - xDSL reports it, with its own message
         return False
-    return True
+
+
+def _has_trait(cls: type[Operation], trait: type[OpTrait]) -> bool:
+    """``cls.has_trait(trait)``, remembered: traits belong to the class."""
+    known = _TRAITS.get((cls, trait))
+    if known is None:
+        known = _TRAITS[(cls, trait)] = cls.has_trait(trait)
+    return known
+
+
+_TRAITS: dict[tuple[type, type], bool] = {}

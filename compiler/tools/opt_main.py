@@ -21,7 +21,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -29,7 +29,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
-from xdsl.xdsl_opt_main import VersionAction, xDSLOptMain
 
 from mini_iree import __version__
 from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError
@@ -73,9 +72,18 @@ def split_input(data: bytes, split: bool) -> list[Chunk]:
     return chunks
 
 
-class MiniIREEOptMain(xDSLOptMain):
+class MiniIREEOptMain:
+    """The driver: xDSL's ``xDSLOptMain`` steps (register dialects and passes,
+    parse the flags, build the pipeline, run it on each input chunk), without
+    its base class, whose module (xDSL's targets, frontends, plugin universe
+    and package metadata) costs start-up time and provides nothing used here
+    beyond ``register_pass``."""
+
     version_format = f"mini-iree-opt {__version__} (xDSL {{xdsl_version}})"
 
+    ctx: Context
+    args: argparse.Namespace
+    available_passes: dict[str, Callable[[], type[ModulePass]]]
     passes: list[ModulePass]
     cmdline_error: DiagnosticError | None
 
@@ -107,6 +115,9 @@ class MiniIREEOptMain(xDSLOptMain):
 
         for name, factory in get_all_dialects().items():
             self.ctx.register_dialect(name, factory)
+
+    def register_pass(self, pass_name: str, pass_factory: Callable[[], type[ModulePass]]) -> None:
+        self.available_passes[pass_name] = pass_factory
 
     def register_all_passes(self):
         from mini_iree.passes import get_all_passes
@@ -283,8 +294,6 @@ class MiniIREEOptMain(xDSLOptMain):
         self.check_summaries.append(summary)
 
     def run_chunk(self, chunk: Chunk) -> ChunkResult:
-        from mini_iree.compiler.tools.verify_diagnostics import check, parse_expectations
-
         result = ChunkResult()
         self.check_summaries = result.check_summaries
         try:
@@ -300,6 +309,8 @@ class MiniIREEOptMain(xDSLOptMain):
                 Diagnostic(loc, f"internal error: {type(err).__name__}: {text} (set MINI_IREE_TRACEBACK=1 for details)")
             ]
         if self.args.verify_diagnostics:
+            from mini_iree.compiler.tools.verify_diagnostics import check, parse_expectations
+
             text = chunk.data.decode("utf-8", errors="replace")
             expectations = parse_expectations(text, self.input_name(), chunk.line_offset)
             result.problems = check(expectations, result.diagnostics)
@@ -513,6 +524,20 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         help="the GPU (gfx90a, gfx942, gfx950) that passes' test options compile for when the IR names no target",
     )
     parser.add_argument("--version", action=VersionAction, version_format=version_format)
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print ``version_format`` with xDSL's version, then exit (as xDSL's)."""
+
+    def __init__(self, *args, version_format: str, **kwargs):
+        super().__init__(*args, nargs=0, **kwargs)
+        self.version_format = version_format
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import version
+
+        print(self.version_format.format(xdsl_version=version("xdsl")))
+        parser.exit()
 
 
 def _gpu_test_target(text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, FunctionType, IntegerAttr, StringAttr, f32, i32, i64
+from xdsl.dialects.builtin import FloatAttr, FunctionType, IntegerAttr, StringAttr, TensorType, f32, i32, i64
 from xdsl.ir import Operation
 
 from mini_iree.compiler.ir import verifier as verifier_module
@@ -364,3 +364,154 @@ def test_contraction_signature_remembered_but_other_types_checked(ctx):
     second.operands[2] = value.results[0]
     messages = assert_same_error(module, verifier)
     assert "'linalg.matmul' op" in messages[0]
+
+
+# -- moves the previous op of each op does not show --------------------------------
+
+REORDER = """\
+func.func @r(%a: f32) -> f32 {
+  %s = arith.addf %a, %a : f32
+  %p = arith.mulf %a, %a : f32
+  %d = arith.addf %p, %a : f32
+  %q = arith.subf %a, %a : f32
+  %u = arith.mulf %d, %a : f32
+  %t = arith.addf %u, %s : f32
+  return %t : f32
+}
+"""
+
+
+def test_pair_moved_past_its_user_keeping_each_ops_neighbour(ctx):
+    # `%p, %d` move after `%u`, which reads `%d`: the op before `%d` and the op
+    # before `%u` stay the same, and so do the first and last op of the block.
+    module, verifier = parse(ctx, REORDER)
+    adds, muls = ops_named(module, "arith.addf"), ops_named(module, "arith.mulf")
+    p, d, u = muls[0], adds[1], muls[1]
+    for op in (p, d):
+        op.detach()
+    u.parent.insert_ops_after([p, d], u)
+    messages = assert_same_error(module, verifier)
+    assert messages == [
+        "input.mlir:6:3: error: operand #0 does not dominate this use",
+        "input.mlir:4:3: note: operand defined here (op in the same block)",
+    ]
+
+
+def test_definition_detached_from_the_middle_of_a_block(ctx):
+    # `%d` leaves the module while `%u` still reads it; `%u` itself, the ops
+    # next to `%d` and the ends of the block are untouched. The function
+    # around the place `%d` left is checked again, as a full check does.
+    module, verifier = parse(ctx, REORDER)
+    ops_named(module, "arith.addf")[1].detach()
+    messages = assert_same_error(module, verifier)
+    assert messages[0].startswith(
+        "input.mlir:1:1: error: 'func.func' op Operation using value defined out of its IsolatedFromAbove parent"
+    )
+
+
+# (blocks without arguments: only the blocks themselves tell where they went)
+SWAP = """\
+func.func @p() -> f32 {
+  %a = arith.constant 1.000000e+00 : f32
+  return %a : f32
+}
+func.func @q() -> i32 {
+  %c = arith.constant 1 : i32
+  return %c : i32
+}
+"""
+
+
+def test_regions_exchanged_between_ops(ctx):
+    # Each `return` keeps its block but now ends another function.
+    module, verifier = parse(ctx, SWAP)
+    p, q = func(module, "p"), func(module, "q")
+    first, second = p.regions[0], q.regions[0]
+    p.detach_region(first)
+    q.detach_region(second)
+    p.add_region(second)
+    q.add_region(first)
+    messages = assert_same_error(module, verifier)
+    assert "'func.return' op" in messages[0]
+
+
+def test_blocks_exchanged_between_regions(ctx):
+    module, verifier = parse(ctx, SWAP)
+    p, q = func(module, "p"), func(module, "q")
+    first, second = p.body.block, q.body.block
+    p.body.detach_block(first)
+    q.body.detach_block(second)
+    p.body.add_block(second)
+    q.body.add_block(first)
+    messages = assert_same_error(module, verifier)
+    assert "'func.return' op" in messages[0]
+
+
+# -- results remembered per signature -------------------------------------------------
+
+
+def test_equal_types_built_again_share_what_was_verified(ctx, monkeypatch):
+    # A new `tensor.empty` whose types are new objects equal to checked ones is
+    # not checked against its definition again; one of another signature is.
+    # (Plans remember the signatures found valid in every module checked so
+    # far: fresh ones make the second signature new whatever ran before.)
+    monkeypatch.setattr(verifier_module, "_PLANS", {})
+    module, verifier = parse(ctx, MATMUL)
+    checked: list[str] = []
+    original = verifier_module._Plan._check_own
+
+    def counting(plan, op):
+        checked.append(op.name)
+        return original(plan, op)
+
+    monkeypatch.setattr(verifier_module._Plan, "_check_own", counting)
+    empty = ops_named(module, "tensor.empty")[0]
+    ty = empty.results[0].type
+    twin = type(empty).create(
+        operands=list(empty.operands),
+        result_types=[TensorType(ty.element_type, ty.get_shape())],
+        properties=dict(empty.properties),
+        attributes=dict(empty.attributes),
+    )
+    assert twin.results[0].type is not ty and twin.results[0].type == ty
+    empty.parent.insert_op_after(twin, empty)
+    verifier.verify(module, START)
+    assert "tensor.empty" not in checked
+    other = type(empty).create(operands=[], result_types=[TensorType(f32, [4])])
+    empty.parent.insert_op_after(other, empty)
+    verifier.verify(module, START)
+    assert "tensor.empty" in checked
+
+
+def test_keyed_verifier_still_fails_with_another_operand_count(ctx):
+    # `tensor.empty`'s own verifier is not run again for a signature found
+    # valid; dropping a size operand makes another signature, which fails.
+    module, verifier = parse(ctx, MATMUL)
+    empty = ops_named(module, "tensor.empty")[0]
+    empty.operands = list(empty.operands)[:1]
+    messages = assert_same_error(module, verifier)
+    assert "'tensor.empty' op" in messages[0]
+
+
+def test_matmul_body_terminator_changed(ctx):
+    # Only the yield inside the matmul's body changes: the matmul's own verifier
+    # reads it, although the matmul itself is the same.
+    module, verifier = parse(ctx, MATMUL)
+    matmul = ops_named(module, "linalg.matmul")[0]
+    block = matmul.regions[0].block
+    c = arith.ConstantOp(IntegerAttr(1, i32))
+    block.insert_op_before(c, block.last_op)
+    block.last_op.operands = [c.results[0]]
+    messages = assert_same_error(module, verifier)
+    assert "'linalg.matmul' op" in messages[0]
+
+
+def test_property_added_to_an_op_that_had_none(ctx):
+    # The first check saw no attribute or property at all on the `return`; one
+    # added in place afterwards is still seen.
+    module, verifier = parse(ctx, TWO_FUNCS)
+    ret = ops_named(module, "func.return")[0]
+    assert not ret.properties and not ret.attributes
+    ret.properties["bogus"] = StringAttr("x")
+    messages = assert_same_error(module, verifier)
+    assert "'func.return' op" in messages[0]

@@ -106,8 +106,25 @@ def _work(monkeypatch: pytest.MonkeyPatch, count: int) -> int:
             walked += 1
             yield op
 
+    def counting(walk):
+        def walk_and_count(*args, **kwargs):
+            nonlocal walked
+            ops = walk(*args, **kwargs)
+            walked += len(ops)
+            return ops
+
+        return walk_and_count
+
     monkeypatch.setattr(SSAValue, "uses", property(counting_uses))
     monkeypatch.setattr(Operation, "walk", counting_walk)
+    # The list walks the pass and its analysis use instead of `walk`.
+    import mini_iree.compiler.analysis.clonable_into_dispatch as analysis
+    import mini_iree.passes.clone_producers_into_dispatch_regions as clone_pass
+
+    for walker in (analysis, clone_pass):
+        for name in ("nested_ops", "nested_ops_post_order"):
+            if hasattr(walker, name):
+                monkeypatch.setattr(walker, name, counting(getattr(walker, name)))
     CloneProducersIntoDispatchRegionsPass().apply(ctx, module)
     monkeypatch.undo()
     return walked
@@ -119,3 +136,69 @@ def test_cost_is_linear_in_the_number_of_dispatches(monkeypatch: pytest.MonkeyPa
     # Linear: 8x the dispatches cost about 8x; walking the fill's uses once per
     # dispatch would add 80 * 80 uses against 10 * 10, over 10x in all.
     assert large <= 9 * small, (small, large)
+
+
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_one_cloning_round_is_enough(aggressive: bool):
+    """After the pass, cloning into any region again (as a second round, or IREE's second
+    walk over every region) changes nothing: one round per region gets every producer."""
+    from xdsl.context import Context
+
+    from mini_iree.compiler.analysis.clonable_into_dispatch import clone_producers_to_region, mask_or_indices_producers
+    from mini_iree.compiler.ir.parsing import parse_mlir
+    from mini_iree.compiler.ir.printer import print_module_to_string
+    from mini_iree.dialects import flow, get_all_dialects
+    from mini_iree.passes.clone_producers_into_dispatch_regions import CloneProducersIntoDispatchRegionsPass
+    from mini_iree.passes.form_dispatch_regions import FormDispatchRegionsPass
+
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    sources = [*LIT_CASES.read_text().split("// -----"), _many_matmuls(3)]
+    sources += (Path(__file__).parent / "form_dispatch_regions.mlir").read_text().split("// -----")
+    regions_seen = 0
+    for index, source in enumerate(sources):
+        module = parse_mlir(ctx, source, f"case{index}.mlir")
+        if "flow.dispatch.region" not in source:
+            FormDispatchRegionsPass(aggressive_fusion=aggressive).apply(ctx, module)
+        CloneProducersIntoDispatchRegionsPass(aggressive=aggressive).apply(ctx, module)
+        before = print_module_to_string(module)
+        mask_or_indices = mask_or_indices_producers(module) if aggressive else set()
+        for region in [op for op in module.walk() if isinstance(op, flow.DispatchRegionOp)]:
+            clone_producers_to_region(region, aggressive, mask_or_indices)
+            regions_seen += 1
+        assert print_module_to_string(module) == before, f"case {index}"
+    assert regions_seen >= 20
+
+
+def test_flat_clone_is_xdsl_clone():
+    """Producers without regions are cloned in one step; the clone is the one xDSL's ``clone`` makes."""
+    from xdsl.context import Context
+    from xdsl.dialects.test import TestOp
+
+    from mini_iree.compiler.analysis.clonable_into_dispatch import _clone_flat, _is_flat
+    from mini_iree.compiler.ir.parsing import parse_mlir
+    from mini_iree.compiler.ir.printer import print_module_to_string
+    from mini_iree.dialects import get_all_dialects
+
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    compared = 0
+    for index, source in enumerate(LIT_CASES.read_text().split("// -----")):
+        module = parse_mlir(ctx, source, f"case{index}.mlir")
+        for op in [op for op in module.walk() if _is_flat(op)]:
+            # Map every operand to a stand-in, as the pass maps producers to their clones.
+            stand_ins = {v: TestOp(result_types=[v.type]).results[0] for v in op.operands}
+            ours_map, theirs_map = dict(stand_ins), dict(stand_ins)
+            ours, theirs = _clone_flat(op, ours_map), op.clone(value_mapper=theirs_map)
+            assert type(ours) is type(theirs)
+            assert ours.operands == theirs.operands and ours.result_types == theirs.result_types
+            assert ours.attributes == theirs.attributes and ours.properties == theirs.properties
+            assert ours.location == theirs.location
+            assert [r.name_hint for r in ours.results] == [r.name_hint for r in theirs.results]
+            assert [ours_map[r] for r in op.results] == list(ours.results)
+            assert [theirs_map[r] for r in op.results] == list(theirs.results)
+            assert print_module_to_string(ours, generic=True) == print_module_to_string(theirs, generic=True)
+            compared += 1
+    assert compared >= 50

@@ -42,3 +42,30 @@ def test_lit_cases_keep_results(tmp_path: Path, pipeline: str, size: int):
     )
     assert result.returncode == 0, result.stderr
     assert "flow.dispatch.region" in result.stdout
+
+
+def test_region_ops_built_directly_equal_the_constructors():
+    """``new_dispatch_region`` / ``new_flow_return`` build the ops the IRDL constructors build."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType, f32
+    from xdsl.dialects.test import TestOp
+    from xdsl.ir import Block, Region
+
+    from mini_iree.compiler.analysis.dispatch_regions import new_dispatch_region, new_flow_return
+    from mini_iree.compiler.ir.printer import print_module_to_string
+    from mini_iree.dialects import flow
+
+    index, tensor = IndexType(), TensorType(f32, [DYNAMIC_INDEX, 4])
+    values = TestOp(result_types=[index, index, index, tensor]).results
+    for dims, workload in (([], []), ([values[0]], []), ([values[0], values[1]], [values[2]])):
+        types = [tensor] * len(dims)
+        direct = new_dispatch_region(types, dims, workload, Region(Block()), Region())
+        built = flow.DispatchRegionOp(types, dims, workload, Region(Block()), Region())
+        assert direct.properties == built.properties and direct.attributes == built.attributes
+        assert list(direct.properties) == list(built.properties)  # the same order in the generic form
+        assert direct.operands == built.operands and direct.result_types == built.result_types
+        assert [len(r.blocks) for r in direct.regions] == [len(r.blocks) for r in built.regions]
+        assert direct.workload == built.workload and direct.result_dims == built.result_dims
+        direct_return, built_return = new_flow_return([values[3]]), flow.ReturnOp([values[3]])
+        assert direct_return.operands == built_return.operands
+        assert direct_return.properties == built_return.properties == {}
+        assert print_module_to_string(direct, generic=True) == print_module_to_string(built, generic=True)
