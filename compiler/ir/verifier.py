@@ -1071,26 +1071,6 @@ _PLANS: dict[type, _Plan] = {}
 _VALID_LIMIT = 1 << 14
 
 
-# Ops whose own ``verify_`` reads nothing but the op's operand and result types,
-# attributes, properties and regions (checked by reading each verifier). Ops
-# whose ``verify_`` is Operation's empty one qualify without being listed.
-_SELF_CONTAINED_VERIFIERS = frozenset(
-    {
-        "flow.dispatch.region",
-        "flow.tensor.encode",
-        "hal.tensor.export",
-        "hal.tensor.import",
-        "iree_encoding.set_encoding",
-        "iree_encoding.unset_encoding",
-        "linalg.fill",
-        "linalg.matmul",
-        "tensor.dim",
-        "tensor.empty",
-    }
-)
-_SELF_CONTAINED: dict[type, bool | None] = {}
-_UNKNOWN = object()  # not in _SELF_CONTAINED yet
-
 # Ops whose own ``verify_`` reads nothing but what ``_Plan.key`` holds: operand
 # and result types (and so the size of each operand group), attributes,
 # properties, and the argument types of their regions' entry blocks (checked by
@@ -1104,12 +1084,20 @@ _KEYED_VERIFIERS = frozenset(
         "iree_encoding.set_encoding",
         "iree_encoding.unset_encoding",
         "linalg.fill",
+        "tensor.dim",
         "tensor.empty",
     }
 )
 # The same, for verifiers that also read the kind and operand types of the
 # terminator of each region's entry block.
 _KEYED_WITH_TERMINATOR_VERIFIERS = frozenset({"linalg.matmul"})
+
+# Ops whose own ``verify_`` reads nothing but the op's operand and result types,
+# attributes, properties and regions: the keyed ones. Ops whose ``verify_`` is
+# Operation's empty one qualify without being listed.
+_SELF_CONTAINED_VERIFIERS = _KEYED_VERIFIERS | _KEYED_WITH_TERMINATOR_VERIFIERS
+_SELF_CONTAINED: dict[type, bool | None] = {}
+_UNKNOWN = object()  # not in _SELF_CONTAINED yet
 
 
 def _reads_only_itself(cls: type[Operation]) -> bool | None:
