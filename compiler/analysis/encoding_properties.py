@@ -146,17 +146,8 @@ def data_tilable_precondition(op: Operation) -> bool:
     return not any(has_encoding(v) for v in op.operands)
 
 
-# Whether an op class is one of _CAST_OPS: op classes are ABCs, whose isinstance
-# runs Python code, and the answer for a class never changes.
-_IS_CAST_CLASS: dict[type, bool] = {}
-
-
-def _is_cast(owner: Operation | Block) -> bool:
-    cls = type(owner)
-    known = _IS_CAST_CLASS.get(cls)
-    if known is None:
-        known = _IS_CAST_CLASS[cls] = issubclass(cls, _CAST_OPS)
-    return known
+# Whether a value's owner is one of _CAST_OPS (see instance_test).
+_is_cast = instance_test(*_CAST_OPS)
 
 
 def _skip_cast(value: SSAValue) -> SSAValue:

@@ -41,6 +41,7 @@ from xdsl.irdl.operations import (
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
+from mini_iree.compiler.ir.queries import op_has_trait
 from mini_iree.compiler.ir.value_ids import canonical
 
 _XDSL_PREFIX = "Operation does not verify: "
@@ -1154,21 +1155,11 @@ def _verifies_fast(op: Operation, own: bool = True) -> bool:
             if region is not None:
                 parent = region.parent
                 needs_terminator = region._first_block is not region._last_block or (  # noqa: SLF001
-                    parent is not None and not _has_trait(type(parent), NoTerminator)
+                    parent is not None and not op_has_trait(parent, NoTerminator)
                 )
-                if needs_terminator and not _has_trait(cls, IsTerminator):
+                if needs_terminator and not op_has_trait(op, IsTerminator):
                     return False
         return plan.check(op, own)
     except Exception:  # noqa: BLE001 - xDSL reports it, with its own message
         return False
 
-
-def _has_trait(cls: type[Operation], trait: type[OpTrait]) -> bool:
-    """``cls.has_trait(trait)``, remembered: traits belong to the class."""
-    known = _TRAITS.get((cls, trait))
-    if known is None:
-        known = _TRAITS[(cls, trait)] = cls.has_trait(trait)
-    return known
-
-
-_TRAITS: dict[tuple[type, type], bool] = {}
