@@ -74,6 +74,7 @@ def _annotate_export(export: stream.ExecutableExportOp, sites: list[Operation], 
     if not arguments:
         return
     assume = util.AssumeIntOp(arguments, rows)
+    assume.location = function.location  # IREE builds it at the function's location
     Rewriter.insert_op(assume, InsertPoint.at_start(block))
     for arg, result in zip(arguments, assume.results):
         arg.replace_uses_with_if(result, lambda use: use.operation is not assume)

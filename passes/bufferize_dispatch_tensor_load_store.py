@@ -105,6 +105,7 @@ def find_or_create_subspan_buffer(subspan: hal.InterfaceBindingSubspanOp) -> SSA
         alignment=None if subspan.alignment is None else subspan.alignment.value.data,
         flags=None if subspan.descriptor_flags is None else subspan.descriptor_flags.value.data,
     )
+    buffer.location = subspan.location
     Rewriter.insert_op(buffer, InsertPoint.before(subspan))
     return buffer.result
 
@@ -171,6 +172,7 @@ def _buffer_for(
         buffer, dyn_off, dyn_size, dyn_str, st_off, st_size, st_str,
         _subview_type(buffer_type, tensor_type, offsets, sizes, strides),
     )  # fmt: skip
+    subview.location = op.location
     Rewriter.insert_op(subview, InsertPoint.before(insert_before))
     return subview.result
 
@@ -203,7 +205,9 @@ def bufferize_dispatch_tensor_load(load: DispatchTensorLoadOpBase) -> None:
     tensor_type = load.result.type
     assert isinstance(tensor_type, TensorType)
     buffer = _buffer_for(load, subspan, tensor_type, load)
-    Rewriter.replace_op(load, iree_codegen.LoadFromBufferOp(buffer, tensor_type))
+    new_load = iree_codegen.LoadFromBufferOp(buffer, tensor_type)
+    new_load.location = load.location
+    Rewriter.replace_op(load, new_load)
 
 
 def bufferize_dispatch_tensor_store(store: DispatchTensorStoreOpBase) -> None:
@@ -214,7 +218,9 @@ def bufferize_dispatch_tensor_store(store: DispatchTensorStoreOpBase) -> None:
     assert isinstance(tensor_type, TensorType)
     # Subviews of a store go as early as possible, after the last value they need.
     buffer = _buffer_for(store, subspan, tensor_type, _after_last_needed_value(store))
-    Rewriter.replace_op(store, iree_codegen.StoreToBufferOp(store.value, buffer))
+    new_store = iree_codegen.StoreToBufferOp(store.value, buffer)
+    new_store.location = store.location
+    Rewriter.replace_op(store, new_store)
 
 
 def _body_ops(function: Operation) -> list[Operation]:

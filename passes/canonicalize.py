@@ -39,6 +39,7 @@ from xdsl.traits import (
 )
 from xdsl.transforms.dead_code_elimination import result_only_effects
 
+from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.compiler.ir.queries import effect_free_by_class, nested_ops, op_has_trait
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 
@@ -201,8 +202,15 @@ def _constant_key(op: Operation) -> tuple[str, tuple[tuple[str, Attribute], ...]
 
 
 def hoist_and_unique_constants(root: Operation) -> None:
-    """Move each constant to the front of its insertion region's entry block; drop duplicates."""
+    """Move each constant to the front of its insertion region's entry block; drop duplicates.
+
+    The constant kept for duplicates takes the fused location of them all. (MLIR's
+    folder gives merged and moved constants ``loc(unknown)`` instead, to bound the
+    size of locations in very large programs; here provenance is worth more, and
+    a fused location lists each site once.)
+    """
     unique: dict[tuple[Region, object], Operation] = {}
+    merged: dict[Operation, list[Operation]] = {}
     owned: set[Operation] = set()
     constants = [op for op in nested_ops(root) if op_has_trait(op, ConstantLike) and not op.attributes]
     for op in constants:
@@ -214,6 +222,7 @@ def hoist_and_unique_constants(root: Operation) -> None:
         if existing is not None:
             for result, kept in zip(op.results, existing.results):
                 result.replace_all_uses_with(kept)
+            merged.setdefault(existing, [existing]).append(op)
             Rewriter.erase_op(op)
             continue
         insert_block: Block = region.blocks[0]
@@ -227,6 +236,8 @@ def hoist_and_unique_constants(root: Operation) -> None:
                 insert_block.insert_op_before(op, insert_block.first_op)
         unique[key] = op
         owned.add(op)
+    for kept, sources in merged.items():
+        kept.location = fused_location(sources)
 
 
 @dataclass(frozen=True)

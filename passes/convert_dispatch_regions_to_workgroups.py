@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, is_defined_inside
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.dialects import flow, iree_tensor_ext
 
 __all__ = ["ConvertDispatchRegionsToWorkgroupsPass", "convert_region_to_workgroups"]
@@ -229,6 +230,10 @@ def convert_region_to_workgroups(region_op: flow.DispatchRegionOp) -> flow.Dispa
         Region(count_block),
     )
     workgroups.attributes |= region_op.attributes
+    # IREE builds the op and all its plumbing (loads, stores, ties, ordinals,
+    # the count region) at the region's location; moved ops keep their own.
+    workgroups.location = region_op.location
+    give_location(workgroups, region_op.location)
     # Uses in the moved ops still name the outer values (or a loaded tensor's
     # outer value): point them at their inner counterparts.
     for outer, value in inner.items():

@@ -22,6 +22,7 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.rewriter import Rewriter
 
+from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.dialects import flow
 
 __all__ = ["DeduplicateExecutablesPass", "executable_key"]
@@ -67,6 +68,8 @@ class DeduplicateExecutablesPass(ModulePass):
             for duplicate, export in zip(_exports(executable), _exports(original)):
                 old = SymbolRefAttr(executable.sym_name.data, [duplicate.sym_name.data])
                 renames[old] = SymbolRefAttr(original.sym_name.data, [export.sym_name.data])
+            # The one executable left now stands for the code of every dispatch it replaced.
+            original.location = fused_location(original, executable)
             Rewriter.erase_op(executable)
         if not renames:
             return

@@ -45,12 +45,12 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.layout.storage import legal_storage_bit_width
 from mini_iree.dialects import iree_tensor_ext, linalg, stream, tensor
 from mini_iree.passes.canonicalize import hoist_and_unique_constants
@@ -188,5 +188,5 @@ class EncodeDeviceTensorsPass(ModulePass):
         for executable in op.body.block.ops:
             if not isinstance(executable, stream.ExecutableOp):
                 continue
-            PatternRewriteWalker(patterns).rewrite_region(executable.body)
+            SelectivePatternRewriteWalker(patterns).rewrite_region(executable.body)
             hoist_and_unique_constants(executable)

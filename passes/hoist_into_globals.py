@@ -41,6 +41,7 @@ from mini_iree.compiler.analysis.const_expr import (
     Outcome,
     is_dispatch_container,
 )
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.ir.queries import nested_ops_post_order
 from mini_iree.dialects import hal, util
 
@@ -121,6 +122,7 @@ class _Hoister:
             load = util.GlobalLoadOp.of(global_op)
             # Named after the global, as IREE prints it, not after the value it replaces.
             load.result.name_hint = global_op.sym_name.data
+            load.location = _owner(value).location
             Rewriter.insert_op(load, InsertPoint.after(_owner(value)))
             value.replace_all_uses_with(load.result)
 
@@ -148,6 +150,8 @@ class _Hoister:
             hoisted[result] = global_op
             body.add_op(util.GlobalStoreOp(mapping[result], global_op.sym_name.data))
         body.add_op(util.ReturnOp())
+        # The globals and their initializer are made for the hoisted op: they take its location.
+        give_location([initializer, *(hoisted[r] for r in _owner(value).results)], _owner(value))
 
     def _clone_tree(
         self,

@@ -44,13 +44,14 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.locations import give_location
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import iree_encoding, iree_tensor_ext, stream
 from mini_iree.passes.encode_host_tensors import host_function_like_ops
 
@@ -162,6 +163,7 @@ def _replace_with_dispatch(op: stream.TensorEncodeOp, executable_name: str, expo
         [op.result_size],
         affinity=op.affinity,
     )
+    give_location((zero, dispatch), op)
     Rewriter.replace_op(op, dispatch)
 
 
@@ -181,7 +183,7 @@ class MaterializeEncodingsPass(ModulePass):
     name = "iree-stream-materialize-encodings"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([FoldTensorEncodeOp()])).rewrite_module(op)
+        SelectivePatternRewriteWalker(GreedyRewritePatternApplier([FoldTensorEncodeOp()])).rewrite_module(op)
         encodes: list[tuple[Operation, stream.TensorEncodeOp]] = []
         for function in host_function_like_ops(op):
             encodes += [(function, e) for e in function.walk() if isinstance(e, stream.TensorEncodeOp)]
@@ -203,6 +205,8 @@ class MaterializeEncodingsPass(ModulePass):
                 next_id += 1
                 taken.add(name)
                 executable, export_name = _executable(encode, name)
+                # Built for the first encode that needs it, at its location (as IREE does).
+                give_location(executable, encode)
                 Rewriter.insert_op(executable, InsertPoint.before(function))
                 cache[key] = (name, export_name)
             _replace_with_dispatch(encode, *cache[key])

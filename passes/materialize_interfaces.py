@@ -75,6 +75,7 @@ from mini_iree.compiler.analysis.dispatch_sites import (
     resources,
 )
 from mini_iree.compiler.analysis.integer_facts import IntegerFacts
+from mini_iree.compiler.ir.locations import give_location, is_unknown
 from mini_iree.dialects import hal, stream, util
 
 __all__ = ["MaterializeInterfacesPass", "derive_pipeline_layout"]
@@ -213,6 +214,7 @@ def _clone_function_with_interface(
             alignment=alignment.value.data if isinstance(alignment, IntegerAttr) else None,
             values=values if isinstance(values, ArrayAttr) else None,
         )
+        load.location = arg.location if not is_unknown(arg.location) else function.location
         Rewriter.insert_op(load, point)
         arg.replace_all_uses_with(load.result)
         load.result.name_hint = None
@@ -241,6 +243,7 @@ def _clone_function_with_interface(
                 alignment=alignment,
                 flags=flags,
             )
+            new.location = old.location
             Rewriter.replace_op(old, new)
             new.result.name_hint = None
         binding_ordinal += 1
@@ -260,10 +263,12 @@ def _clone_workgroup_count(export: stream.ExecutableExportOp) -> Region:
     for arg in block.args:
         arg.name_hint = None  # renumbered with the new device argument
     if not any(isinstance(t, hal.DeviceType) for t in block.arg_types):
-        block.insert_arg(hal.DeviceType(), 0)
+        block.insert_arg(hal.DeviceType(), 0).location = export.location
     for op in list(region.walk()):
         if isinstance(op, stream.ReturnOp):
-            Rewriter.replace_op(op, hal.ReturnOp(list(op.values)))
+            new_return = hal.ReturnOp(list(op.values))
+            new_return.location = op.location
+            Rewriter.replace_op(op, new_return)
     return region
 
 
@@ -315,6 +320,7 @@ class _Materializer:
         name = executable.sym_name.data
         visibility = executable.sym_visibility.data if executable.sym_visibility is not None else None
         hal_executable = hal.ExecutableOp(name, visibility)
+        give_location(hal_executable, executable)
         Rewriter.insert_op(hal_executable, InsertPoint.after(executable))
         inner_module = next((op for op in executable.body.block.ops if op.name == "builtin.module"), None)
         variants: list[hal.ExecutableVariantOp] = []
@@ -325,6 +331,7 @@ class _Materializer:
             variant = hal.ExecutableVariantOp(variant_name, target, "public")
             if inner_module is not None:
                 variant.add_op(ModuleOp([]))
+            give_location(variant, executable)
             hal_executable.add_op(variant)
             variants.append(variant)
 
@@ -341,6 +348,7 @@ class _Materializer:
             expansions: list[tuple[SymbolRefAttr, hal.ExecutableTargetAttr]] = []
             for variant in variants:
                 new_export = hal.ExecutableExportOp(function_name, layout, ordinal, _clone_workgroup_count(export))
+                give_location(new_export, export)
                 # IREE builds each export at the start of the variant, so several
                 # exports end up in reverse order (ordinals keep the source order).
                 Rewriter.insert_op(new_export, InsertPoint.at_start(variant.body.block))

@@ -26,6 +26,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.dialects import hal, util
 
 __all__ = ["MaterializeTargetDevicesPass"]
@@ -62,6 +63,8 @@ def _create_device_globals(module: ModuleOp, targets: Attribute) -> SymbolRefAtt
     globals_ = [util.GlobalOp(name, hal.DeviceType(), initial_value=_device_value(module, attr)) for name, attr in named]
     if not globals_:
         return None
+    # The devices are the module's: IREE creates their globals at its location.
+    give_location(globals_, module)
     first = module.body.block.first_op
     point = InsertPoint.before(first) if first is not None else InsertPoint.at_end(module.body.block)
     Rewriter.insert_op(globals_, point)

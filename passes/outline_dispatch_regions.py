@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.dialects import flow, util
 
 __all__ = ["OutlineDispatchRegionsPass", "outline_dispatch_workgroups"]
@@ -42,7 +43,9 @@ def _workgroup_function(name: str, body: Region) -> func.FuncOp:
     for block in body.blocks:
         terminator = block.last_op
         if isinstance(terminator, flow.ReturnOp):
-            Rewriter.replace_op(terminator, func.ReturnOp(*terminator.operands))
+            new_terminator = func.ReturnOp(*terminator.operands)
+            new_terminator.location = terminator.location
+            Rewriter.replace_op(terminator, new_terminator)
     return function
 
 
@@ -58,6 +61,9 @@ def outline_dispatch_workgroups(
     # Dialect attributes (placement hints such as `stream.affinity`) travel to both.
     export.attributes |= workgroups.attributes
     executable = flow.ExecutableOp(name, Region(Block([export, ModuleOp([function])])), "private")
+    # As in IREE, the executable, its export and function take the location of
+    # the dispatch they outline; the body's ops keep their own.
+    give_location(executable, workgroups.location)
     Rewriter.insert_op(executable, InsertPoint.before(parent_function))
 
     dispatch = flow.DispatchOp(
@@ -70,6 +76,7 @@ def outline_dispatch_workgroups(
         [flow.tied_operand_index(workgroups.tied_operands, i) for i in range(len(workgroups.results))],
     )
     dispatch.attributes |= workgroups.attributes
+    dispatch.location = workgroups.location
     Rewriter.replace_op(workgroups, dispatch)
     return dispatch
 

@@ -48,6 +48,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
     ModuleOp,
     i32,
     i64,
@@ -56,8 +57,9 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.analysis.dispatch_sites import export_dispatch_sites, tied_operand_indices
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.locations import is_unknown
 from mini_iree.dialects import stream
 from mini_iree.dialects.arith import IndexCastUIOp
 from mini_iree.dialects.flow import UNTIED_INDEX
@@ -106,9 +108,11 @@ class _HostPacker:
 
     def __init__(self, dispatch: Operation):
         self.point = InsertPoint.before(dispatch)
+        self.location = dispatch.location
         self.c32: SSAValue | None = None
 
     def _insert(self, op: Operation) -> SSAValue:
+        op.location = self.location
         Rewriter.insert_op(op, self.point)
         return op.results[0]
 
@@ -177,18 +181,22 @@ def _pack_dispatch(dispatch: stream.AsyncDispatchOp) -> None:
         dispatch.affinity,
     )
     new_op.attributes |= dispatch.attributes
+    new_op.location = dispatch.location
     Rewriter.replace_op(dispatch, new_op)
 
 
 class _DevicePacker:
     """Rebuilds each scalar argument of a function from new i32 arguments."""
 
-    def __init__(self, block: Block):
+    def __init__(self, block: Block, location: LocationAttr):
         self.block = block
         self.point = InsertPoint.at_start(block)
+        # The function's location, then, while an argument is rebuilt, the argument's.
+        self.function_location = self.location = location
         self.c32: SSAValue | None = None
 
     def _insert(self, op: Operation) -> SSAValue:
+        op.location = self.location
         Rewriter.insert_op(op, self.point)
         return op.results[0]
 
@@ -196,12 +204,15 @@ class _DevicePacker:
         if self.c32 is None:
             # One constant at the top of the function (where canonicalize puts IREE's).
             constant = arith.ConstantOp(IntegerAttr(32, i64))
+            constant.location = self.function_location
             Rewriter.insert_op(constant, InsertPoint.at_start(self.block))
             self.c32 = constant.result
         return self.c32
 
     def _new_arg(self, type_: Attribute) -> SSAValue:
-        return self.block.insert_arg(type_, len(self.block.args))
+        arg = self.block.insert_arg(type_, len(self.block.args))
+        arg.location = self.location
+        return arg
 
     def rebuild(self, type_: Attribute) -> tuple[list[Attribute], SSAValue, Operation | None]:
         """New argument types, the rebuilt value and the op producing it (None if it is an argument)."""
@@ -233,17 +244,19 @@ def _pack_function(function: func.FuncOp) -> None:
         if isinstance(arg.type, IndexType | IntegerType | AnyFloat | ComplexType):
             _check_packable(function, arg.type, f"argument {arg.index}")
     old_attrs = list(function.arg_attrs.data) if function.arg_attrs is not None else [None] * len(old_args)
-    packer = _DevicePacker(block)
+    packer = _DevicePacker(block, function.location)
     new_types: list[Attribute] = []
     new_attrs: list[DictionaryAttr] = []
     for arg, attrs in zip(old_args, old_attrs):
         if not isinstance(arg.type, IndexType | IntegerType | AnyFloat):
             # Bindings (and anything else) pass through unchanged.
             new_arg = block.insert_arg(arg.type, len(block.args))
+            new_arg.location = arg.location
             new_types.append(arg.type)
             new_attrs.append(attrs if attrs is not None else DictionaryAttr({}))
             arg.replace_all_uses_with(new_arg)
             continue
+        packer.location = arg.location if not is_unknown(arg.location) else function.location
         types, value, owner = packer.rebuild(arg.type)
         # Argument attributes (`stream.alignment`, ...) move onto the op that rebuilds the value.
         if owner is not None and attrs is not None:

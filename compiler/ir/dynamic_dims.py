@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, LocationAttr, TensorType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -99,11 +99,15 @@ def dominates_point(value: SSAValue, block: Block) -> bool:
     return False
 
 
-def get_dynamic_dims(value: SSAValue, insert_point: InsertPoint) -> list[SSAValue]:
+def get_dynamic_dims(
+    value: SSAValue, insert_point: InsertPoint, location: LocationAttr | None = None
+) -> list[SSAValue]:
     """The dynamic sizes of ``value``, creating ``tensor.dim`` ops at ``insert_point`` if needed.
 
     Values found by :func:`find_dynamic_dims` are used when they are visible at
-    the insertion point; otherwise ``arith.constant`` + ``tensor.dim`` are built.
+    the insertion point; otherwise ``arith.constant`` + ``tensor.dim`` are built,
+    at ``location``: by default that of the op they are inserted before (the op
+    that needs the sizes), else of the op defining ``value``.
     """
     from mini_iree.dialects import tensor
 
@@ -111,11 +115,16 @@ def get_dynamic_dims(value: SSAValue, insert_point: InsertPoint) -> list[SSAValu
     if found is not None and all(dominates_point(d, insert_point.block) for d in found):
         return found
     dims: list[SSAValue] = []
+    if location is None:
+        user = insert_point.insert_before
+        location = user.location if user is not None else getattr(value.owner, "location", None)
     for axis, size in enumerate(value.type.get_shape()):  # type: ignore[attr-defined]
         if size != DYNAMIC_INDEX:
             continue
         index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
         dim = tensor.DimOp(value, index)
+        if location is not None:
+            index.location = dim.location = location
         Rewriter.insert_op([index, dim], insert_point)
         dims.append(dim.results[0])
     return dims

@@ -23,6 +23,10 @@ listeners (which push it here as well) or in the next sweep.
 
 With folding enabled every foldable op is a candidate, so the walker then
 populates as the plain one does.
+
+Ops a rewrite inserts take the location of the op it rewrites, as MLIR's
+patterns create them with ``op.getLoc()`` (``locations.LocationStamping``);
+a pattern that sets a location itself keeps it.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
+from mini_iree.compiler.ir.locations import LocationStamping
 from mini_iree.compiler.ir.queries import nested_ops
 
 __all__ = ["SelectivePatternRewriteWalker"]
@@ -49,8 +54,12 @@ class SelectivePatternRewriteWalker(PatternRewriteWalker):
 
     roots: Callable[[Operation], bool] = field(default=lambda _: True)
 
+    def __post_init__(self) -> None:
+        self.applier = self.pattern
+        self.pattern = LocationStamping(self.pattern)
+
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
-        pattern = self.pattern
+        pattern = self.applier
         if isinstance(pattern, GreedyRewritePatternApplier) and pattern.folding_enabled:
             super()._populate_worklist(op)
             return
