@@ -20,6 +20,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 from xdsl.irdl import irdl_attr_definition
 
+from mini_iree.compiler.layout.encoding_info_checks import verify_resolver
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr
 
 
@@ -36,6 +37,8 @@ class CPUEncodingResolverAttr(EncodingResolverAttr):
 
     name = "iree_cpu.cpu_encoding_resolver"
 
+    verify = verify_resolver
+
 
 @irdl_attr_definition(init=False)
 class VMVXEncodingResolverAttr(EncodingResolverAttr):
@@ -48,6 +51,8 @@ class VMVXEncodingResolverAttr(EncodingResolverAttr):
 
     name = "iree_cpu.vmvx_encoding_resolver"
 
+    verify = verify_resolver
+
 
 @irdl_attr_definition(init=False)
 class CPUEncodingLayoutAttr(EncodingResolverAttr):
@@ -58,6 +63,8 @@ class CPUEncodingLayoutAttr(EncodingResolverAttr):
     """
 
     name = "iree_cpu.cpu_encoding_layout"
+
+    verify = verify_resolver
 
 
 IREECPU = Dialect(

@@ -485,6 +485,10 @@ class EncodingAttr(ParametrizedAttribute, SerializableAttr):
                     f"found an encoding with {num_sizes} iteration sizes, but expected "
                     f"{operand_map.num_dims} based on the user indexing maps"
                 )
+            # A loop range is a static size (0 included: IREE allows empty dims) or `?`;
+            # IREE's verifier does not look, but a negative range would reach the resolvers.
+            if any(size < 0 and size != DYNAMIC_INDEX for size in self.get_iteration_sizes()):
+                raise VerifyException("expected all `iteration_sizes` to be non-negative or dynamic")
 
     # -- queries ----------------------------------------------------------------
 
@@ -637,6 +641,12 @@ class LayoutAttr(ParametrizedAttribute, SerializableAttr):
         for layout in self.layouts.data:
             if isinstance(layout, PackedStorageAttr):
                 layout.verify_encoding(shape, element_type)
+        # Each resolved `encoding_info` must describe a pack of a tensor of this rank (the
+        # resolvers check, when built, what needs no tensor).
+        from mini_iree.compiler.layout.encoding_info_checks import verify_resolved_layout
+
+        for layout in self.layouts.data:
+            verify_resolved_layout(layout, len(shape))
 
     def is_serialized(self) -> bool:
         return all(is_serialized_encoding(layout) for layout in self.layouts.data)

@@ -44,6 +44,8 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
+    DenseIntElementsAttr,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -54,7 +56,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as xdsl_linalg
-from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation, NamedOperation
+from xdsl.dialects.linalg.abstract_ops import ConvOperation, LinalgStructuredOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.utils import (
     parse_dynamic_index_list_without_types,
@@ -78,10 +80,11 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import HasParent, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
 
+from mini_iree.compiler.ir.dense_elements import element_values
 from mini_iree.compiler.ir.value_ids import canonical
 from mini_iree.compiler.ir.format_printer import operand_groups
 from mini_iree.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
@@ -91,8 +94,40 @@ from mini_iree.dialects.utils import operand_segment_sizes
 # every op of the dialect, ours or xDSL's.
 GenericOp = xdsl_linalg.GenericOp
 YieldOp = xdsl_linalg.YieldOp
-IndexOp = xdsl_linalg.IndexOp
 CopyOp = xdsl_linalg.CopyOp
+
+
+@irdl_op_definition
+class IndexOp(IRDLOperation):
+    """`linalg.index 1 : index`: the index of a loop of the enclosing linalg op.
+
+    xDSL's op with MLIR's verifier: the loop must exist (a dim past the last loop
+    would reach the passes and the interpreter).
+    """
+
+    name = "linalg.index"
+
+    dim = prop_def(IntegerAttr[i64])
+    result = result_def(IndexType)
+
+    traits = traits_def(HasParent(GenericOp))
+
+    assembly_format = "$dim attr-dict `:` type($result)"
+
+    def __init__(self, dim: int):
+        super().__init__(properties={"dim": IntegerAttr(dim, i64)}, result_types=[IndexType()])
+
+    def verify_(self) -> None:
+        dim = self.dim.value.data
+        if dim < 0:
+            raise VerifyException(
+                "attribute 'dim' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0"
+            )
+        parent = self.parent_op()
+        if isinstance(parent, GenericOp) and dim >= (loops := len(parent.iterator_types.data)):
+            raise VerifyException(
+                f"expected dim ({dim}) to be lower than the number of loops ({loops}) of the enclosing LinalgOp"
+            )
 
 # ---------------------------------------------------------------------------------------
 # Hidden bodies of named ops, built once per signature
@@ -2057,6 +2092,74 @@ class ReduceOp(_DstStyleOp):
             printer.print_region(self.body, print_entry_block_args=False)
 
 
+# ---------------------------------------------------------------------------------------
+# Convolutions: strides and dilations default to 1
+# ---------------------------------------------------------------------------------------
+
+
+class _DefaultedConv:
+    """A convolution seen with its strides and dilations filled in (MLIR's
+    `DefaultValuedOptionalAttr`: absent means 1 in every spatial dim)."""
+
+    _ONES = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2]), [1, 1])
+
+    def __init__(self, op: Operation):
+        self._op = op
+        self.strides = _every_element(op.properties.get("strides")) or self._ONES
+        self.dilations = _every_element(op.properties.get("dilations")) or self._ONES
+
+    def __getattr__(self, name: str):
+        return getattr(self._op, name)
+
+
+def _every_element(attr: Attribute | None) -> Attribute | None:
+    """``attr`` with each element stored: xDSL's convolutions unpack one value per dim,
+    and a splat (``dense<2> : tensor<2xi64>``) keeps one."""
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return DenseIntOrFPElementsAttr.from_list(attr.type, element_values(attr))
+    return attr
+
+
+def _conv_with_default_strides(xdsl_op: type) -> type:
+    """xDSL's 2-D convolution `xdsl_op` with optional `strides`/`dilations`, as MLIR
+    defines them: an op written without them parses, prints without them and has the
+    indexing maps of unit strides and dilations."""
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return xdsl_op.get_default_indexing_maps(_DefaultedConv(self))
+
+    def __init__(self, inputs, outputs=(), res=None, attributes=None, *, strides=None, dilations=None):
+        NamedOperation.__init__(
+            self,
+            ins=inputs,
+            outs=outputs,
+            attributes=attributes,
+            result_types=res,
+            properties={"strides": strides, "dilations": dilations},
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    namespace = {
+        "name": xdsl_op.name,
+        "__doc__": f"`{xdsl_op.name}`; `strides` and `dilations` default to 1.",
+        "__module__": __name__,
+        "__qualname__": xdsl_op.__name__,
+        "strides": opt_prop_def(DenseIntElementsAttr),
+        "dilations": opt_prop_def(DenseIntElementsAttr),
+        "get_default_indexing_maps": get_default_indexing_maps,
+        "__init__": __init__,
+    }
+    return irdl_op_definition(type(xdsl_op.__name__, (ConvOperation,), namespace))
+
+
+Conv2DNchwFchwOp = _conv_with_default_strides(xdsl_linalg.Conv2DNchwFchwOp)
+Conv2DNhwgcGfhwcOp = _conv_with_default_strides(xdsl_linalg.Conv2DNhwgcGfhwcOp)
+Conv2DNhwcHwcfOp = _conv_with_default_strides(xdsl_linalg.Conv2DNhwc_HwcfOp)
+Conv2DNgchwGfchwOp = _conv_with_default_strides(xdsl_linalg.Conv2DNgchwGfchwOp)
+Conv2DNgchwFgchwOp = _conv_with_default_strides(xdsl_linalg.Conv2DNgchwFgchwOp)
+Conv2DNhwcFhwcOp = _conv_with_default_strides(xdsl_linalg.Conv2DNhwc_FhwcOp)
+
+
 Linalg = Dialect(
     "linalg",
     [
@@ -2077,13 +2180,13 @@ Linalg = Dialect(
         xdsl_linalg.SelectOp,
         xdsl_linalg.QuantizedMatmulOp,
         xdsl_linalg.PoolingNchwMaxOp,
-        xdsl_linalg.Conv2DNchwFchwOp,
-        xdsl_linalg.Conv2DNhwgcGfhwcOp,
-        xdsl_linalg.Conv2DNhwc_HwcfOp,
-        xdsl_linalg.Conv2DNgchwGfchwOp,
-        xdsl_linalg.Conv2DNgchwFgchwOp,
-        xdsl_linalg.Conv2DNhwc_FhwcOp,
         # Ours.
+        Conv2DNchwFchwOp,
+        Conv2DNhwgcGfhwcOp,
+        Conv2DNhwcHwcfOp,
+        Conv2DNgchwGfchwOp,
+        Conv2DNgchwFgchwOp,
+        Conv2DNhwcFhwcOp,
         MatmulOp,
         BatchMatmulOp,
         MatvecOp,

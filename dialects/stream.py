@@ -33,12 +33,14 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     IndexType,
     IntegerAttr,
     NoneType,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
@@ -209,8 +211,12 @@ def verify_value_sizes(values: Sequence[SSAValue], sizes: Sequence[SSAValue]) ->
 
 
 def verify_encoding_dims(encoding: Attribute, dims: Sequence[SSAValue]) -> None:
-    """Dims of a tensor-phase op's encoding type ("type set" in IREE's wording)."""
+    """Dims of a tensor-phase op's encoding type ("type set" in IREE's wording), and the
+    type's encoding against its shape (MLIR checks it when the type is built)."""
     verify_op_dynamic_dims([encoding], dims, set_name="type")
+    check = getattr(getattr(encoding, "encoding", None), "verify_encoding", None)
+    if check is not None:
+        check(encoding.get_shape(), encoding.get_element_type())  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------
@@ -572,6 +578,18 @@ class TensorConstantOp(IRDLOperation):
 
     def verify_(self) -> None:
         verify_encoding_dims(self.result_encoding, self.result_encoding_dims)
+        # The value holds the tensor's elements: its shape and element type are the
+        # tensor's (a `?` of the tensor takes any size), whatever the tensor's encoding.
+        tensor = self.result_encoding
+        value_type = getattr(self.value, "type", None)
+        if not isinstance(tensor, TensorType):
+            return
+        if not isinstance(value_type, TensorType) or value_type.element_type != tensor.element_type or not (
+            len(value_type.get_shape()) == len(tensor.get_shape())
+            and all(d in (v, DYNAMIC_INDEX) for v, d in zip(value_type.get_shape(), tensor.get_shape()))
+        ):
+            plain = TensorType(tensor.element_type, tensor.get_shape())
+            raise VerifyException(f"value of type {value_type or 'none'} does not hold the elements of {plain}")
 
 
 def _parse_encoded_type(

@@ -16,6 +16,8 @@ from xdsl.passes import ModulePass
 _PASSES: dict[str, str] = {
     "canonicalize": "mini_iree.passes.canonicalize:CanonicalizePass",
     "iree-abi-wrap-entry-points": "mini_iree.passes.wrap_entry_points:WrapEntryPointsPass",
+    # MLIR's inliner, which IREE's ABI pipeline runs right after wrapping entry points.
+    "inline": "mini_iree.passes.inline:InlinePass",
     "iree-dispatch-creation-form-dispatch-regions": "mini_iree.passes.form_dispatch_regions:FormDispatchRegionsPass",
     "iree-dispatch-creation-clone-producers-into-dispatch-regions": (
         "mini_iree.passes.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass"
@@ -144,7 +146,9 @@ _TARGET_OPTION = (
     "target",
     "",
     "the devices to compile for, as iree-hal-assign-target-devices' targetDevices: "
-    "gfx942, 'x86_64:+avx,+avx2,+fma', vmvx, or several separated by commas",
+    "gfx942, 'x86_64:+avx,+avx2,+fma', 'aarch64:+neon,+i8mm', vmvx, or several separated by commas "
+    "(every spelling: 'Targets' at the end of --list-passes); the stream passes need one unless the input "
+    "declares its devices",
 )
 
 # Named pipelines, expanded in place wherever the name appears in -p or --pass-pipeline.
@@ -159,6 +163,9 @@ _PIPELINES: dict[str, Pipeline] = {
             "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
             "?target:iree-hal-materialize-target-devices",
             "iree-abi-wrap-entry-points",
+            # IREE inlines right after wrapping (its canonicalize, cse and symbol-dce
+            # there change nothing the walkthrough prints, so only the calls go).
+            "inline{{default-pipeline=}}",
             "iree-dispatch-creation-form-dispatch-regions",
             "iree-dispatch-creation-clone-producers-into-dispatch-regions",
             "iree-dispatch-creation-annotate-data-tiling-hints",

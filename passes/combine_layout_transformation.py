@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     IndexType,
     IntegerAttr,
+    LocationAttr,
     ModuleOp,
     TensorType,
     i1,
@@ -55,7 +56,6 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -63,6 +63,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import PassFailedException
 
+from mini_iree.compiler.ir.locations import fused_location, give_location
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import affine, gpu, iree_codegen, iree_linalg_ext, linalg, tensor
 from mini_iree.dialects.scf import ForallOp
 
@@ -116,17 +118,22 @@ Size = int | _Value | _Dim | _Padded | _Times | _Product
 
 
 class _Builder:
-    """Creates ops before `anchor`, constants at the top of the function (MLIR's folder places them there)."""
+    """Creates ops before `anchor`, constants at the top of the function (MLIR's folder places them there).
 
-    def __init__(self, anchor: Operation, entry: Block):
+    Every op it creates takes `location`: the relayout chain the new ops replace.
+    """
+
+    def __init__(self, anchor: Operation, entry: Block, location: LocationAttr):
         self.anchor = anchor
         self.entry = entry
+        self.location = location
         self.constants: dict[tuple[int, Attribute], SSAValue] = {}
         for op in entry.ops:
             if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
                 self.constants.setdefault((op.value.value.data, op.value.type), op.result)
 
     def insert(self, op: Operation) -> Operation:
+        give_location(op, self.location)
         Rewriter.insert_op(op, InsertPoint.before(self.anchor))
         return op
 
@@ -134,10 +141,22 @@ class _Builder:
         key = (value, type_)
         if key not in self.constants:
             op = arith.ConstantOp(IntegerAttr(value, type_))
+            op.location = self.location
             first = self.entry.first_op
             Rewriter.insert_op(op, InsertPoint.before(first) if first is not None else InsertPoint.at_end(self.entry))
             self.constants[key] = op.result
-        return self.constants[key]
+        result = self.constants[key]
+        existing = result.owner
+        assert isinstance(existing, Operation)
+        if existing.parent_block() is self.entry and existing is not self.entry.first_op:
+            anchor = self.entry.find_ancestor_op_in_block(self.anchor)
+            if anchor is not None and anchor.is_before_in_block(existing):
+                # A constant of the function placed after the anchor does not dominate the
+                # ops built there: move it to the top, as MLIR's OperationFolder moves a
+                # constant it reuses to the front of the block.
+                existing.detach()
+                self.entry.insert_op_before(existing, self.entry.first_op)  # type: ignore[arg-type]
+        return result
 
     def materialize(self, size: Size) -> SSAValue | int:
         if isinstance(size, int):
@@ -703,7 +722,8 @@ class FoldRelayoutChainIntoMapScatterPattern(RewritePattern):
             return
         leaf = ops[-1]
         function_block = _entry_block(store)
-        builder = _Builder(leaf, function_block)
+        # The map_scatter and what computes its indices stand for the whole chain.
+        builder = _Builder(leaf, function_block, fused_location(ops))
         for compute in chain.prelude:
             compute(builder)
         true_cell: list[SSAValue] = []
@@ -755,7 +775,7 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
     assert k is not None
     after = store.next_op
     assert after is not None
-    loop_builder = _Builder(after, builder.entry)
+    loop_builder = _Builder(after, builder.entry, builder.location)
     loop_builder.constants = builder.constants
     padded_sizes = [loop_builder.materialize(s) for s in chain.sizes[k + 1]]
     source_sizes = chain.sizes[k]
@@ -772,7 +792,7 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
     else:
         # Otherwise the transformation of the steps after the pad, built once (its sizes
         # go before the map_scatter) and cloned into each loop nest.
-        region_builder = _Builder(map_op, builder.entry)
+        region_builder = _Builder(map_op, builder.entry, builder.location)
         region_builder.constants = builder.constants
         tail_block, _ = _build_region(
             region_builder, tail_indexing, tail_sizes, rank, lambda: region_builder.constant(1, i1)
@@ -807,6 +827,7 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
         lbs: list = [0] * rank
         lbs[dim] = loop_builder.materialize(source) if not isinstance(source, int) else source
         loop = _build_pad_loops(lbs, list(padded_sizes), configs, 0, builder.entry, body)
+        give_location(loop, builder.location)
         Rewriter.insert_op(loop, InsertPoint.before(after))
 
 
@@ -839,7 +860,7 @@ def _erase_trivially_dead(module: ModuleOp) -> None:
 
 
 def _combine(module: ModuleOp, op_class: type, distribution, control) -> None:
-    PatternRewriteWalker(
+    SelectivePatternRewriteWalker(
         FoldRelayoutChainIntoMapScatterPattern(op_class, distribution, control), apply_recursively=False
     ).rewrite_module(module)
     _erase_trivially_dead(module)

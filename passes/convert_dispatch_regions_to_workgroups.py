@@ -43,6 +43,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, is_defined_inside
+from mini_iree.compiler.ir.dense_elements import is_splat
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.locations import give_location
 from mini_iree.dialects import flow, iree_tensor_ext
@@ -72,9 +73,9 @@ def _is_inlinable_constant(value: SSAValue) -> bool:
     attr = op.value
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         return True
-    if attr.is_splat():
-        return True
     type_ = attr.get_type()
+    if is_splat(attr):
+        return True
     width = getattr(type_.element_type, "bitwidth", 64)
     return type_.element_count() * max(1, (width + 7) // 8) <= _MAX_INLINED_CONSTANT_BYTES
 

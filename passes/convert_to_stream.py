@@ -71,7 +71,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -79,6 +78,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
+from mini_iree.compiler.ir.locations import LocationStamping
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, hal, iree_tensor_ext, stream, util
 from mini_iree.dialects.utils import count_dynamic
 
@@ -929,7 +930,7 @@ class ConvertToStreamPass(ModulePass):
     """IREE 3.13's form: imports and exports change lifetime with ``stream.async.cast`` (walkthrough: transfer)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(ResolveTensorDimOp(), apply_recursively=False).rewrite_module(op)
+        SelectivePatternRewriteWalker(ResolveTensorDimOp(), apply_recursively=False).rewrite_module(op)
         _check_convertible(op)
         state = GlobalExpansionState()
         patterns: list[RewritePattern] = [
@@ -949,8 +950,8 @@ class ConvertToStreamPass(ModulePass):
         # Executables first, each on its own: their bodies move into the new
         # op, which a walker's worklist (holding the old nested ops) must not see.
         for executable in [o for o in op.walk() if isinstance(o, flow.ExecutableOp)]:
-            ConvertExecutableOp().match_and_rewrite(executable, PatternRewriter(executable))
-        PatternRewriteWalker(
+            LocationStamping(ConvertExecutableOp()).match_and_rewrite(executable, PatternRewriter(executable))
+        SelectivePatternRewriteWalker(
             GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=True
         ).rewrite_module(op)
         _finish(op)

@@ -50,6 +50,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.layout.storage import legal_storage_bit_width
 from mini_iree.dialects import iree_tensor_ext, linalg, stream, tensor
@@ -116,7 +117,7 @@ def _widened_constant(op: arith.ConstantOp, aligned: TensorType) -> arith.Consta
     assert isinstance(source.element_type, IntegerType)
     mask = (1 << source.element_type.width.data) - 1
     values = [int(v) & mask for v in value.get_values()]
-    return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(aligned, values))
+    return arith.ConstantOp(dense_elements(aligned, values))
 
 
 class EncodeBindingSubspanOp(RewritePattern):

@@ -51,14 +51,15 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
+from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.layout.storage import (
     Const,
     DynamicDim,
@@ -129,17 +130,17 @@ def _storage_size(op: Operation, tensor: Attribute, nsw: bool) -> StorageSize:
         raise OpError(op, f"failed to calculate total byte count: {err}") from None
 
 
-def _aligned_constant_value(value: Attribute, tensor: TensorType) -> Attribute:
+def _aligned_constant_value(op: Operation, value: Attribute, tensor: TensorType) -> Attribute:
     """The constant's elements in their storage type (i1 -> i8), as IREE's ``alignTensorType``."""
     bits = legal_storage_bit_width(tensor)
     element = tensor.element_type
     if not isinstance(element, IntegerType) or bits == element.width.data:
         return value
     if not isinstance(value, DenseIntOrFPElementsAttr):
-        raise PassFailedException(f"cannot widen the elements of {value} to i{bits} storage")
+        raise OpError(op, f"cannot widen the elements of {value} to i{bits} storage")
     values = [int(v) & ((1 << element.width.data) - 1) for v in value.get_values()]
     storage = TensorType(IntegerType(bits), tensor.get_shape())
-    return DenseIntOrFPElementsAttr.from_list(storage, values)
+    return dense_elements(storage, values)
 
 
 @dataclass
@@ -165,7 +166,7 @@ class EncodeTensorConstantOp(RewritePattern):
         tensor = op.result_encoding
         size = _storage_size(op, tensor, self.nsw)
         assert isinstance(tensor, TensorType)
-        value = _aligned_constant_value(op.value, tensor)
+        value = _aligned_constant_value(op, op.value, tensor)
         size_value = emit_storage_size(size, op.result_encoding_dims, rewriter, InsertPoint.before(op))
         rewriter.replace(op, stream.AsyncConstantOp(value, op.result.type, size_value, op.affinity))
 
@@ -245,5 +246,5 @@ class EncodeHostTensorsPass(ModulePass):
             ]
         )
         for function in host_function_like_ops(op):
-            PatternRewriteWalker(patterns).rewrite_region(function.regions[0])
+            SelectivePatternRewriteWalker(patterns).rewrite_region(function.regions[0])
             hoist_and_unique_constants(function)

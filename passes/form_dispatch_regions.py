@@ -44,6 +44,7 @@ from mini_iree.compiler.analysis.clonable_into_dispatch import (
 )
 from mini_iree.compiler.analysis.dispatch_regions import new_dispatch_region, new_flow_return
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.locations import fused_location, give_location
 from mini_iree.compiler.ir.queries import element_bit_width, instance_test, is_bit_extend_op, nested_ops
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor, util
 
@@ -540,6 +541,7 @@ def _pad_result_dims(pad: tensor.PadOp, point: InsertPoint) -> list[SSAValue]:
                 add = arith.AddiOp(total, amount)
                 ops.append(add)
                 total = add.result
+        give_location(ops, pad)
         Rewriter.insert_op(ops, point)
         dims.append(total)
     return dims
@@ -640,6 +642,9 @@ def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]
         op.detach()
         body.add_op(op)
     body.add_op(new_flow_return(returned))
+    # The region stands for the ops fused into it, the root first (its return is the root's).
+    region_op.location = fused_location(root, kept)
+    give_location(region_op, root)
     for value, replacement in zip(returned, region_op.results):
         value.replace_uses_with_if(replacement, lambda use: not region_op.is_ancestor(use.operation))
         replacement.name_hint = None

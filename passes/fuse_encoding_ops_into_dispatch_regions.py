@@ -25,7 +25,7 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     rebuild_dispatch_region,
 )
 from mini_iree.compiler.analysis.reshape_sizes import collapsed_dynamic_sizes
-from mini_iree.compiler.ir.locations import fused_location, give_location
+from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.compiler.ir.queries import instance_test, nested_ops
 from mini_iree.dialects import flow, iree_encoding, tensor
 
@@ -145,7 +145,6 @@ def _fuse(encoding_op: iree_encoding.SetEncodingOp, aggressive: bool) -> bool:
     new_region = rebuild_dispatch_region(region, keep, [encoding_op.result], [dims])
     # The region now holds the ops it was made of and the ones fused into it.
     new_region.location = fused_location(region, *ops)
-    give_location(new_region, terminator)
     for use in external_uses:
         use.operation.operands[use.index] = new_region.results[-1]
     return True

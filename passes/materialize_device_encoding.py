@@ -35,7 +35,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
@@ -43,6 +42,7 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import PassFailedException
 
 from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, mixed_sizes, static_shape, to_ir_shape
 from mini_iree.compiler.materialize_encoding.layouts import GPU_ERAS, LayoutSource, find_target
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext, linalg, stream, tensor
@@ -436,7 +436,7 @@ def _is_mul_add_body(op: linalg.GenericOp) -> bool:
     """`yield(add(out, mul(cast?(in0), cast?(in1))))`, what mmt4d computes."""
     ops = list(op.body.block.ops)
     names = [o.name for o in ops]
-    core = [n for n in names if n not in ("arith.extsi", "arith.extf", "arith.sitofp", "arith.truncf")]
+    core = [n for n in names if n not in ("arith.extsi", "arith.extui", "arith.extf", "arith.sitofp", "arith.truncf")]
     return core in (["arith.mulf", "arith.addf", "linalg.yield"], ["arith.muli", "arith.addi", "linalg.yield"])
 
 
@@ -542,7 +542,7 @@ class MaterializeDeviceEncodingPass(ModulePass):
                 MaterializeContractionOp(conversion),
                 MaterializeGenericOp(conversion),
             ]
-            PatternRewriteWalker(
+            SelectivePatternRewriteWalker(
                 GreedyRewritePatternApplier(patterns), apply_recursively=False, walk_regions_first=False
             ).rewrite_module(func_op)  # type: ignore[arg-type]
             _finish(func_op)

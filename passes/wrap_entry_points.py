@@ -57,6 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.ir.printer import MLIRPrinter
 from mini_iree.compiler.ir.queries import instance_test, nested_ops
 from mini_iree.dialects import hal, tensor, util
@@ -157,6 +158,7 @@ def _fold_dims_of_imports(imports: Sequence[hal.TensorImportOp], body: Block) ->
                 continue
             if shape[axis] != DYNAMIC_INDEX:
                 size = arith.ConstantOp(IntegerAttr(shape[axis], IndexType()))
+                size.location = dim_op.location
                 Rewriter.insert_op(size, InsertPoint.before(dim_op))
                 dim_op.result.replace_all_uses_with(size.result)
                 if not size.result.uses:
@@ -178,9 +180,11 @@ def _export_results(terminator: func.ReturnOp) -> util.ReturnOp:
             continue
         dims = get_dynamic_dims(value, InsertPoint.before(terminator))
         exported = hal.TensorExportOp(value, dims, name=f"output{index}")
+        exported.location = terminator.location
         Rewriter.insert_op(exported, InsertPoint.before(terminator))
         values.append(exported.target)
     new_return = util.ReturnOp(*values)
+    new_return.location = terminator.location
     Rewriter.replace_op(terminator, new_return)
     return new_return
 
@@ -222,6 +226,8 @@ def wrap_function(function: func.FuncOp) -> util.FuncOp:
         "public",
         attributes=dict(function.attributes),
     )
+    # The entry point and the imports of its arguments stand for the function.
+    give_location(wrapper, function)
     Rewriter.replace_op(function, wrapper, new_results=[])
     return wrapper
 
@@ -559,6 +565,7 @@ def wrap_entry_points_iree(module: ModuleOp, default_model: str) -> None:
         public_name = function.sym_name.data
         _rename_calls(module, public_name, "_" + public_name)
         wrapper = _import_wrapper(function, "_" + public_name, _invocation_model(function, default_model))
+        give_location(wrapper, function)
         Rewriter.insert_op(wrapper, InsertPoint.after(function))
     for function in exports:
         model = _invocation_model(function, default_model)
@@ -567,6 +574,7 @@ def wrap_entry_points_iree(module: ModuleOp, default_model: str) -> None:
         function.sym_name = StringAttr("_" + public_name)
         function.sym_visibility = StringAttr("private")
         wrapper = _export_wrapper(function, public_name, model)
+        give_location(wrapper, function)
         Rewriter.insert_op(wrapper, InsertPoint.before(function))
 
 

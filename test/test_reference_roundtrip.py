@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import REFERENCE, run_opt
+from conftest import REFERENCE, or_skip, reference_missing, run_opt
 
 # Files of ../shared/reference that are excerpts rather than whole programs.
 EXCERPTS: dict[str, str] = {
@@ -74,7 +74,7 @@ def test_round_trip(path):
     assert second.stdout == first.stdout
 
 
-@pytest.mark.parametrize("path", FILES, ids=_id)
+@pytest.mark.parametrize("path", or_skip(FILES), ids=_id)
 def test_generic_round_trip(path):
     key = _id(path)
     if key in EXCERPTS:
@@ -89,7 +89,7 @@ def test_generic_round_trip(path):
 
 def test_reference_files_found():
     if not REFERENCE.is_dir():
-        pytest.skip(f"reference dumps not found at {REFERENCE}")
+        pytest.skip(reference_missing())
     assert len(_walkthrough()) == 24
     assert len(_iree_dispatch_creation()) >= 4 * 8
 
@@ -135,7 +135,7 @@ def _without_comments_and_space(text: str) -> str:
     return re.sub(r"\s+", "", "\n".join(kept))
 
 
-@pytest.mark.parametrize("path", [p for p in _iree313() if _id(p) not in EXCERPTS], ids=_id)
+@pytest.mark.parametrize("path", or_skip([p for p in _iree313() if _id(p) not in EXCERPTS]), ids=_id)
 def test_prints_exactly_like_iree(path):
     """IREE 3.13's dumps, dispatch creation through codegen, come back byte for byte (comments aside)."""
     ref, out = _print_like_dump(path)
@@ -143,7 +143,7 @@ def test_prints_exactly_like_iree(path):
     assert out.rstrip("\n").splitlines() == ref_lines
 
 
-@pytest.mark.parametrize("path", _walkthrough(), ids=_id)
+@pytest.mark.parametrize("path", or_skip(_walkthrough()), ids=_id)
 def test_prints_like_the_walkthrough(path):
     """The walkthrough's dumps (unindented, wrapped by hand) match up to whitespace."""
     key = _id(path)

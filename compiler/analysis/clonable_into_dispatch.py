@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
+from mini_iree.compiler.ir.dense_elements import is_splat
 from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op, nested_ops, nested_ops_post_order
 from mini_iree.dialects import flow
 
@@ -95,7 +96,7 @@ def _is_clonable_constant(op: Operation) -> bool:
     value = getattr(op, "value", None)
     if not isinstance(value, DenseIntOrFPElementsAttr):
         return False
-    if value.is_splat():
+    if is_splat(value):
         return True
     bits = element_bit_width(type_, index_width=64)
     return bits is not None and type_.element_count() * bits // 8 <= INLINE_CONSTANT_MAX_BYTES

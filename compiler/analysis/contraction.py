@@ -27,6 +27,15 @@ class ContractionDims:
         """At most one loop of each kind: what data tiling and mmt4d can take."""
         return all(len(dims) <= 1 for dims in (self.batch, self.m, self.n, self.k))
 
+    def classifies_every_loop(self, num_loops: int) -> bool:
+        """Whether each of the ``num_loops`` loops is a batch, M, N or K loop.
+
+        A `linalg.matmul` whose LHS map is a broadcast (``(m, n, k) -> (k)``) has
+        an output loop that neither input reads: it is none of the four, so a
+        packed layout (built from batch/M/N/K dims alone) has no place for it.
+        """
+        return len(self.batch) + len(self.m) + len(self.n) + len(self.k) == num_loops
+
 
 def _dim_positions(affine_map: AffineMap) -> set[int]:
     """Loops a map reads directly (as a bare dN result)."""

@@ -162,15 +162,18 @@ def rebuild_dispatch_region(
         Rewriter.move_region_contents_to_new_regions(region.workgroup_count),
     )
     new_region.attributes |= region.attributes
+    new_region.location = region.location
+    new_return = new_flow_return(returned)
+    new_return.location = terminator.location
     if rewriter is None:
         Rewriter.insert_op(new_region, InsertPoint.before(region))
-        Rewriter.replace_op(terminator, new_flow_return(returned))
+        Rewriter.replace_op(terminator, new_return)
         for new_index, old_index in enumerate(keep):
             region.results[old_index].replace_all_uses_with(new_region.results[new_index])
         Rewriter.erase_op(region)
         return new_region
     rewriter.insert(new_region, InsertPoint.before(region))
-    rewriter.replace(terminator, new_flow_return(returned))
+    rewriter.replace(terminator, new_return)
     for new_index, old_index in enumerate(keep):
         rewriter.replace_all_uses_with(region.results[old_index], new_region.results[new_index])
     rewriter.erase(region)

@@ -271,6 +271,10 @@ def is_supported_contraction_given_precondition(op: Operation) -> bool:
         return False
     if not (dims.m or dims.n) or not dims.k:
         return False
+    # IREE hints a broadcast matmul too, but its resolvers then pack the result
+    # without the broadcast loop (an invalid pack): left alone here, it runs as it is.
+    if not dims.classifies_every_loop(indexing_maps(op)[0].num_dims):
+        return False
     return _has_matmul_like_body(op.body.block)
 
 

@@ -23,11 +23,12 @@ layout: a host-side size computed too small fails at once.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
@@ -69,6 +70,10 @@ def _padded_shape(layout: Attribute, shape: Sequence[int]) -> list[int] | None:
         # that only programs with resolved layouts need it).
         from mini_iree.compiler.layout.iree_encoding import packed_tensor_shape
 
+        if layout.name == "iree_cpu.vmvx_encoding_resolver" and DYNAMIC_INDEX in info.inner_tile_sizes:
+            # VMVX's microkernels pick the tile at run time; the host sizes for 16 (compiler/layout/storage.py).
+            tiles = [16 if t == DYNAMIC_INDEX else t for t in info.inner_tile_sizes]
+            info = dataclasses.replace(info, inner_tile_sizes=tiles)
         packed = packed_tensor_shape(info, tuple(shape))
         if any(extent is None or extent < 0 for extent in packed):
             raise ValueError(f"dynamic inner tile size in {layout}")

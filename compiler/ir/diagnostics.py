@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, IntAttr, NameLoc, StringAttr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
@@ -31,8 +31,17 @@ class SourceLoc:
 
     @staticmethod
     def from_attr(attr: object) -> SourceLoc | None:
+        """The ``file:line:col`` a diagnostic at ``attr`` is shown at, as MLIR's SourceMgr
+        handler finds it: the first of a fused location, a name's own location, and
+        the callee's side of a call site."""
         if isinstance(attr, FileLineColLoc):
             return SourceLoc(attr.filename.data, attr.line.data, attr.column.data)
+        if isinstance(attr, FusedLoc):
+            return next((loc for inner in attr.locations.data if (loc := SourceLoc.from_attr(inner))), None)
+        if isinstance(attr, NameLoc):
+            return SourceLoc.from_attr(attr.location)
+        if isinstance(attr, CallSiteLoc):
+            return SourceLoc.from_attr(attr.callee) or SourceLoc.from_attr(attr.caller)
         return None
 
 

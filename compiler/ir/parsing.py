@@ -10,16 +10,26 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from math import prod
 from itertools import accumulate
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
+from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc
 
 
@@ -169,6 +179,10 @@ def _type_text_end(text: str, start: int) -> int | None:
     return None
 
 
+def _shape_list(shape: list[int]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
 class LocatedParser(Parser):
     """An xDSL ``Parser`` that stamps each op with its ``file:line:col``."""
 
@@ -191,6 +205,8 @@ class LocatedParser(Parser):
         self.op_starts: list[int] = []
         self.last_op_name = ""
         self._last_location_end = -1
+        # Explicit `loc(...)` of block arguments, by the offset of the argument's name.
+        self._argument_locations: dict[int, Attribute] = {}
         # The parts of op locations: one file name, and the numbers met so far
         # (attributes are immutable; every op of a line, or at a column, shares them).
         self._file_attr = StringAttr(name)
@@ -251,15 +267,74 @@ class LocatedParser(Parser):
         arg = super().parse_optional_argument(expect_type)
         if isinstance(arg, Parser.Argument) and arg.location is None:
             location = self.parse_optional_location()
-            if location is not None:
-                arg = Parser.Argument(arg.name, arg.type, location)
+            if location is None:
+                location = self._location_at(arg.name.start)  # at its name, as MLIR locates it
+            else:
+                # xDSL's function parser looks for the `loc(...)` itself after the
+                # argument's attributes and resets what it does not find there.
+                self._argument_locations[arg.name.start] = location
+            arg = Parser.Argument(arg.name, arg.type, location)
         return arg
+
+    def parse_optional_region(self, arguments=None):
+        # An entry-block argument written without `loc(...)` is located at its
+        # name, as MLIR locates it (function arguments included).
+        for arg in arguments or ():
+            if arg.location is None:
+                start = arg.name.start
+                arg.location = self._argument_locations.get(start) or self._location_at(start)
+        return super().parse_optional_region(arguments)
 
     def parse_optional_location(self):
         location = super().parse_optional_location()
         if location is not None:
             self._last_location_end = self._current_token.span.start
         return location
+
+    def parse_dense_int_or_fp_elements_attr(self, type):
+        # xDSL's version expands a splat into a list of every element (a
+        # 10^8-element splat never finishes) and reports a literal of the wrong
+        # shape after the type. Here a splat keeps MLIR's one-element storage
+        # (dense_elements.py) and a wrong shape is reported at `dense`, in MLIR's words.
+        start = self._current_token.span.start
+        if self._text.endswith("dense", 0, start):
+            start -= len("dense")
+        self.parse_punctuation("<", " in dense attribute")
+        contents = None
+        if self.parse_optional_punctuation(">") is None:
+            if (hex_string := self.parse_optional_str_literal()) is not None:
+                contents = hex_string
+            else:
+                contents = self._parse_tensor_literal()
+            self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        shape = list(type.get_shape())
+        count = prod(shape)
+        if contents is None:
+            if count != 0:
+                self.raise_error("expected at least one element in the dense literal", start)
+            return DenseIntOrFPElementsAttr(type, BytesAttr(b""))
+        if isinstance(contents, str):
+            try:
+                data = bytes.fromhex(contents[2:])
+            except ValueError:
+                self.raise_error("elements hex string is invalid", start)
+            size = type.element_type.compile_time_size
+            if len(data) != size and len(data) != size * count:
+                self.raise_error(f"elements hex data size is invalid for provided type: {type}", start)
+            if count > 1 and len(data) == size * count and data == data[:size] * count:
+                data = data[:size]  # a splat, in splat storage
+            return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+        values, literal_shape = contents
+        if literal_shape and literal_shape != shape:
+            self.raise_error(
+                f"inferred shape of elements literal ({_shape_list(literal_shape)}) does not match type "
+                f"({_shape_list(shape)})",
+                start,
+            )
+        return dense_elements(type, [value.to_type(self, type.element_type) for value in values])
 
     def _get_op_by_name(self, name: str):
         from mini_iree.compiler.ir.printer import DEFAULT_DIALECTS

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX
 
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, SwizzleDim, SwizzleDimKind, TileSwizzle
 
+from .encoding_info_checks import EncodingInfoError, inner_tiles, verify_encoding_info
 from .materialization import CollapseShapeOp, ExpandShapeOp, MaterializationOp, PackOp, TransposeOp, UnPackOp
 from .relayout import Relayout
 from .shapes import ceil_div, packed_shape
@@ -32,10 +33,6 @@ from .steps import Pad, Reshape, Shape, Step, Transpose, inverse_permutation, is
 
 DYNAMIC = DYNAMIC_INDEX
 """`ShapedType::kDynamic` (xDSL's `DYNAMIC_INDEX`), how a dynamic inner tile size is serialized."""
-
-
-class EncodingInfoError(ValueError):
-    """An `encoding_info` that is malformed or does not fit the tensor."""
 
 
 def parse_encoding_info(text: str) -> MaterializeEncodingInfo:
@@ -96,46 +93,6 @@ def format_encoding_info(info: MaterializeEncodingInfo) -> str:
         groups = ", ".join("[" + ", ".join(_swizzle_dim_text(d) for d in g) + "]" for g in info.swizzle.expand_shape)
         parts.append(f"swizzle = {{expandShape = [{groups}], permutation = {_list(info.swizzle.permutation)}}}")
     return "{" + ", ".join(parts) + "}"
-
-
-def inner_tiles(info: MaterializeEncodingInfo) -> tuple[int | None, ...]:
-    """Inner tile sizes with dynamic (and scalable) sizes as None."""
-    scalable = info.scalable_tiles or [False] * len(info.inner_tile_sizes)
-    return tuple(None if t == DYNAMIC or s else t for t, s in zip(info.inner_tile_sizes, scalable))
-
-
-def verify_encoding_info(info: MaterializeEncodingInfo, rank: int) -> None:
-    """The checks `linalg.pack` and `TileSwizzle::verify` make, as EncodingInfoError."""
-    if len(info.inner_dims_pos) != len(info.inner_tile_sizes):
-        raise EncodingInfoError(
-            f"innerDimsPos has {len(info.inner_dims_pos)} entries but innerTileSizes has {len(info.inner_tile_sizes)}"
-        )
-    if len(set(info.inner_dims_pos)) != len(info.inner_dims_pos) or any(
-        not 0 <= d < rank for d in info.inner_dims_pos
-    ):
-        raise EncodingInfoError(f"innerDimsPos {_list(info.inner_dims_pos)} is not a set of dims of a rank-{rank} tensor")
-    if any(t != DYNAMIC and t <= 0 for t in info.inner_tile_sizes):
-        raise EncodingInfoError(f"innerTileSizes {_list(info.inner_tile_sizes)} must be positive")
-    if info.outer_dims_perm and sorted(info.outer_dims_perm) != list(range(rank)):
-        raise EncodingInfoError(f"outerDimsPerm {_list(info.outer_dims_perm)} is not a permutation of {rank} dims")
-    if info.scalable_tiles is not None and len(info.scalable_tiles) != len(info.inner_tile_sizes):
-        raise EncodingInfoError("scalableTiles must have one entry per inner tile")
-    swizzle = info.swizzle
-    if swizzle is not None:
-        message = swizzle.verify()
-        if message:
-            raise EncodingInfoError(message)
-        if len(swizzle.expand_shape) != len(info.inner_tile_sizes):
-            raise EncodingInfoError(
-                f"swizzle has {len(swizzle.expand_shape)} expandShape groups but there are "
-                f"{len(info.inner_tile_sizes)} inner tiles"
-            )
-        for group, tile in zip(swizzle.expand_shape, inner_tiles(info)):
-            product = 1
-            for dim in group:
-                product *= dim.size
-            if tile is not None and product != tile:
-                raise EncodingInfoError(f"swizzle group of sizes {[d.size for d in group]} does not multiply to {tile}")
 
 
 def _outer_perm(info: MaterializeEncodingInfo, rank: int) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.dialects import affine, linalg, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
@@ -53,14 +54,19 @@ def dynamic_values(sizes: Sequence[int | SSAValue]) -> list[SSAValue]:
 
 
 class Builder:
-    """Inserts ops before `anchor`, zero constants at the start of `entry`."""
+    """Inserts ops before `anchor`, zero constants at the start of `entry`.
+
+    Every op it inserts is built for `anchor` and takes its location.
+    """
 
     def __init__(self, anchor: Operation, entry: Block):
         self.point = InsertPoint.before(anchor)
+        self.location = anchor.location
         self.entry = entry
         self._zeros: dict[Attribute, SSAValue] = {}
 
     def insert(self, op: Operation) -> Operation:
+        give_location(op, self.location)
         Rewriter.insert_op(op, self.point)
         return op
 
@@ -74,6 +80,7 @@ class Builder:
             else:
                 raise ValueError(f"no zero padding value for {element_type}")
             const = arith.ConstantOp(value)
+            const.location = self.location
             Rewriter.insert_op(const, InsertPoint.at_start(self.entry))
             self._zeros[element_type] = const.result
         return self._zeros[element_type]

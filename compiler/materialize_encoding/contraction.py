@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, IntegerType, Signedness, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from mini_iree.compiler.ir.diagnostics import OpError
@@ -57,10 +58,27 @@ def _expand_to(
     return expanded, new_sizes, groups
 
 
-def _check_signedness(op: Operation, encoding: EncodingAttr) -> None:
-    for element in encoding.get_element_types():
-        if isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED:
-            raise OpError(op, f"unsigned operand type {element}: extui into mmt4d is not materialized")
+def _is_unsigned(element: Attribute) -> bool:
+    return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+
+
+def _extend_unsigned(builder: Builder, value: SSAValue, sizes: Mixed, element_type: Attribute) -> SSAValue:
+    """An elementwise `linalg.generic` zero-extending `value` to `element_type`.
+
+    mmt4d sign-extends its inputs, so an unsigned operand (`ui8` in the
+    encoding's element types) is extended first, as IREE's
+    createElementWiseExtUIOp does.
+    """
+    rank = len(sizes)
+    init = builder.empty(sizes, element_type)
+    block = Block(arg_types=[value.type.get_element_type(), element_type])  # type: ignore[attr-defined]
+    extended = arith.ExtUIOp(block.args[0], element_type)  # type: ignore[arg-type]
+    block.add_ops([extended, linalg.YieldOp(extended.result)])
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    generic = linalg.GenericOp(
+        [value], [init], Region(block), [identity, identity], [linalg.IteratorTypeAttr.parallel()] * rank, [init.type]
+    )
+    return builder.insert(generic).results[0]
 
 
 def lower_to_mmt4d(
@@ -77,7 +95,6 @@ def lower_to_mmt4d(
     dims = get_contraction_dims(encodings[LHS])
     if dims is None:
         raise OpError(op, "is not a contraction with one batch, M, N and K loop at most")
-    _check_signedness(op, encodings[LHS])
     has_b, has_m, has_n = bool(dims.batch), bool(dims.m), bool(dims.n)
     batch = [True] if has_b else []
     # Which of (row, col) each packed operand has: LHS (M, K), RHS (N, K), ACC (M, N).
@@ -107,6 +124,10 @@ def lower_to_mmt4d(
         values.append(v)
         value_sizes.append(s)
         groups.append(g)
+    acc_element = operands[RESULT].type.get_element_type()  # type: ignore[attr-defined]
+    for index, element in enumerate(encodings[LHS].get_element_types()[:2]):
+        if _is_unsigned(element):
+            values[index] = _extend_unsigned(builder, values[index], value_sizes[index], acc_element)
     lhs, rhs, acc = values
     if transposed:
         lhs, rhs = rhs, lhs

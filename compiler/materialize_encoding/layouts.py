@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, NoneAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
 from mini_iree.compiler.ir.diagnostics import OpError
@@ -169,8 +169,29 @@ class LayoutSource:
         if encoding in self._cache:
             return self._cache[encoding]
         info = self._resolve(op, encoding)
+        if DYNAMIC_INDEX in info.inner_tile_sizes:
+            info = self._runtime_tiles(op, encoding)
         self._cache[encoding] = info
         return info
+
+    def _runtime_tiles(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
+        """A dynamic (VMVX microkernel) tile, as the VMVX runtime's tile query answers it.
+
+        The layout is rebuilt from the contraction encoding: the tensor's own, or the
+        one the VMVX resolver records with its layout (`encoding_attr`).
+        """
+        from mini_iree.compiler.resolvers.cpu import vmvx_runtime_encoding_info
+
+        source = encoding
+        if isinstance(encoding, iree_encoding.LayoutAttr | iree_encoding.EncodingAttr) and isinstance(
+            encoding.layouts, ArrayAttr
+        ):
+            layouts = [layout for layout in encoding.layouts.data if isinstance(layout, VMVXEncodingResolverAttr)]
+            config = layouts[0].configuration_dict if len(layouts) == 1 else None
+            source = config.data.get("encoding_attr") if config is not None else None
+        if not isinstance(source, iree_encoding.EncodingAttr) or isinstance(source.layouts, ArrayAttr):
+            raise OpError(op, "has dynamic inner tiles but no VMVX contraction encoding to choose them from")
+        return vmvx_runtime_encoding_info(source)
 
     def _resolve(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
         if isinstance(encoding, iree_encoding.IdentityAttr | iree_encoding.PaddingAttr):
@@ -214,7 +235,7 @@ class LayoutSource:
             from mini_iree.compiler.resolvers import resolve_encoding_info
 
             info = resolve_encoding_info(self.target, encoding, gpu_era=self.gpu_era)
-            if info is None:
-                raise OpError(op, "the executable target has no iree.encoding.resolver to resolve its encoding")
-            return info
+            # A target without a resolver (`encoding-layout-resolver=none`) gets IREE's
+            # identity_resolver: the encodings are dropped and the ops run as they are.
+            return MaterializeEncodingInfo() if info is None else info
         raise OpError(op, f"unsupported tensor encoding {encoding}")

@@ -246,6 +246,19 @@ def enumerate_vmvx_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: Enco
     return _narrow_m_truncations(8, 8, 4)
 
 
+# The tile IREE's VMVX runtime answers `iree_codegen.query_tile_sizes` with: its
+# generic microkernel tile (`iree_uk_query_matmul_tile_sizes_generic`), M0 = 8,
+# N0 = 8, K0 = 4. mini-iree has no run-time query: the device code of a dynamic
+# VMVX layout is materialized with this tile directly. It never exceeds the 16
+# the host sizes the buffers for.
+VMVX_RUNTIME_MATMUL_TILE = MatmulTile(8, 8, 4)
+
+
+def vmvx_runtime_encoding_info(encoding: EncodingAttr) -> MaterializeEncodingInfo:
+    """The layout the VMVX runtime gives `encoding` when the resolver left its tile dynamic."""
+    return get_encoding_info_for_matmul(encoding, VMVX_RUNTIME_MATMUL_TILE)
+
+
 # ---------------------------------------------------------------------------
 # Choosing a tile (chooseMatmulTile)
 # ---------------------------------------------------------------------------

@@ -252,22 +252,28 @@ def _unroll_walkthrough(
     N >= M, all subgroups go on N, and a narrow M or N then caps the unrolling.
     """
     bits_a, bits_b, bits_c = bits
-    vgpr = target.vgpr_space_bits or 0
+    vgpr = max(target.vgpr_space_bits or 0, 0)
     c2, c1, c0 = float(bits_c), float(intrinsics_k * (bits_a + bits_b)), -float(vgpr)
     x = (-c1 + math.sqrt(c1 * c1 - 4 * c0 * c2)) / (2 * c2)
-    # std::round breaks ties away from zero; log2(x) > 0 here.
+    # Registers too few for even one intrinsic per thread (a target_info with a tiny
+    # vgpr_space_bits): unroll once rather than not at all.
+    x = max(x, 1.0)
+    # std::round breaks ties away from zero; log2(x) >= 0 here.
     total_n = 1 << int(math.floor(math.log2(x) + 0.5))
     total_m = _pow2_floor(x * x / total_n)
-    subgroups_m, subgroups_n = 1, target.simds_per_wgp or 1
+    # No more subgroups than the total unrolling has intrinsics to share out.
+    subgroups_m, subgroups_n = 1, min(max(target.simds_per_wgp or 1, 1), total_n)
     intrinsics_m, intrinsics_n = total_m // subgroups_m, total_n // subgroups_n
     intrinsic_m, intrinsic_n, _ = intrinsic.shape
     narrow = get_matmul_narrow_dim(encoding)
+    # A static size of 0 is the narrowest of all, but still takes one intrinsic:
+    # a 0 unrolling would make a 0 tile (as CPU resolvers then take their smallest tile).
     if narrow is not None and narrow[0] == "M":
-        intrinsics_m = min(intrinsics_m, -(-narrow[1] // intrinsic_m))
+        intrinsics_m = min(intrinsics_m, max(1, -(-narrow[1] // intrinsic_m)))
     if narrow is not None and narrow[0] == "N":
         intrinsics_m, intrinsics_n = intrinsics_n, intrinsics_m
         subgroups_m, subgroups_n = subgroups_n, subgroups_m
-        intrinsics_n = min(intrinsics_n, -(-narrow[1] // intrinsic_n))
+        intrinsics_n = min(intrinsics_n, max(1, -(-narrow[1] // intrinsic_n)))
     return intrinsics_m, subgroups_m, intrinsics_n, subgroups_n
 
 
@@ -319,7 +325,7 @@ def _unroll_3_13(
             total_m, total_n, best = tm, tn, _intensity(tm, tn)
         tm <<= 1
 
-    simds = target.simds_per_wgp or 1
+    simds = max(target.simds_per_wgp or 1, 1)
     chosen = (1, 1, 1, 1)
     best = _intensity(1, 1)
     sm = 1

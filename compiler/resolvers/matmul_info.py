@@ -57,6 +57,9 @@ def get_contraction_dims(encoding: EncodingAttr) -> ContractionDims | None:
     dims = infer_contraction_dims([m for m in maps if m is not None])
     if dims is None or not dims.is_single_mnk() or len(dims.k) != 1:
         return None
+    # A loop that is none of batch/M/N/K (a broadcast matmul's) has no place in a pack.
+    if not dims.classifies_every_loop(maps[0].num_dims):  # type: ignore[union-attr]
+        return None
     return dims
 
 

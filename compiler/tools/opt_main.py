@@ -35,7 +35,15 @@ from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
 from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
 from mini_iree.compiler.ir.parsing import parse_mlir
-from mini_iree.compiler.tools.pipeline import CMDLINE, build_passes, parse_pipeline_text
+from mini_iree.compiler.tools.pipeline import (
+    CMDLINE,
+    PassRef,
+    build_passes,
+    expanded_pass_names,
+    parse_pipeline_text,
+    split_options,
+    textual_pipeline,
+)
 from mini_iree.compiler.ir.verifier import ModuleVerifier, verify_op_tree
 
 # MLIR splits on a line holding only the marker; IREE's `// -----// IR Dump ...`
@@ -56,6 +64,8 @@ class ChunkResult:
     problems: list[str] = field(default_factory=list)
     # --verify-each-with-interpreter's line per pass, printed only when the chunk succeeds.
     check_summaries: list[str] = field(default_factory=list)
+    # --mlir-pass-statistics: (pass name, [(statistic, value, description)]) per pass run.
+    statistics: list[tuple[str, list[tuple[str, int, str]]]] = field(default_factory=list)
 
 
 def split_input(data: bytes, split: bool) -> list[Chunk]:
@@ -106,6 +116,7 @@ class MiniIREEOptMain:
         self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
         self.timing = Timing()
         self.check_summaries: list[str] = []
+        self.statistics: list = []
         self.setup_pipeline()
 
     # -- registration ------------------------------------------------------
@@ -135,6 +146,7 @@ class MiniIREEOptMain:
 
         self.passes = []
         self.cmdline_error = None
+        self.targetless: PassRef | None = None
         try:
             if self.args.passes and self.args.pass_pipeline:
                 raise DiagnosticError(
@@ -151,6 +163,7 @@ class MiniIREEOptMain:
                 raise DiagnosticError(
                     Diagnostic(SourceLoc(CMDLINE, 1, 1), f"a pass of the pipeline cannot be loaded: {err}")
                 ) from None
+            self.targetless = _targetless_pipeline(refs, get_all_pipelines())
             for flag in ("before", "after"):
                 for name in getattr(self.args, f"mlir_print_ir_{flag}") or []:
                     if name not in self.available_passes:
@@ -232,6 +245,9 @@ class MiniIREEOptMain:
         verifier = ModuleVerifier()
         with self.timing.phase("Verifier"):
             verifier.verify(module, start)
+        self.check_devices(module)
+        if args.dump_pass_pipeline:
+            sys.stderr.write(pipeline_dump(self.passes))
         checker = self.make_result_checker(module, start)
         for index, pass_ in enumerate(self.passes):
             before = None
@@ -240,6 +256,7 @@ class MiniIREEOptMain:
                 self.dump("Before", pass_, before)
             if args.mlir_print_ir_after_change and before is None:
                 before = self.print_module(module)
+            ops_before = {id(op): op for op in module.walk()} if args.mlir_pass_statistics else None
             with self.timing.phase(type(pass_).__name__, index):
                 try:
                     pass_.apply(self.ctx, module)
@@ -248,6 +265,8 @@ class MiniIREEOptMain:
                 except DiagnosticException as err:
                     message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                     raise DiagnosticError(Diagnostic(op_location(module, start), message)) from None
+            if ops_before is not None:
+                self.statistics.append(op_statistics(pass_, ops_before, module))
             if args.verify_each:
                 with self.timing.phase("Verifier"):
                     verifier.verify(module, start)
@@ -267,6 +286,27 @@ class MiniIREEOptMain:
         with self.timing.phase("Output"):
             return self.print_module(module)
 
+    def check_devices(self, module: ModuleOp) -> None:
+        """A pipeline that lays out encodings per device, given no target, on a program that names no device.
+
+        Without a device there is no encoding resolver, the encodings stay
+        unserialized and the stream passes fail far from the cause; say what is
+        missing instead, at the pipeline's name.
+        """
+        ref = self.targetless
+        if ref is None or _declares_devices(module):
+            return
+        from mini_iree.compiler.resolvers.targets import ACCEPTED_FORMS
+
+        raise DiagnosticError(
+            Diagnostic(
+                SourceLoc(CMDLINE, 1, ref.col),
+                f"pipeline '{ref.name}' needs a target: the input declares no device (no 'hal.device.targets', "
+                f"no !hal.device global); give one, e.g. '{ref.name}{{target=gfx942}}' or "
+                f"'{ref.name}{{target=x86_64:+avx,+avx2,+fma}}' ({ACCEPTED_FORMS}; see --list-passes)",
+            )
+        )
+
     # -- --verify-each-with-interpreter -------------------------------------
 
     def make_result_checker(self, module: ModuleOp, start: SourceLoc):
@@ -277,10 +317,12 @@ class MiniIREEOptMain:
         """
         if not self.args.verify_each_with_interpreter:
             return None
-        from mini_iree.compiler.interpreter.verify_each import ResultChecker, ResultsChanged
+        from mini_iree.compiler.interpreter.verify_each import InputsTooLarge, ResultChecker, ResultsChanged
 
         try:
             return ResultChecker(module, self.args.interpreter_seed, self.args.interpreter_dynamic_size)
+        except InputsTooLarge as err:
+            raise DiagnosticError(Diagnostic(SourceLoc(CMDLINE, 1, 1), err.message)) from None
         except ResultsChanged as err:
             raise DiagnosticError(Diagnostic(op_location(err.op, start), err.message)) from None
 
@@ -296,6 +338,7 @@ class MiniIREEOptMain:
     def run_chunk(self, chunk: Chunk) -> ChunkResult:
         result = ChunkResult()
         self.check_summaries = result.check_summaries
+        self.statistics = result.statistics
         try:
             result.output = self.process(chunk)
         except DiagnosticError as err:
@@ -350,6 +393,9 @@ class MiniIREEOptMain:
             succeeded = not result.problems and result.output is not None
             for line in result.check_summaries if succeeded else result.problems:
                 sys.stderr.write(line + "\n")
+            if self.args.mlir_pass_statistics:
+                # As MLIR, one report per pass manager run, i.e. per input chunk.
+                sys.stderr.write(statistics_report(result.statistics))
             failed |= bool(result.problems)
             if result.output is not None:
                 outputs.append(result.output)
@@ -368,6 +414,70 @@ class MiniIREEOptMain:
                 sys.stderr.write(f"error: {err}\n")
                 return 1
         return 1 if failed else 0
+
+
+# A pipeline with these passes needs each dispatch's device: its encoding resolver lays out the encodings.
+_DEVICE_PASSES = frozenset({"iree-stream-specialize-encodings"})
+
+
+def _targetless_pipeline(refs: list[PassRef], pipelines: dict) -> PassRef | None:
+    """The first named pipeline written without its `target` option although its passes need a device,
+    when nothing before it in the pipeline assigns devices either."""
+    for ref in refs:
+        if ref.name == "iree-hal-assign-target-devices":
+            return None
+        pipeline = pipelines.get(ref.name)
+        if pipeline is None or "target" not in {name for name, _, _ in getattr(pipeline, "options", ())}:
+            continue
+        if dict(split_options(ref.options or "")).get("target", "").strip("\"'"):
+            return None
+        if _DEVICE_PASSES & set(expanded_pass_names(ref.name, pipelines)):
+            return ref
+    return None
+
+
+def _declares_devices(module: ModuleOp) -> bool:
+    """Whether a module names its devices: `hal.device.targets`, or a `!hal.device` global."""
+    from mini_iree.dialects import hal, util
+
+    if "hal.device.targets" in module.attributes:
+        return True
+    return any(isinstance(op, util.GlobalOp) and isinstance(op.type, hal.DeviceType) for op in module.ops)
+
+
+def pipeline_dump(passes: list[ModulePass]) -> str:
+    """`--dump-pass-pipeline`: what mlir-opt prints (`OpPassManager::dump`, then a blank line), on stderr."""
+    return f"Pass Manager with {len(passes)} passes:\n{textual_pipeline(passes, pretty=True)}\n\n"
+
+
+def op_statistics(pass_: ModulePass, before: dict[int, object], module: ModuleOp) -> tuple[str, list]:
+    """How many ops a pass created and erased: ops (by identity) found after it and not before, and the reverse.
+
+    `before` holds the ops themselves, so that no id is reused by a new op while
+    it is compared. A moved op is neither; a rebuilt one counts as both.
+    """
+    after = {id(op) for op in module.walk()}
+    created = len(after - before.keys())
+    erased = len(before.keys() - after)
+    return type(pass_).__name__, [
+        ("num-ops-created", created, "Number of operations created"),
+        ("num-ops-erased", erased, "Number of operations erased"),
+    ]
+
+
+def statistics_report(entries: list[tuple[str, list[tuple[str, int, str]]]]) -> str:
+    """MLIR's `-mlir-pass-statistics` report (pipeline display): each pass, then its `(S)` lines."""
+    rule = "===" + "-" * 73 + "===\n"
+    title = "... Pass statistics report ..."
+    out = [rule, " " * ((80 - len(title)) // 2) + title + "\n", rule]
+    for name, stats in entries:
+        out.append(f"{name}\n")
+        stats = sorted(stats)
+        name_width = max((len(stat) for stat, _, _ in stats), default=0)
+        value_width = max((len(str(value)) for _, value, _ in stats), default=0)
+        for stat, value, description in stats:
+            out.append(f"  (S) {value:>{value_width}} {stat:<{name_width}} - {description}\n")
+    return "".join(out)
 
 
 def _pipelines() -> dict:
@@ -398,13 +508,6 @@ def _non_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
     return value
-
-
-def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument") from None
 
 
 def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipelines: list[str], version_format: str):
@@ -497,6 +600,23 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         "--mlir-timing", action="store_true", help="print the wall time of parsing, each pass and output to stderr"
     )
     parser.add_argument(
+        "--mlir-pass-statistics",
+        action="store_true",
+        help="print, after the passes, how many operations each pass created and erased (MLIR's statistics "
+        "report, on stderr)",
+    )
+    parser.add_argument(
+        "--dump-pass-pipeline",
+        action="store_true",
+        help="print the pipeline to run, named pipelines expanded and every option given, as "
+        "'builtin.module(...)' on stderr",
+    )
+    parser.add_argument(
+        "--mlir-disable-threading",
+        action="store_true",
+        help="accepted for mlir-opt's sake: mini-iree-opt runs every pass on one thread, so there is nothing to disable",
+    )
+    parser.add_argument(
         "--verify-each-with-interpreter",
         action="store_true",
         help="run the public functions on seeded random inputs before the pipeline and after every pass, "
@@ -507,14 +627,15 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         type=_non_negative,
         default=None,
         metavar="N",
-        help="with --verify-each-with-interpreter: the size of every dynamic dimension (default: random, 1-16)",
+        help="with --verify-each-with-interpreter: the size of every dynamic dimension (default: random, 1-16; "
+        "refused when a function's random inputs would take more than 1 GiB)",
     )
     parser.add_argument(
         "--interpreter-seed",
-        type=_integer,
+        type=_non_negative,
         default=0,
         metavar="S",
-        help="with --verify-each-with-interpreter: the seed of the random inputs (default 0)",
+        help="with --verify-each-with-interpreter: the seed of the random inputs, 0 or more (default 0)",
     )
     parser.add_argument(
         "--iree-gpu-test-target",
@@ -571,7 +692,20 @@ def list_passes(available: dict, pipelines: dict) -> str:
         for option in getattr(pipeline, "options", ()):
             option_name, default, help_text = option
             lines.append(f"    {option_name}=<string> (default: '{default}') {help_text}")
+    lines.extend(_target_lines())
     return "\n".join(lines) + "\n"
+
+
+def _target_lines() -> list[str]:
+    """The spellings of a target, from the resolvers' own list (one form per line)."""
+    from mini_iree.compiler.resolvers.targets import ACCEPTED_FORMS
+
+    forms = ACCEPTED_FORMS.removeprefix("accepted targets:").strip().split("; ")
+    return [
+        "Targets (the pipelines' target= option and iree-hal-assign-target-devices' targetDevices; "
+        "several separated by commas, e.g. 'vmvx,x86_64:+avx512f'):",
+        *(f"  {form}" for form in forms),
+    ]
 
 
 # xDSL's passes carry no docstring; these are MLIR's summaries of the same passes.

@@ -224,3 +224,46 @@ def build_passes(
             raise _error(ref.col, f"'{ref.name}' does not refer to a registered pass or pass pipeline")
         passes.append(_instantiate(ref, available[ref.name]()))
     return passes
+
+
+def expanded_pass_names(name: str, pipelines: Mapping[str, Any], _depth: int = 0) -> list[str]:
+    """The passes a named pipeline runs with its default options, nested pipelines expanded."""
+    pipeline = pipelines.get(name)
+    if pipeline is None or _depth > 16:
+        return [name]
+    text = pipeline if isinstance(pipeline, str) else pipeline.expand({})
+    names: list[str] = []
+    for ref in parse_pipeline_text(text, mlir_syntax=False):
+        names.extend(expanded_pass_names(ref.name, pipelines, _depth + 1))
+    return names
+
+
+def _option_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return ",".join(_option_value(v) for v in value)
+    text = str(value)
+    # Quoted when it holds what the pipeline syntax reads as structure, so that the text parses back.
+    return text if _PLAIN_VALUE.fullmatch(text) and text else f'"{text}"'
+
+
+def textual_pipeline(passes: list[ModulePass], *, pretty: bool = False) -> str:
+    """The passes as MLIR prints a pass manager: `builtin.module(a{opt=value ...},b)`, every option with its value.
+
+    Options are sorted by name, as MLIR prints them; the text parses back (``--pass-pipeline``) to the same passes.
+    ``pretty``: one pass per line, indented, as MLIR's ``OpPassManager::dump`` prints it.
+    """
+    import dataclasses
+
+    parts = []
+    for pass_ in passes:
+        options = []
+        for f in sorted(dataclasses.fields(pass_), key=lambda f: f.name.replace("_", "-")):
+            if f.name == "name" or not f.init:
+                continue
+            options.append(f"{f.name.replace('_', '-')}={_option_value(getattr(pass_, f.name))}")
+        parts.append(pass_.name + (f"{{{' '.join(options)}}}" if options else ""))
+    if pretty:
+        return "builtin.module(\n" + ",\n".join(f"  {part}" for part in parts) + "\n)"
+    return f"builtin.module({','.join(parts)})"

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from io import StringIO
+from math import prod
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Operation
 
+from mini_iree.compiler.ir.dense_elements import is_splat
 from mini_iree.compiler.ir.printer import MLIRPrinter
 
 
@@ -38,10 +40,9 @@ class OptionsPrinter(MLIRPrinter):
     def _elides(self, attribute: Attribute) -> bool:
         if self.elide_elements_larger_than is None or not isinstance(attribute, DenseIntOrFPElementsAttr):
             return False
-        values = attribute.get_values()
-        if len(values) <= self.elide_elements_larger_than:
+        if prod(attribute.get_shape()) <= self.elide_elements_larger_than:
             return False
-        return any(v != values[0] for v in values)
+        return not is_splat(attribute)
 
 
 def print_module_text(

@@ -228,3 +228,66 @@ def test_iree313_programs_get_iree313_layouts_sizes_and_names(program: str):
     assert names(result.stdout) == names(reference)
     assert sizes(result.stdout) == sizes(reference)
     assert arithmetic(result.stdout) == arithmetic(reference)
+
+
+# Programs the pipeline used to refuse, each checked pass by pass where it used to fail.
+@pytest.mark.parametrize(
+    "program,target",
+    [
+        ("matmul_u8", "vmvx"),
+        ("matmul_broadcast_lhs", "avx2"),
+        ("matmul_broadcast_lhs", "vmvx"),
+        ("matmul_broadcast_lhs", "gfx942"),
+        ("call_private_helper", "avx512"),
+        ("call_private_helper", "gfx942"),
+    ],
+)
+def test_valid_programs_compile_pass_by_pass(program: str, target: str):
+    result = _compile(INPUTS / f"{program}.mlir", TARGETS[target], "--verify-each-with-interpreter", "--interpreter-dynamic-size=9")
+    assert result.returncode == 0, result.stderr
+    assert "pass 'iree-codegen-combine-layout-transformation' kept the results" in result.stderr
+
+
+def test_unsigned_contraction_on_vmvx_zero_extends_into_mmt4d():
+    """mmt4d sign-extends: the packed `ui8` operands are zero-extended to i32 first (IREE's createElementWiseExtUIOp)."""
+    from mini_iree.compiler.interpreter import run
+
+    result = _compile(INPUTS / "matmul_u8.mlir", TARGETS["vmvx"])
+    assert result.returncode == 0, result.stderr
+    assert "linalg.mmt4d ins(%" in result.stdout and "tensor<?x?x8x4xi32>, tensor<?x?x8x4xi32>" in result.stdout
+    rng = np.random.default_rng(1)
+    a = rng.integers(-128, 128, (13, 21)).astype(np.int8)
+    b = rng.integers(-128, 128, (21, 10)).astype(np.int8)
+    (c,) = run(result.stdout, "matmul_u8u8i32", a, b)
+    expected = a.view(np.uint8).astype(np.int32) @ b.view(np.uint8).astype(np.int32)
+    np.testing.assert_array_equal(c, expected)
+
+
+@pytest.mark.parametrize("target", ["avx2", "vmvx", "gfx942"])
+def test_broadcast_matmul_is_left_alone(target: str):
+    """No loop of a broadcast LHS's result is M: no packed layout has room for it, so no encoding."""
+    result = _compile(INPUTS / "matmul_broadcast_lhs.mlir", TARGETS[target])
+    assert result.returncode == 0, result.stderr
+    assert "linalg.matmul indexing_maps" in result.stdout
+    assert "mmt4d" not in result.stdout and "inner_tiled" not in result.stdout and "linalg.pack" not in result.stdout
+
+
+@pytest.mark.parametrize("program", [MATMUL, INPUTS / "matmul_i8.mlir", INPUTS / "matmul_u8.mlir"])
+def test_vmvx_microkernel_tiles_are_left_to_the_runtime(program: Path):
+    """`vmvx:ukernels=all`: the host sizes buffers for 16-wide tiles, the device packs the runtime's 8x4 (M0/N0 x K0)."""
+    result = _compile(program, "vmvx:ukernels=all")
+    assert result.returncode == 0, result.stderr
+    assert "arith.ceildivsi" in result.stdout and "arith.constant 16 : index" in result.stdout
+    assert re.search(r"linalg\.mmt4d ins\(.*tensor<\?x\?x8x4xi?\w+>, tensor<\?x\?x8x4x", result.stdout)
+    assert "iree_encoding" not in result.stdout
+    for size in (0, 7, 19):
+        _assert_same_results(program, result.stdout, size)
+
+
+def test_gpu_without_resolver_drops_encodings():
+    """`encoding-layout-resolver=none`: IREE's identity resolver, the matmul runs unpacked."""
+    result = _compile(MATMUL, "gfx942:encoding-layout-resolver=none", "--verify-each-with-interpreter", "--interpreter-dynamic-size=9")
+    assert result.returncode == 0, result.stderr
+    assert "pass 'iree-codegen-combine-layout-transformation' kept the results" in result.stderr
+    assert "iree_encoding" not in result.stdout and "inner_tiled" not in result.stdout
+    assert "linalg.matmul ins(" in result.stdout

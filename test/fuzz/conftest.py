@@ -1,11 +1,15 @@
 """The fuzzers' budget: a short seeded run by default, the long run with ``pytest -m fuzz``.
 
-``pytest`` runs every fuzzer for a few seconds (about 30 s for the three);
+``pytest`` runs every fuzzer for a few seconds (about 30 s for the mini-iree-opt,
+-layout and -run fuzzers, about 35 s for the three of test_fuzz_pipeline.py);
 ``pytest -m fuzz test/fuzz`` runs the long mode: 10,000 mini-iree-opt mutants,
-50,000 mini-iree-layout strings, 2,000 mini-iree-run command lines.
+50,000 mini-iree-layout strings, 2,000 mini-iree-run command lines, and 5,700
+whole-pipeline runs (4,200 random programs x targets against numpy, 1,500 mutants)
+plus 3,000 later-pass mutants (test_fuzz_pipeline.py).
 ``MINI_IREE_FUZZ_INPUTS=N`` sets the total instead (split by each fuzzer's share),
-``MINI_IREE_FUZZ_OPT_INPUTS``, ``MINI_IREE_FUZZ_LAYOUT_INPUTS`` and
-``MINI_IREE_FUZZ_RUN_INPUTS`` one fuzzer's count, ``MINI_IREE_FUZZ_SEED=S`` the seed.
+``MINI_IREE_FUZZ_OPT_INPUTS``, ``MINI_IREE_FUZZ_LAYOUT_INPUTS``, ``MINI_IREE_FUZZ_RUN_INPUTS``,
+``MINI_IREE_FUZZ_PIPELINE_INPUTS``, ``MINI_IREE_FUZZ_PIPELINE_MUTANTS_INPUTS`` and
+``MINI_IREE_FUZZ_LATER_PASSES_INPUTS`` one fuzzer's count, ``MINI_IREE_FUZZ_SEED=S`` the seed.
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ class Budget:
 
 @pytest.fixture
 def budget(request) -> Budget:
-    """``share`` of the total (the three fuzzers' shares add up to 1)."""
+    """``share`` of the total (and of 30 s by default: the mini-iree-opt, -layout and -run fuzzers' shares add up to 1)."""
     marker = request.node.get_closest_marker("fuzz").kwargs
     share = marker.get("share", 1 / 3)
     seed = int(os.environ.get("MINI_IREE_FUZZ_SEED", "0"))

@@ -248,3 +248,22 @@ func.func @zero_size_pack_left_alone(%src: tensor<?x0xf32>, %buf: memref<?x0x8x4
 // CHECK-NOT:     map_scatter
 // CHECK:         %[[PACK:.+]] = linalg.pack
 // CHECK-NEXT:    iree_codegen.store_to_buffer %[[PACK]]
+
+// -----
+
+// An index constant placed after the chain is the one reused for the tensor.dim ops of the
+// unpack source: it moves to the top of the function, before its first use.
+func.func @late_constant(%src: tensor<?x?x8x8xi32>, %buf: memref<?x?xi32>, %d0: index, %d1: index) {
+  %0 = tensor.empty(%d0, %d1) : tensor<?x?xi32>
+  %unpack = linalg.unpack %src outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %0 : tensor<?x?x8x8xi32> -> tensor<?x?xi32>
+  %c1 = arith.constant 1 : index
+  iree_codegen.store_to_buffer %unpack, %buf : tensor<?x?xi32> into memref<?x?xi32>
+  return
+}
+// CHECK-LABEL: func.func @late_constant
+// CHECK-NEXT:    %[[C1:.+]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         tensor.dim %{{.+}}, %[[C1]]
+// CHECK:         iree_linalg_ext.map_scatter
+// CHECK-NOT:     arith.constant
+// CHECK:         iree_codegen.store_to_buffer

@@ -33,3 +33,13 @@ util.func public @sizeof_dynamic_tile(%arg0: index) -> index {
   %0 = stream.tensor.sizeof tensor<?xf32, #layout>{%arg0} : index
   util.return %0 : index
 }
+
+// -----
+
+// Sub-byte elements are widened to their storage type; elided ones cannot be, and the
+// error names the constant.
+util.func public @elided_sub_byte_constant() -> !stream.resource<constant> {
+  // expected-error @+1 {{'stream.tensor.constant' op cannot widen the elements of dense_resource<__elided__> : tensor<4xi1> to i8 storage}}
+  %cst = stream.tensor.constant : tensor<4xi1> in !stream.resource<constant> = dense_resource<__elided__> : tensor<4xi1>
+  util.return %cst : !stream.resource<constant>
+}

@@ -75,52 +75,6 @@ func.func @unconverted_user() attributes {hal.executable.target = #target} {
 
 // -----
 
-// mmt4d sign-extends its inputs: an unsigned contraction (VMVX tiles any element type)
-// would need an extui first, which is not materialized.
-
-#pipeline_layout = #hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
-#target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_cpu.vmvx_encoding_resolver<>}>
-#map = affine_map<(d0, d1, d2) -> (d0, d2)>
-#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
-#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
-#lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [ui8, i8, i32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [16, 16, 16]>
-#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [ui8, i8, i32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [16, 16, 16]>
-#out = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [ui8, i8, i32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [16, 16, 16]>
-func.func @unsigned_contraction() attributes {hal.executable.target = #target} {
-  %c0 = arith.constant 0 : index
-  %c0_i32 = arith.constant 0 : i32
-  %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xi8, #lhs>>
-  %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xi8, #rhs>>
-  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [16, 16], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xi8, #lhs>> -> tensor<16x16xi8, #lhs>
-  %3 = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0, 0], sizes = [16, 16], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xi8, #rhs>> -> tensor<16x16xi8, #rhs>
-  %4 = tensor.empty() : tensor<16x16xi32, #out>
-  %5 = linalg.fill ins(%c0_i32 : i32) outs(%4 : tensor<16x16xi32, #out>) -> tensor<16x16xi32, #out>
-  // expected-error @+1 {{'linalg.matmul' op unsigned operand type ui8: extui into mmt4d is not materialized}}
-  %6 = linalg.matmul ins(%2, %3 : tensor<16x16xi8, #lhs>, tensor<16x16xi8, #rhs>) outs(%5 : tensor<16x16xi32, #out>) -> tensor<16x16xi32, #out>
-  return
-}
-
-// -----
-
-// VMVX with microkernels picks its tiles at run time (dynamic inner tiles):
-// there is no static packed type to materialize.
-
-#pipeline_layout = #hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
-#target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_cpu.vmvx_encoding_resolver<>, ukernels = "all"}>
-#encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iteration_sizes = [?, ?, ?]>
-func.func @vmvx_ukernel_dynamic_tiles() attributes {hal.executable.target = #target} {
-  %c0 = arith.constant 0 : index
-  %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xf32>>
-  // expected-error @+1 {{'hal.interface.binding.subspan' op cannot be materialized: dynamic inner tiles cannot be materialized}}
-  %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(None) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16x16xf32, #encoding>>
-  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [16, 16], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x16xf32>> -> tensor<16x16xf32>
-  %3 = iree_encoding.set_encoding %2 : tensor<16x16xf32> -> tensor<16x16xf32, #encoding>
-  iree_tensor_ext.dispatch.tensor.store %3, %1, offsets = [0, 0], sizes = [16, 16], strides = [1, 1] : tensor<16x16xf32, #encoding> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16x16xf32, #encoding>>
-  return
-}
-
-// -----
-
 // An elementwise op runs on the result's tiles only when every operand splits
 // the dims it shares with the result into the same pieces. Here a matmul LHS
 // (M x K) is added to a result (M x N): its K tile (4 x 4) cannot stand where

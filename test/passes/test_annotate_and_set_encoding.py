@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REFERENCE, run_opt
+from conftest import REFERENCE, reference_missing, run_opt
 
 ANNOTATE = "iree-dispatch-creation-annotate-data-tiling-hints"
 BOTH = f"{ANNOTATE},iree-dispatch-creation-set-encoding"
@@ -199,7 +199,7 @@ def test_dynamic_dims_of_size_zero(tmp_path: Path) -> None:
 def test_walkthrough_program_is_kept() -> None:
     before = REFERENCE / "seed-walkthrough" / "00-annotate-data-tiling-hints.before.mlir"
     if not before.is_file():
-        pytest.skip("reference dumps not available")
+        pytest.skip(reference_missing())
     result = run_opt([str(before), "-p", BOTH, "--verify-each-with-interpreter", "--interpreter-dynamic-size=5"])
     assert result.returncode == 0, result.stderr
     assert "iree_encoding.unset_encoding" in result.stdout

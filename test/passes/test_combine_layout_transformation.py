@@ -23,7 +23,9 @@ from xdsl.context import Context
 from mini_iree.compiler import layout as L
 from mini_iree.compiler.interpreter import parse_module_text
 from mini_iree.compiler.interpreter.hal_ops import run_dispatch, split_index
+from mini_iree.compiler.ir.diagnostics import SourceLoc
 from mini_iree.compiler.ir.printer import print_module_to_string
+from mini_iree.compiler.ir.verifier import verify_op_tree
 from mini_iree.passes.bufferize_dispatch_tensor_load_store import BufferizeDispatchTensorLoadStorePass
 from mini_iree.passes.combine_layout_transformation import (
     CombineLayoutTransformationPass,
@@ -43,7 +45,7 @@ def _apply(text: str, *passes):
     module = parse_module_text(text)
     for p in passes:
         p.apply(Context(), module)
-        module.verify()
+        verify_op_tree(module, SourceLoc("input.mlir", 1, 1))  # also dominance, which module.verify() skips
     return module
 
 
@@ -357,3 +359,30 @@ def test_whole_walkthrough_program_keeps_results(size):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "pass 'iree-codegen-combine-layout-transformation' kept the results" in result.stderr
+
+
+# An index constant left just before the store (as earlier passes can leave one) is the one
+# the pass reuses for the `tensor.dim`s of an unpack source whose sizes it cannot read from
+# its producer (here an elementwise doubling): it must end up before them.
+UNPACK_LATE_CONSTANT = UNPACK_ACC.replace("@unpack_acc", "@unpack_late_constant").replace(
+    "  %3 = tensor.empty(%d0, %d1)",
+    """  %e = tensor.empty(%o0, %o1) : tensor<?x?x8x8xf32>
+  %twice = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%2 : tensor<?x?x8x8xf32>) outs(%e : tensor<?x?x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?x8x8xf32>
+  %3 = tensor.empty(%d0, %d1)""",
+).replace("linalg.unpack %2", "linalg.unpack %twice").replace(
+    "  iree_tensor_ext.dispatch.tensor.store", "  %c1 = arith.constant 1 : index\n  iree_tensor_ext.dispatch.tensor.store"
+)
+
+
+@pytest.mark.parametrize("combine", COMBINE_PASSES, ids=lambda p: p.name)
+def test_reused_constant_dominates_its_uses(combine):
+    m, n = 13, 21
+    c = _random((m, n), 7)
+    packed = _packed(CPU_ACC, c)
+    args = [packed, _marker(c.nbytes)]
+    _, out = _assert_same_bindings(UNPACK_LATE_CONSTANT, "unpack_late_constant", args, [m, n], combine)
+    np.testing.assert_array_equal(out.view(np.float32).reshape(m, n), 2 * c)

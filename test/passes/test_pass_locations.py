@@ -12,7 +12,17 @@ from collections import Counter
 
 import pytest
 from conftest import REPO
-from xdsl.dialects.builtin import FileLineColLoc, FusedLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc, i32
+from xdsl.dialects.builtin import (
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    IntAttr,
+    ModuleOp,
+    NameLoc,
+    StringAttr,
+    UnknownLoc,
+    i32,
+)
 from xdsl.dialects import arith, test
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -21,15 +31,6 @@ from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
 
-# Passes whose new ops do not all carry a location yet.
-NOT_YET = {
-    "iree-abi-wrap-entry-points",
-    "iree-dispatch-creation-form-dispatch-regions",
-    "iree-stream-conversion",
-    "iree-stream-encode-host-tensors",
-    "iree-codegen-materialize-device-encoding",
-    "iree-codegen-combine-layout-transformation",
-}
 
 
 def _loc(file: str, line: int = 1, col: int = 1) -> FileLineColLoc:
@@ -123,5 +124,28 @@ PROGRAMS = [
 @pytest.mark.parametrize(("program", "pipeline"), PROGRAMS)
 def test_passes_give_every_new_op_a_location(program, pipeline):
     found = _unknown_after_each_pass(REPO / program, pipeline)
-    offenders = {name: dict(ops) for name, ops in found.items() if name not in NOT_YET}
-    assert not offenders, f"ops created without a location: {offenders}"
+    assert not found, f"ops created without a location: { {name: dict(ops) for name, ops in found.items()} }"
+
+
+def _names_input(location, path: str) -> bool:
+    """``location`` is, or contains, a ``file:line:col`` of ``path``."""
+    if isinstance(location, FileLineColLoc):
+        return location.filename.data == path
+    if isinstance(location, FusedLoc):
+        return any(_names_input(inner, path) for inner in location.locations.data)
+    if isinstance(location, NameLoc):
+        return _names_input(location.location, path)
+    if isinstance(location, CallSiteLoc):
+        return _names_input(location.callee, path) or _names_input(location.caller, path)
+    return False
+
+
+@pytest.mark.parametrize(("program", "pipeline"), PROGRAMS)
+def test_every_op_of_the_output_comes_from_the_input(program, pipeline):
+    path = REPO / program
+    main = MiniIREEOptMain([str(path), "-p", pipeline])
+    module = parse_mlir(main.ctx, path.read_bytes(), str(path), 0)
+    for pass_ in main.passes:
+        pass_.apply(main.ctx, module)
+    strays = Counter(op.name for op in module.walk() if not _names_input(op.location, str(path)))
+    assert not strays, f"ops whose location is not in {program}: {dict(strays)}"

@@ -296,3 +296,74 @@ func.func @packed_storage_in_layout_not_power_of_two() {
   %0 = "test.op"() : () -> tensor<4xi3, #iree_encoding.layout<[#iree_encoding.packed_storage]>>
   return
 }
+
+// -----
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+// expected-error @+1 {{expected all `iteration_sizes` to be non-negative or dynamic}}
+#encoding = #iree_encoding.encoding<operand_index = 0 : i64, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [-3, ?, 5]>
+func.func @negative_iteration_size(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
+  return %arg0 : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+// A static size of 0 is a valid iteration size.
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#encoding = #iree_encoding.encoding<operand_index = 0 : i64, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [0, ?, 5]>
+func.func @zero_iteration_size(%arg0: tensor<0x5xf32, #encoding>) -> tensor<0x5xf32, #encoding> {
+  return %arg0 : tensor<0x5xf32, #encoding>
+}
+
+// -----
+
+// expected-error @+1 {{invalid encoding_info: outerDimsPerm [0, 128] is not a permutation of 2 dims}}
+#encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 128]}}>]>
+func.func @layout_outer_dims_perm_out_of_range(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
+  return %arg0 : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+// expected-error @+1 {{invalid encoding_info: innerDimsPos [1, 1] is not a set of dims of a rank-2 tensor}}
+#encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [1, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}}>]>
+func.func @layout_inner_dims_pos_repeated(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
+  return %arg0 : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+// expected-error @+1 {{invalid encoding_info: innerDimsPos has 2 entries but innerTileSizes has 1}}
+#encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8], outerDimsPerm = [0, 1]}}>]>
+func.func @layout_tile_count(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
+  return %arg0 : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+// expected-error @+1 {{invalid encoding_info: innerTileSizes [0, 1] must be positive}}
+#encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [0, 1], outerDimsPerm = [0, 1]}}>]>
+func.func @layout_zero_tile(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
+  return %arg0 : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+// expected-error @+1 {{invalid encoding_info: swizzle group of sizes [4, 4] does not multiply to 8}}
+#encoding = #iree_encoding.layout<[#iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 4], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 4 : i16], ["CrossIntrinsic", 4 : i16]], [["CrossThread", 4 : i16]]], permutation = [0, 1, 2]}}}>]>
+func.func @layout_swizzle_does_not_split_the_tile(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
+  return %arg0 : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+#encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}}>]>
+util.func public @layout_of_another_rank(%d0: index) -> index {
+  // expected-error @+1 {{'stream.tensor.sizeof' op invalid encoding_info: innerDimsPos [0, 1] is not a set of dims of a rank-1 tensor}}
+  %0 = stream.tensor.sizeof tensor<?xf32, #encoding>{%d0} : index
+  util.return %0 : index
+}

@@ -142,3 +142,11 @@ func.func @mma_semantics_no_name() attributes {s = #iree_gpu.mma_semantics<1, 0>
 func.func @target_wgp_missing_subgroup() attributes {t = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{invalid encoding_info: swizzle has 1 expandShape groups but there are 2 inner tiles}}
+#layout = #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 4], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]]], permutation = [0]}}}>
+func.func @swizzle_groups_per_tile() attributes {layout = #layout} {
+  return
+}

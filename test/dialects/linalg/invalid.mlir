@@ -480,3 +480,33 @@ func.func @elementwise_map_dims(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<
   %0 = linalg.elementwise kind=#linalg.elementwise_kind<add> indexing_maps = [#map, #map2, #map] ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @index_past_the_loops(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = tensor.empty() : tensor<4x8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    // expected-error @+1 {{'linalg.index' op expected dim (256) to be lower than the number of loops (2) of the enclosing LinalgOp}}
+    %i = linalg.index 256 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @negative_index(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    // expected-error @+1 {{'linalg.index' op attribute 'dim' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0}}
+    %i = linalg.index -1 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}

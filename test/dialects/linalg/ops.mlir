@@ -469,3 +469,20 @@ func.func @generic_two_results(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf3
   } -> (tensor<4xf32>, tensor<4xf32>)
   return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Convolutions: `strides` and `dilations` default to 1. Written without them, the op
+// prints without them, as MLIR prints it; written with them, it keeps them.
+func.func @conv_default_strides(%in: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>, %out: tensor<1x6x6x4xf32>) -> (tensor<1x6x6x4xf32>, tensor<1x3x3x4xf32>) {
+  %0 = linalg.conv_2d_nhwc_hwcf ins(%in, %f : tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) outs(%out : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  %e = tensor.empty() : tensor<1x3x3x4xf32>
+  %1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %f : tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) outs(%e : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
+  return %0, %1 : tensor<1x6x6x4xf32>, tensor<1x3x3x4xf32>
+}
+// CHECK-LABEL: func.func @conv_default_strides
+// CHECK:         linalg.conv_2d_nhwc_hwcf ins(%{{.+}}, %{{.+}} : tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) outs(%{{.+}} : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(
+// GENERIC-LABEL: "func.func"() <{function_type = (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<1x6x6x4xf32>) -> (tensor<1x6x6x4xf32>, tensor<1x3x3x4xf32>), sym_name = "conv_default_strides"}>
+// GENERIC:         "linalg.conv_2d_nhwc_hwcf"(%{{.+}}, %{{.+}}, %{{.+}}) <{operandSegmentSizes = array<i32: 2, 1>}>
+// GENERIC:         "linalg.conv_2d_nhwc_hwcf"(%{{.+}}, %{{.+}}, %{{.+}}) <{dilations = dense<1> : tensor<2xi64>, operandSegmentSizes = array<i32: 2, 1>, strides = dense<2> : tensor<2xi64>}>

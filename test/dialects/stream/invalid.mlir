@@ -113,3 +113,27 @@ func.func @async_cast_sizes(%arg0: !stream.resource<external>, %s0: index, %s1: 
   %0 = stream.async.cast %arg0 : !stream.resource<external>{%s0} -> !stream.resource<*>{%s1}
   return %0 : !stream.resource<*>
 }
+
+// -----
+
+util.func public @tensor_constant_value_shape() -> !stream.resource<constant> {
+  // expected-error @+1 {{'stream.tensor.constant' op value of type tensor<2xi1> does not hold the elements of tensor<4xi1>}}
+  %cst = stream.tensor.constant : tensor<4xi1> in !stream.resource<constant> = dense<[true, false]> : tensor<2xi1>
+  util.return %cst : !stream.resource<constant>
+}
+
+// -----
+
+util.func public @tensor_constant_value_element_type() -> !stream.resource<constant> {
+  // expected-error @+1 {{'stream.tensor.constant' op value of type tensor<4xi32> does not hold the elements of tensor<4xi1>}}
+  %cst = stream.tensor.constant : tensor<4xi1> in !stream.resource<constant> = dense<[1, 0, 1, 1]> : tensor<4xi32>
+  util.return %cst : !stream.resource<constant>
+}
+
+// -----
+
+util.func public @tensor_constant_untyped_value() -> !stream.resource<constant> {
+  // expected-error @+1 {{'stream.tensor.constant' op value of type none does not hold the elements of tensor<4xf32>}}
+  %cst = stream.tensor.constant : tensor<4xf32> in !stream.resource<constant> = "four floats"
+  util.return %cst : !stream.resource<constant>
+}
