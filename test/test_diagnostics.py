@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,15 +14,36 @@ from conftest import REFERENCE, run_opt
 DIAG = re.compile(r"^(?P<file>[^\n]+):(?P<line>\d+):(?P<col>\d+): error: \S.*$")
 
 
+def diagnostic_lines(stderr: str, file: str) -> list[re.Match]:
+    """The ``FILE:LINE:COL: error:`` lines of ``stderr``. Each may be followed, as MLIR's
+    SourceMgr handler prints it, by its source line and a caret under the column;
+    those pairs are checked against ``file`` and left out."""
+    lines = stderr.splitlines()
+    path = Path(file)
+    source = path.read_bytes().decode("utf-8", errors="replace").split("\n") if path.is_file() else []
+    found: list[re.Match] = []
+    i = 0
+    while i < len(lines):
+        m = DIAG.match(lines[i])
+        assert m is not None, stderr
+        assert m.group("file") == file
+        found.append(m)
+        i += 1
+        if i < len(lines) and DIAG.match(lines[i]) is None:
+            line, col = int(m.group("line")), int(m.group("col"))
+            shown = "".join(c if c.isprintable() or c == "\t" else " " for c in source[line - 1].rstrip("\r"))
+            assert lines[i] == shown.expandtabs(8), stderr
+            assert lines[i + 1] == " " * (col - 1) + "^", stderr
+            i += 2
+    return found
+
+
 def assert_one_diagnostic(result, file: str) -> re.Match:
     assert result.returncode == 1, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    m = DIAG.match(lines[0])
-    assert m is not None, lines[0]
-    assert m.group("file") == file
-    return m
+    found = diagnostic_lines(result.stderr, file)
+    assert len(found) == 1, result.stderr
+    return found[0]
 
 
 def write(tmp_path, name: str, data: bytes | str) -> str:
@@ -165,12 +187,7 @@ def assert_clean_diagnostics(result, file: str) -> None:
     "expected valid keyword" and "expected a parameter name in struct")."""
     assert result.returncode == 1, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert 1 <= len(lines) <= 2, result.stderr
-    for line in lines:
-        m = DIAG.match(line)
-        assert m is not None, line
-        assert m.group("file") == file
+    assert 1 <= len(diagnostic_lines(result.stderr, file)) <= 2, result.stderr
 
 
 def test_wrong_terminator_in_a_region_is_rejected(tmp_path):

@@ -21,7 +21,10 @@ What this module adds:
 
 * :class:`InterpreterError`, which names the op and its source location, and
   an interpreter that turns any failure inside an op into one (never a bare
-  Python traceback, never xDSL's print-the-whole-module diagnostic);
+  Python traceback, never xDSL's print-the-whole-module diagnostic; running
+  out of memory is "needs more memory than there is" at the op). A call runs
+  with numpy's floating-point warnings off: overflow and invalid operations
+  give IEEE infinities and NaNs, silently, as the program's types say;
 * :func:`run_block`, used by every op with a body (linalg, scf, dispatch
   regions), and :func:`make_interpreter`. A block's ops are read once per
   interpreter; scalar integer and index ops run through fast paths
@@ -154,8 +157,12 @@ class NumpyInterpreter(Interpreter):
             return implementation(functions, self, op, inputs)
         except InterpreterError:
             raise
-        except (MemoryError, KeyboardInterrupt):
+        except KeyboardInterrupt:
             raise
+        except MemoryError as error:
+            # numpy says how much it tried to allocate; the op says where the program asked for it.
+            detail = f" ({error})" if str(error) else ""
+            raise InterpreterError(op, f"needs more memory than there is{detail}") from None
         except Exception as error:  # a numpy failure or an unsupported case
             raise InterpreterError(op, f"failed: {type(error).__name__}: {error}") from error
 
@@ -169,7 +176,10 @@ class NumpyInterpreter(Interpreter):
         depth = getattr(self, "_call_depth", 0)
         self._call_depth = depth + 1
         try:
-            return tuple(super().call_op(op, inputs))
+            # Float overflow and invalid operations give IEEE infinities and NaNs, and integers
+            # wrap, as the program's types say: that is the result, not something to warn about.
+            with np.errstate(all="ignore"):
+                return tuple(super().call_op(op, inputs))
         finally:
             self._call_depth = depth
             if depth == 0:

@@ -585,9 +585,11 @@ def run_structured(interpreter: Interpreter, op: LinalgStructuredOperation, ins:
     except InterpreterError as error:
         if error.op is op:
             raise
-        # A body op that cannot take arrays: fall back to one point at a time.
+        # A body op that cannot take arrays: fall back to one point at a time. The
+        # warning is worded as a diagnostic, which the tools print as it is.
+        where = f"{error.loc}: " if error.loc is not None else ""
         warnings.warn(
-            f"{op.name} at {error.loc}: body cannot be vectorized ({error.message}); running it point by point",
+            f"{where}warning: {op.name} body cannot be vectorized ({error.message}); running it point by point",
             RuntimeWarning,
             stacklevel=2,
         )

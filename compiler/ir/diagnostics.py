@@ -55,6 +55,29 @@ class Diagnostic:
         return f"{self.loc}: {self.severity}: {self.message}"
 
 
+
+def render(diagnostic: Diagnostic, source: str | None, name: str) -> str:
+    """The diagnostic as MLIR's SourceMgr handler prints it: its line, then, when it
+    points into ``source`` (the text of the input ``name``), that source line and a
+    caret under the column. Other locations (``<cmdline>``, another file) print
+    the first line alone."""
+    text = str(diagnostic)
+    loc = diagnostic.loc
+    if source is None or loc.file != name or loc.line < 1:
+        return text
+    lines = source.split("\n")
+    if loc.line > len(lines):
+        return text
+    # Control characters (a vertical tab, a form feed...) show as spaces, so that the
+    # excerpt stays one line and the caret stays under its column.
+    line = "".join(c if c.isprintable() or c == "\t" else " " for c in lines[loc.line - 1].rstrip("\r"))
+    line = line.expandtabs(8)
+    if not line.strip():
+        return text
+    column = min(max(loc.col, 1), len(line) + 1)
+    return f"{text}\n{line}\n{' ' * (column - 1)}^"
+
+
 class DiagnosticError(Exception):
     """Raised with the diagnostics that stop processing of one input."""
 

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span, Token
@@ -205,6 +205,8 @@ class LocatedParser(Parser):
         self.op_starts: list[int] = []
         self.last_op_name = ""
         self._last_location_end = -1
+        # Where each value not yet defined was first used.
+        self._first_uses: dict[str, int] = {}
         # Explicit `loc(...)` of block arguments, by the offset of the argument's name.
         self._argument_locations: dict[int, Attribute] = {}
         # The parts of op locations: one file name, and the numbers met so far
@@ -254,12 +256,25 @@ class LocatedParser(Parser):
 
     def _register_ssa_definition(self, name, values, span) -> None:
         super()._register_ssa_definition(name, values, span)
+        # A labelled block's argument without `loc(...)` is located at its name, as in MLIR.
+        if self._last_location_end != self._current_token.span.start:
+            for value in values:
+                if isinstance(value, BlockArgument) and isinstance(value.location, UnknownLoc):
+                    value.location = self._location_at(span.start)
         # xDSL strips a `_N` suffix from a name hint, so `%_0` leaves the empty name
         # hint "", which xDSL itself then refuses to copy when a pass replaces the
         # value (replace_all_uses_with raised ValueError). Such a value has no name.
         for value in values:
             if value.name_hint == "":
                 value._name = None  # noqa: SLF001 - the setter refuses "" too
+        # A name that is the one the op itself gives its result (`%__hoisted_..._0` of
+        # `util.global.load @__hoisted_..._0`) is kept whole: stripped, it would be
+        # uniqued into another name when printed again.
+        if len(values) == 1 and isinstance(values[0], OpResult) and values[0].name_hint != name:
+            from mini_iree.compiler.ir.printer import default_result_names
+
+            if default_result_names(values[0].op)[:1] == [name]:
+                values[0]._name = name  # noqa: SLF001 - the setter strips the suffix again
 
     def parse_optional_argument(self, expect_type: bool = True):
         # MLIR's OpAsmParser::parseArgument takes an optional `loc(...)` after the
@@ -290,6 +305,12 @@ class LocatedParser(Parser):
         if location is not None:
             self._last_location_end = self._current_token.span.start
         return location
+
+    def resolve_operand(self, operand, type):
+        name = operand.operand_name
+        if name not in self.ssa_values and name not in self.forward_ssa_references:
+            self._first_uses[name] = operand.span.start
+        return super().resolve_operand(operand, type)
 
     def parse_dense_int_or_fp_elements_attr(self, type):
         # xDSL's version expands a splat into a list of every element (a
@@ -413,7 +434,14 @@ class LocatedParser(Parser):
             module = ModuleOp([])
             module.location = self.loc_of(0).to_attr()
             return module
-        module = self.parse_module()
+        try:
+            module = self.parse_module()
+        except ParseError as err:
+            if err.msg.startswith("values used but not defined") and self.forward_ssa_references:
+                # xDSL reports the names at the end of the input; MLIR, each at its first use.
+                first = min(self._first_uses[name] for name in self.forward_ssa_references)
+                self.raise_error("use of undeclared SSA value name", first)
+            raise
         if isinstance(module.location, UnknownLoc) and self._last_location_end != self._current_token.span.start:
             module.location = self.loc_of(0).to_attr()
         return module

@@ -4,15 +4,21 @@ argparse prints a whole usage block and exits with status 2 on a bad flag;
 mlir-opt prints one line naming the flag. ``ArgumentParser`` here raises
 ``CommandLineError`` instead, whose text the tool prints as
 ``error: MESSAGE (see 'TOOL --help')``. Help text is wrapped without breaking
-pass names at their hyphens.
+pass names at their hyphens. ``non_negative`` is the type of a count or seed
+flag; ``one_line_warnings`` keeps Python's warning format (a source path and
+line) away from the user.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
+import re
+import sys
 import textwrap
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 
@@ -52,3 +58,34 @@ class ArgumentParser(argparse.ArgumentParser):
         close = difflib.get_close_matches(flag, known, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         return f"unknown command line argument '{flag}'{hint}"
+
+
+def non_negative(text: str) -> int:
+    """An integer flag value that must be 0 or more (a size, a count, a seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
+    return value
+
+
+# A warning whose text is already a diagnostic line: `FILE:LINE:COL: warning: ...` or `warning: ...`.
+_DIAGNOSTIC = re.compile(r"^(\S+:\d+:\d+: )?warning: ")
+
+
+@contextlib.contextmanager
+def one_line_warnings() -> Iterator[None]:
+    """Print each Python warning raised inside as one line on stderr, without Python's source path and line.
+
+    A warning already worded as a diagnostic is printed as it is, any other as ``warning: MESSAGE``.
+    """
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        text = str(message)
+        (file or sys.stderr).write(f"{text}\n" if _DIAGNOSTIC.match(text) else f"warning: {text}\n")
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield

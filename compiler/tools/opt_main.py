@@ -31,8 +31,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from mini_iree import __version__
-from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError
-from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location
+from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, non_negative, one_line_warnings
+from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location, render
 from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.tools.pipeline import (
@@ -96,6 +96,7 @@ class MiniIREEOptMain:
     available_passes: dict[str, Callable[[], type[ModulePass]]]
     passes: list[ModulePass]
     cmdline_error: DiagnosticError | None
+    source_text: str | None = None
 
     def __init__(self, args: Sequence[str] | None = None):
         # xDSLOptMain.__init__ would add xDSL's own flags (targets, frontends,
@@ -358,7 +359,8 @@ class MiniIREEOptMain:
             expectations = parse_expectations(text, self.input_name(), chunk.line_offset)
             result.problems = check(expectations, result.diagnostics)
         else:
-            result.problems = [str(d) for d in result.diagnostics]
+            source = self.source_text
+            result.problems = [render(d, source, self.input_name()) for d in result.diagnostics]
         return result
 
     def run(self) -> int:  # type: ignore[override]
@@ -388,6 +390,8 @@ class MiniIREEOptMain:
 
         outputs: list[str] = []
         failed = False
+        # Diagnostics show the source line they point at (lines of the whole file).
+        self.source_text = data.decode("utf-8", errors="replace")
         for chunk in split_input(data, self.args.split_input_file):
             result = self.run_chunk(chunk)
             succeeded = not result.problems and result.output is not None
@@ -500,16 +504,6 @@ def _pass_list(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"'{text}' must not be negative")
-    return value
-
-
 def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipelines: list[str], version_format: str):
     """mini-iree-opt's flags: mlir-opt's spelling wherever mlir-opt has the flag."""
     parser.add_argument("input_file", nargs="?", metavar="FILE", help="the input .mlir file ('-' or none: stdin)")
@@ -560,7 +554,7 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
     )
     parser.add_argument(
         "--mlir-elide-elementsattrs-if-larger",
-        type=_non_negative,
+        type=non_negative,
         default=None,
         metavar="N",
         help="print elements attributes with more than N elements as dense_resource<__elided__>",
@@ -624,7 +618,7 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
     )
     parser.add_argument(
         "--interpreter-dynamic-size",
-        type=_non_negative,
+        type=non_negative,
         default=None,
         metavar="N",
         help="with --verify-each-with-interpreter: the size of every dynamic dimension (default: random, 1-16; "
@@ -632,7 +626,7 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
     )
     parser.add_argument(
         "--interpreter-seed",
-        type=_non_negative,
+        type=non_negative,
         default=0,
         metavar="S",
         help="with --verify-each-with-interpreter: the seed of the random inputs, 0 or more (default 0)",
@@ -812,7 +806,7 @@ def _collect_if_grown() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        with _fewer_collections():
+        with _fewer_collections(), one_line_warnings():
             return MiniIREEOptMain(args=argv).run()
     except CommandLineError as err:
         sys.stderr.write(f"error: {err}\n")

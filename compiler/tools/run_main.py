@@ -5,11 +5,14 @@
     mini-iree-run after_materialization.mlir --input=@a.npy --input=@b.npy
 
 Inputs: ``SHAPExTYPE=VALUES`` (comma- or space-separated, brackets allowed; a
-single value is a splat), ``TYPE=VALUE`` for a rank-0 tensor, a bare number
-for a scalar argument, or ``@file.npy``. Results are printed as
+single value is a splat; a value the element type cannot hold, such as
+``i8=300`` or ``f32=1e40``, is an error), ``TYPE=VALUE`` for a rank-0 tensor, a
+bare number for a scalar argument, or ``@file.npy`` (either byte order; bf16 as
+numpy saves ml_dtypes' bfloat16, 2-byte voids). Results are printed as
 iree-run-module prints them (``result[0]: hal.buffer_view`` then
 ``2x3xf32=[1 2 3][4 5 6]``), or written with one ``--output=@file.npy`` per
-result in order (``--output=-`` prints that result, ``--output=`` skips it).
+result in order, to exactly that path (``--output=-`` prints that result,
+``--output=`` skips it).
 Every error prints ``error: ...`` (with ``FILE:LINE:COL`` when it is about an op)
 and exits with status 1.
 """
@@ -22,6 +25,9 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+
+from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, one_line_warnings
+from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
 
 _ELEMENT_TYPES = {
     "i1": "bool",
@@ -75,12 +81,37 @@ def element_type_name(dtype) -> str:
 
 
 def _load_npy(path: str):
+    """A ``.npy`` file as a native-byte-order array; a 2-byte void array (how numpy saves bf16) is bf16."""
     import numpy as np
 
+    npy = np.lib.format
     try:
-        return np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as err:
-        raise UsageError(f"could not read '{path}': {err}") from None
+        with open(path, "rb") as f:
+            # The header first: a file claiming more elements than an input may have is refused
+            # before anything is allocated.
+            version = npy.read_magic(f)
+            read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+            shape, _, dtype = read_header(f)
+            size = math.prod(shape) * dtype.itemsize
+            if size > MAX_INPUT_BYTES:
+                raise UsageError(
+                    f"'{path}' holds {'x'.join(map(str, shape))} elements of {dtype.itemsize} bytes, "
+                    f"more than mini-iree-run allocates ({MAX_INPUT_BYTES} bytes)"
+                )
+            f.seek(0)
+            array = np.load(f, allow_pickle=False)
+    except OSError as err:
+        raise UsageError(f"could not read '{path}': {err.strerror or err}") from None
+    except (ValueError, EOFError) as err:
+        # EOFError: an empty or truncated file.
+        raise UsageError(f"could not read '{path}' as a .npy file: {err}") from None
+    if array.dtype.kind == "V" and array.dtype.itemsize == 2 and array.dtype.names is None:
+        # numpy has no bf16: np.save writes ml_dtypes' bfloat16 as 2-byte voids ('|V2').
+        array = array.view(_numpy_dtype("bf16"))
+    elif not array.dtype.isnative:
+        # A big-endian file holds the same numbers; the interpreter works in the machine's order.
+        array = array.astype(array.dtype.newbyteorder("="))
+    return array
 
 
 def parse_input(text: str):
@@ -119,27 +150,43 @@ def parse_input(text: str):
             raise UsageError(f"'{values[1:]}' holds {_describe(array)}, not {spec}")
         return array
     tokens = [t for t in re.split(r"[\s,\[\]]+", values) if t]
+    if len(tokens) != count and len(tokens) != 1:
+        raise UsageError(f"input '{spec}' needs {count} values (or one to splat), got {len(tokens)}")
+    array = _parse_values(tokens, dtype, type_name, text)
+    if len(tokens) == 1 and count != 1:
+        return np.full(shape, array[0], dtype=dtype)
+    return array.reshape(shape)
+
+
+def _parse_values(tokens: list[str], dtype, type_name: str, text: str):
+    """The values of an input as a 1-D array of ``dtype``; a value the type cannot hold is an error."""
+    import numpy as np
+
     try:
         if type_name == "i1":
-            parsed = [t.lower() in ("1", "true") for t in tokens]
-        elif dtype.kind in "iu":
+            spellings = {"0": False, "false": False, "1": True, "true": True}
+            bad = next((t for t in tokens if t.lower() not in spellings), None)
+            if bad is not None:
+                raise UsageError(f"value {bad} in input '{text}' is out of range for i1 (0, 1, false or true)")
+            return np.array([spellings[t.lower()] for t in tokens], dtype=dtype)
+        if dtype.kind in "iu":
             parsed = [int(t, 0) for t in tokens]
+            info = np.iinfo(dtype)
+            bad = next((t for t, v in zip(tokens, parsed) if not info.min <= v <= info.max), None)
         else:
-            parsed = [float(t) for t in tokens]
+            wide = np.array([float(t) for t in tokens], dtype=np.float64)
+            with np.errstate(over="ignore"):
+                parsed = wide.astype(dtype)
+            # A finite value that becomes inf in the element type (1e40 as f32, or 1e400 as
+            # anything, which Python reads as inf) does not fit; only inf spelled out is inf.
+            spelled_inf = np.array([t.lstrip("+-").lower() in ("inf", "infinity") for t in tokens], dtype=bool)
+            too_large = np.isinf(parsed.astype(np.float64)) & ~spelled_inf
+            bad = tokens[int(np.argmax(too_large))] if too_large.any() else None
     except ValueError as err:
         raise UsageError(f"invalid value in input '{text}': {err}") from None
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        bad = next((v for v in parsed if not info.min <= v <= info.max), None)
-        if bad is not None:
-            raise UsageError(f"value {bad} in input '{text}' is out of range for {type_name}")
-    if len(parsed) != count and len(parsed) != 1:
-        raise UsageError(f"input '{spec}' needs {count} values (or one to splat), got {len(parsed)}")
-    # A float too large for the element type becomes inf, as a C cast makes it; no warning.
-    with np.errstate(over="ignore"):
-        if len(parsed) == 1 and count != 1:
-            return np.full(shape, parsed[0], dtype=dtype)
-        return np.array(parsed, dtype=dtype).reshape(shape)
+    if bad is not None:
+        raise UsageError(f"value {bad} in input '{text}' is out of range for {type_name}")
+    return np.asarray(parsed, dtype=dtype)
 
 
 def _describe(array) -> str:
@@ -200,8 +247,6 @@ def _is_buffer_view(type_) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from mini_iree.compiler.tools.cmdline import ArgumentParser
-
     parser = ArgumentParser(
         prog="mini-iree-run",
         description="Run a function of a .mlir file on numpy arrays (iree-run-module conventions).",
@@ -266,6 +311,16 @@ def run_tool(args: argparse.Namespace, out) -> None:
         function = candidates[0]
     else:
         function = find_function(module, args.function.lstrip("@"))
+    count = args.print_max_element_count
+    if count < 0:
+        raise UsageError(f"argument --print_max_element_count: '{count}' must not be negative")
+    outputs = args.output if args.output is not None else []
+    for spec in outputs:
+        if spec.startswith("@"):
+            # Before the run: a result is not computed only to find it cannot be saved.
+            check_writable(_output_path(spec))
+        elif spec not in ("", "-"):
+            raise UsageError(f"invalid --output '{spec}': expected @file.npy, '-' or ''")
     if args.binding or args.push_constant:
         results, as_buffer_view = _run_dispatch_function(module, function, args)
     else:
@@ -275,7 +330,6 @@ def run_tool(args: argparse.Namespace, out) -> None:
         results = list(interpreter.call_op(function, tuple(arguments)))
         as_buffer_view = [_is_buffer_view(t) for t in function.function_type.outputs.data]
 
-    outputs = args.output if args.output is not None else []
     if len(outputs) > len(results):
         raise UsageError(f"{len(outputs)} --output flags for {len(results)} results")
     out.write(f"EXEC @{function.sym_name.data}\n")
@@ -285,14 +339,28 @@ def run_tool(args: argparse.Namespace, out) -> None:
             continue
         if spec == "-":
             out.write(format_result(index, value, as_buffer_view[index], args.print_max_element_count))
-        elif spec.startswith("@"):
-            path = spec[1:]
-            try:
-                np.save(path, np.asarray(value), allow_pickle=False)
-            except OSError as err:
-                raise UsageError(f"could not write '{path}': {err.strerror}") from None
         else:
-            raise UsageError(f"invalid --output '{spec}': expected @file.npy, '-' or ''")
+            _save_npy(_output_path(spec), np.asarray(value))
+
+
+def _output_path(spec: str) -> str:
+    if spec == "@":
+        raise UsageError("invalid --output '@': expected @file.npy")
+    return spec[1:]
+
+
+def _save_npy(path: str, array) -> None:
+    """Write ``array`` to exactly ``path`` (np.save would add ``.npy``), never half a file.
+
+    bf16 is saved as numpy saves it (2-byte voids, ``|V2``), which ``_load_npy`` reads back as bf16.
+    """
+    import io
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    write_output(path, buffer.getvalue())
 
 
 def _run_dispatch_function(module, function, args: argparse.Namespace):
@@ -318,8 +386,6 @@ def _run_dispatch_function(module, function, args: argparse.Namespace):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from mini_iree.compiler.tools.cmdline import CommandLineError
-
     try:
         args = build_parser().parse_args(argv)
     except CommandLineError as err:
@@ -329,13 +395,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     from mini_iree.compiler.interpreter import InterpreterError
 
     try:
-        run_tool(args, sys.stdout)
+        with one_line_warnings():
+            run_tool(args, sys.stdout)
         sys.stdout.flush()
-    except UsageError as err:
+    except (UsageError, OutputError) as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
     except (InterpreterError, DiagnosticError) as err:
         sys.stderr.write(f"{err}\n")
+        return 1
+    except MemoryError:
+        # The interpreter names the op that ran out; this is any other step (saving a huge result...).
+        sys.stderr.write("error: running the program needs more memory than there is\n")
         return 1
     except KeyboardInterrupt:
         return 130

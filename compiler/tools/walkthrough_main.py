@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError
+from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, non_negative, one_line_warnings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,13 +39,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--output-dir", metavar="DIR", help="write DIR/<program>.html for every program (several programs)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the interpreter's random inputs (default 0)")
     parser.add_argument(
-        "--dynamic-size", type=int, default=None, metavar="N", help="size of every dynamic dim (default: random 1-16)"
+        "--seed", type=non_negative, default=0, help="seed of the interpreter's random inputs, 0 or more (default 0)"
+    )
+    parser.add_argument(
+        "--dynamic-size",
+        type=non_negative,
+        default=None,
+        metavar="N",
+        help="size of every dynamic dim (default: random 1-16; refused when a function's random inputs would "
+        "take more than 1 GiB)",
     )
     parser.add_argument(
         "--timing-size",
-        type=int,
+        type=non_negative,
         default=256,
         metavar="N",
         help="size of every dynamic dim when timing the final program against numpy (default 256)",
@@ -62,10 +69,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def write_page(program: str, output: str, args: argparse.Namespace) -> int:
     from mini_iree.compiler.ir.diagnostics import DiagnosticError
-    from mini_iree.compiler.tools.output_file import OutputError, write_output
+    from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
     from mini_iree.compiler.walkthrough.page import render_page
     from mini_iree.compiler.walkthrough.stages import run_walkthrough
 
+    try:
+        check_writable(output)
+    except OutputError as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
     try:
         walk = run_walkthrough(
             program,
@@ -92,27 +104,53 @@ def write_page(program: str, output: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.check_excerpts or args.update_excerpts:
-        from mini_iree.compiler.walkthrough.excerpts import refresh
+def run_excerpts(args: argparse.Namespace) -> int:
+    from mini_iree.compiler.ir.diagnostics import DiagnosticError
+    from mini_iree.compiler.tools.output_file import OutputError, write_output
+    from mini_iree.compiler.walkthrough.excerpts import ExcerptError, refresh
 
-        path = args.check_excerpts or args.update_excerpts
+    path = args.check_excerpts or args.update_excerpts
+    try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
+    except OSError as err:
+        sys.stderr.write(f"error: could not open input file '{path}': {err.strerror}\n")
+        return 1
+    except UnicodeDecodeError:
+        sys.stderr.write(f"error: '{path}' is not UTF-8 text\n")
+        return 1
+    try:
         new = refresh(text, os.path.dirname(os.path.abspath(path)))
-        if args.update_excerpts:
-            if new != text:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(new)
-            return 0
+    except ExcerptError as err:
+        sys.stderr.write(f"{path}: error: {err}\n")
+        return 1
+    except DiagnosticError as err:
+        sys.stderr.write(f"{err.diagnostics[0]}\n")
+        return 1
+    except OSError as err:
+        sys.stderr.write(f"error: {path}: could not open '{err.filename}': {err.strerror}\n")
+        return 1
+    if args.update_excerpts:
         if new != text:
-            import difflib
-
-            sys.stderr.write(f"error: the excerpts of {path} differ from the tool's output:\n")
-            diff = difflib.unified_diff(text.splitlines(True), new.splitlines(True), path, "regenerated")
-            sys.stderr.writelines(diff)
-            return 1
+            try:
+                write_output(path, new)
+            except OutputError as err:
+                sys.stderr.write(f"error: {err}\n")
+                return 1
         return 0
+    if new != text:
+        import difflib
+
+        sys.stderr.write(f"error: the excerpts of {path} differ from the tool's output:\n")
+        diff = difflib.unified_diff(text.splitlines(True), new.splitlines(True), path, "regenerated")
+        sys.stderr.writelines(diff)
+        return 1
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.check_excerpts or args.update_excerpts:
+        return run_excerpts(args)
     if not args.programs:
         raise CommandLineError("expected at least one PROGRAM.mlir")
     if args.output_dir:
@@ -130,12 +168,23 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return run(build_parser().parse_args(argv))
+        with one_line_warnings():
+            return run(build_parser().parse_args(argv))
     except CommandLineError as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
     except KeyboardInterrupt:
         return 130
+    except MemoryError:
+        sys.stderr.write("error: the walkthrough needs more memory than there is\n")
+        return 1
+    except Exception as err:  # noqa: BLE001 - a crash still ends in one line
+        if os.environ.get("MINI_IREE_TRACEBACK"):
+            raise
+        sys.stderr.write(
+            f"error: internal error: {type(err).__name__}: {err} (set MINI_IREE_TRACEBACK=1 for details)\n"
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -117,10 +118,21 @@ def run_walkthrough(
     source: str | None = None,
     timing_size: int = 256,
 ) -> Walkthrough:
-    """Every stage of ``pipeline`` on the program at ``path``; DiagnosticError for a bad input or pipeline."""
+    """Every stage of ``pipeline`` on the program at ``path``.
+
+    DiagnosticError for a bad input or pipeline, OSError for a file that cannot
+    be read, CommandLineError when ``dynamic_size`` or ``timing_size`` makes the
+    random inputs too large.
+    """
     if source is None:
-        with open(path, encoding="utf-8") as f:
-            source = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            source = data.decode("utf-8")
+        except UnicodeDecodeError:
+            # The parser says where the bad byte is, as mini-iree-opt does; decoding is its first step.
+            parse_mlir(Context(), data, path)
+            raise
     pipeline = pipeline or pipeline_of(source) or DEFAULT_PIPELINE
     driver = MiniIREEOptMain(args=[path, "-p", pipeline])
     if driver.cmdline_error is not None:
@@ -132,18 +144,22 @@ def run_walkthrough(
         display_name(path), pipeline, source, [], _targets(driver.passes), seed=seed, dynamic_size=dynamic_size,
         timing_size=timing_size,
     )  # fmt: skip
-    checker = None
-    if check:
-        from mini_iree.compiler.interpreter.verify_each import ResultChecker, ResultsChanged
-
-        try:
-            checker = ResultChecker(module, seed, dynamic_size)
-            walk.dynamic_size = checker.dynamic_size
-        except ResultsChanged as err:
-            walk.error = f"the input program cannot be checked: {err.message}"
+    checker = timing = None
     walk.stages.append(
         Stage(0, "input", "", "", "the program as written", driver.print_module(module), module=module.clone())
     )
+    if check:
+        from mini_iree.compiler.interpreter.verify_each import ResultsChanged
+
+        try:
+            checker = _checker(module, seed, dynamic_size, "--dynamic-size")
+            walk.dynamic_size = checker.dynamic_size
+            # Made now, so that a --timing-size too large is refused before the passes run.
+            timing = _checker(walk.stages[0].module, seed, timing_size, "--timing-size")
+        except ResultsChanged as err:
+            what = "checked" if checker is None else f"timed with --timing-size={timing_size}"
+            message = f"the input program cannot be {what}: {err.message}"
+            walk.error = str(Diagnostic(op_location(err.op, start), message))
     for index, pass_ in enumerate(driver.passes, start=1):
         begin = time.perf_counter()
         try:
@@ -165,15 +181,35 @@ def run_walkthrough(
             module=module.clone(),
             description=_dedent_doc(cls.__doc__ or ""),
         )
+        failure = None
         if checker is not None:
-            stage.check = _check(checker, module, pass_.name)
+            stage.check, failure = _check(checker, module, pass_.name, start)
         walk.stages.append(stage)
-        if stage.check is not None and not stage.check.ok:
-            walk.error = stage.check.message
+        if failure is not None:
+            walk.error = failure
             break
-    if checker is not None and walk.error is None:
-        walk.final_runs = _final_runs(checker, walk.stages[0].module, module, seed, timing_size)
+    if checker is not None and timing is not None and walk.error is None:
+        from mini_iree.compiler.interpreter import InterpreterError
+
+        try:
+            walk.final_runs = _final_runs(checker, timing, walk.stages[0].module, module)
+        except InterpreterError as err:
+            # The last check ran the final program on small inputs; the timing inputs are larger.
+            message = f"the final program cannot be timed with --timing-size={timing_size}: {err.message}"
+            walk.error = str(Diagnostic(op_location(err.op, start), message))
     return walk
+
+
+def _checker(module: ModuleOp, seed: int, dynamic_size: int | None, flag: str) -> Any:
+    """The interpreter's check of ``module`` on seeded inputs; CommandLineError when they would be too large."""
+    from mini_iree.compiler.interpreter.verify_each import InputsTooLarge, ResultChecker
+    from mini_iree.compiler.tools.cmdline import CommandLineError
+
+    try:
+        return ResultChecker(module, seed, dynamic_size)
+    except InputsTooLarge as err:
+        # The check's message names mini-iree-opt's flag; this tool's flag is `flag`.
+        raise CommandLineError(err.message.replace("--interpreter-dynamic-size", flag, 1)) from None
 
 
 def _first_sentence(doc: str) -> str:
@@ -200,15 +236,16 @@ def _error_text(err: Exception, module: ModuleOp, start: SourceLoc, name: str) -
     return str(Diagnostic(op_location(module, start), f"{name}: {text[0] if text else type(err).__name__}"))
 
 
-def _check(checker: Any, module: ModuleOp, name: str) -> Check:
+def _check(checker: Any, module: ModuleOp, name: str, start: SourceLoc) -> tuple[Check, str | None]:
+    """The check after pass ``name``, and the diagnostic to stop with when it failed."""
     from mini_iree.compiler.interpreter.verify_each import ResultsChanged
 
     try:
         summary = checker.check(module, name)
     except ResultsChanged as err:
-        return Check(False, float("inf"), err.message)
+        return Check(False, float("inf"), err.message), str(Diagnostic(op_location(err.op, start), err.message))
     largest = float(summary.rsplit("largest error ", 1)[1].rstrip(")"))
-    return Check(True, largest, summary.removeprefix("verify-each-with-interpreter: "))
+    return Check(True, largest, summary.removeprefix("verify-each-with-interpreter: ")), None
 
 
 def _best_time(run, repeats: int = 5) -> float:
@@ -220,9 +257,7 @@ def _best_time(run, repeats: int = 5) -> float:
     return best
 
 
-def _final_runs(
-    checker: Any, source_module: ModuleOp, final_module: ModuleOp, seed: int, timing_size: int
-) -> list[FinalRun]:
+def _final_runs(checker: Any, timing: Any, source_module: ModuleOp, final_module: ModuleOp) -> list[FinalRun]:
     """Results of the final program against the input program's, and both timed on larger inputs.
 
     The results are the check's (small dynamic sizes, easy to read); the times
@@ -233,10 +268,9 @@ def _final_runs(
     """
     import numpy as np
 
-    from mini_iree.compiler.interpreter.verify_each import ResultChecker, compare, largest_error
+    from mini_iree.compiler.interpreter.verify_each import compare, largest_error
     from mini_iree.compiler.tools.run_main import format_array
 
-    timing = ResultChecker(source_module, seed, timing_size)
     runs = []
     for ref, big in zip(checker.references, timing.references):
         results = checker._run(final_module, ref.name, ref.inputs)
@@ -252,7 +286,7 @@ def _final_runs(
                 problem is None,
                 final_seconds,
                 reference_seconds,
-                timing_size,
+                timing.dynamic_size,
             )
         )
     return runs

@@ -138,3 +138,24 @@ def test_underscore_number_value_names_survive_a_rewrite(tmp_path):
     result = run_opt([str(path), "-p", "canonicalize,cse"])
     assert result.returncode == 0, result.stderr
     assert "arith.constant" not in result.stdout
+
+
+def test_a_value_named_as_its_op_names_it_keeps_a_numeric_suffix(tmp_path):
+    # `%g_0 = util.global.load @g_0`: xDSL strips `_0` from parsed names, so the value
+    # printed again as `%g`, and the next `%g` as `%g_0` (two hoisted weights of one type).
+    text = (
+        "module {\n"
+        "  util.global private @g : index\n"
+        "  util.global private @g_0 : index\n"
+        "  func.func @f() -> (index, index) {\n"
+        "    %g_0 = util.global.load @g_0 : index\n"
+        "    %g = util.global.load @g : index\n"
+        "    return %g_0, %g : index, index\n"
+        "  }\n"
+        "}\n"
+    )
+    path = tmp_path / "loads.mlir"
+    path.write_text(text)
+    result = run_opt([str(path)])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == text

@@ -150,8 +150,12 @@ def opt(tally: Tally, path: Path, args: list[str], text: str, what: str, valid: 
         return None
     again = path.with_name("again.mlir")
     again.write_text(result.stdout)
-    with hang_guard():
-        reparsed = run_opt([str(again), *[a for a in args if a == "--split-input-file"]])
+    try:
+        with hang_guard():
+            reparsed = run_opt([str(again), *[a for a in args if a == "--split-input-file"]])
+    except Hang as err:
+        tally.fail("hang", f"{what} (parsing the output again)", text, str(err))
+        return None
     if reparsed.returncode != 0 or reparsed.stdout != result.stdout:
         problem = reparsed.stderr or "prints differently when parsed again"
         tally.fail("invalid IR", what, text, f"output does not parse again: {problem}\noutput:\n{result.stdout[:4000]}")

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import reference_missing
 
 from mini_iree.compiler.interpreter import InterpreterError, parse_module_text, run
 
 IREE_313 = Path(__file__).resolve().parents[3] / "shared" / "reference" / "iree-3.13"
 
-pytestmark = pytest.mark.skipif(not IREE_313.is_dir(), reason="IREE 3.13 dumps not available")
+pytestmark = pytest.mark.skipif(not IREE_313.is_dir(), reason=reference_missing("IREE 3.13 dumps", IREE_313))
 
 STAGES = [
     "input.mlir",

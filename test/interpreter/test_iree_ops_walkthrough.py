@@ -22,13 +22,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import reference_missing
 
 from mini_iree.compiler.interpreter import parse_module_text, run
 from mini_iree.compiler.interpreter.hal_ops import run_dispatch, split_index
 
 WALKTHROUGH = Path(__file__).resolve().parents[3] / "shared" / "reference" / "seed-walkthrough"
 
-pytestmark = pytest.mark.skipif(not WALKTHROUGH.is_dir(), reason="walkthrough dumps not available")
+pytestmark = pytest.mark.skipif(not WALKTHROUGH.is_dir(), reason=reference_missing("walkthrough dumps", WALKTHROUGH))
 
 
 def _module(name: str):

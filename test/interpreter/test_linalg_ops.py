@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import reference_missing
 
 from mini_iree.compiler.interpreter import InterpreterError, run
 
@@ -313,7 +314,7 @@ def test_example_matmul_equals_a_at_b():
     np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="reference dumps not available")
+@pytest.mark.skipif(not REFERENCE.exists(), reason=reference_missing("reference dumps", REFERENCE))
 def test_reference_inputs_that_use_upstream_ops_only():
     dyn = (REFERENCE / "iree-3.13" / "dynamic-matmul" / "input.mlir").read_text()
     a = RNG.standard_normal((13, 21)).astype(np.float32)
