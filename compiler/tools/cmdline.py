@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import os
 import re
 import sys
 import textwrap
@@ -89,3 +90,14 @@ def one_line_warnings() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.showwarning = show
         yield
+
+
+def report_internal_error(err: Exception) -> int:
+    """A crash as one line on stderr and exit status 1 (the Python traceback with ``MINI_IREE_TRACEBACK=1``).
+
+    Call it inside the ``except`` clause that caught ``err``.
+    """
+    if os.environ.get("MINI_IREE_TRACEBACK"):
+        raise err
+    sys.stderr.write(f"error: internal error: {type(err).__name__}: {err} (set MINI_IREE_TRACEBACK=1 for details)\n")
+    return 1

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import re
 import sys
 from collections.abc import Sequence
 
-from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, one_line_warnings
+from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, one_line_warnings, report_internal_error
 from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
 
 _ELEMENT_TYPES = {
@@ -413,12 +412,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as err:  # noqa: BLE001 - a crash still ends in one line
-        if os.environ.get("MINI_IREE_TRACEBACK"):
-            raise
-        sys.stderr.write(
-            f"error: internal error: {type(err).__name__}: {err} (set MINI_IREE_TRACEBACK=1 for details)\n"
-        )
-        return 1
+        return report_internal_error(err)
     return 0
 
 

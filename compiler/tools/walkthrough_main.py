@@ -20,7 +20,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, non_negative, one_line_warnings
+from mini_iree.compiler.tools.cmdline import (
+    ArgumentParser,
+    CommandLineError,
+    non_negative,
+    one_line_warnings,
+    report_internal_error,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,12 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("error: the walkthrough needs more memory than there is\n")
         return 1
     except Exception as err:  # noqa: BLE001 - a crash still ends in one line
-        if os.environ.get("MINI_IREE_TRACEBACK"):
-            raise
-        sys.stderr.write(
-            f"error: internal error: {type(err).__name__}: {err} (set MINI_IREE_TRACEBACK=1 for details)\n"
-        )
-        return 1
+        return report_internal_error(err)
 
 
 if __name__ == "__main__":
