@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .encodings import EncodingCard, attribute_text, build_card, encoded_tensor_types
+from . import cards as cards_mod
+from . import provenance, values
 from .highlight import highlight_line
 from .stages import Walkthrough
 from .textdiff import changed_lines, unified
@@ -46,16 +47,6 @@ pre span.hunk{color:#6f42c1;background:#f3efff}
 .t{color:#22863a}.n{color:#005cc5}.o{color:#d73a49;font-weight:600}.k{color:#d73a49}
 .tabs button{font:12px system-ui;border:1px solid #ccc;background:#f6f6f6;border-radius:4px;padding:2px 10px;cursor:pointer}
 .tabs button.on{background:#1d1d1f;color:#fff;border-color:#1d1d1f}
-.chips a{display:inline-block;font:11px monospace;background:#eef3ff;border:1px solid #cfdcff;border-radius:10px;padding:0 7px;
- margin:2px 3px 2px 0;color:#1b3d91;text-decoration:none}
-article.encoding{border-top:1px solid #eee;padding:10px 0}
-article.encoding h3{font:600 13px monospace;margin:4px 0;word-break:break-all}
-div.view{display:inline-block;vertical-align:top;margin:6px 18px 6px 0;max-width:100%}
-div.view h4{margin:4px 0;font-size:13px}
-figure{margin:6px 0;display:inline-block;vertical-align:top;margin-right:16px}
-figcaption{font-size:11px;color:#555;max-width:560px}
-ol.steps{font:12px monospace;margin:4px 0;padding-left:20px}
-.xla{font:12px monospace;word-break:break-all}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
 td code{white-space:pre-wrap;word-break:break-all}
 details.doc summary{font-size:12px;color:#555;cursor:pointer}
@@ -108,11 +99,6 @@ def _rich_text(text: str) -> str:
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
 
-def _chip_label(card: EncodingCard, width: int = 72) -> str:
-    text = card.tensor_text
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _pre_ir(text: str, changed: set[int], view: str, hidden: bool) -> str:
     lines = []
     for i, line in enumerate(text.splitlines()):
@@ -134,58 +120,6 @@ def _pre_diff(before: str, after: str) -> tuple[str, int]:
     return f'<pre data-view="diff" class="diff">{"".join(out)}</pre>', sum(1 for d in diff if d.kind in "+-")
 
 
-def collect_cards(walk: Walkthrough) -> tuple[list[EncodingCard], dict[int, list[EncodingCard]]]:
-    """One card per encoded tensor type over all stages, and the cards each stage holds."""
-    cards: dict[str, EncodingCard] = {}
-    per_stage: dict[int, list[EncodingCard]] = {}
-    for stage in walk.stages:
-        if stage.module is None:
-            continue
-        for tensor in encoded_tensor_types(stage.module):
-            key = str(tensor)
-            if key not in cards:
-                cards[key] = build_card(
-                    tensor,
-                    walk.targets,
-                    f"enc-{len(cards)}",
-                    attribute_text(tensor.encoding),
-                    attribute_text(tensor),
-                )
-            cards[key].stages.append(stage.index)
-            per_stage.setdefault(stage.index, []).append(cards[key])
-    return list(cards.values()), per_stage
-
-
-def _card_html(card: EncodingCard, stage_names: dict[int, str]) -> str:
-    out = [f'<article class="encoding" id="{card.anchor}" data-kind="{card.kind}">']
-    out.append(f"<h3>{escape(card.tensor_text)}</h3>")
-    out.append(f'<pre class="attr"><span class="l">{highlight_line(card.attr_text)}</span></pre>')
-    first, last = card.stages[0], card.stages[-1]
-    out.append(
-        f'<p class="meta">appears after <a href="#stage-{first}">{escape(stage_names[first])}</a>'
-        f'{"" if first == last else f" until <a href=#stage-{last}>{escape(stage_names[last])}</a>"}</p>'
-    )
-    for view in card.views:
-        out.append('<div class="view">')
-        out.append(f"<h4>{escape(view.label)}</h4>")
-        if view.info_text:
-            out.append(f'<p class="xla">encoding_info = {escape(view.info_text)}</p>')
-        if view.xla:
-            out.append(f'<p class="xla">XLA: <code class="xla-form">{escape(view.xla)}</code></p>')
-        if view.steps:
-            out.append('<ol class="steps">' + "".join(f"<li>{escape(s)}</li>" for s in view.steps) + "</ol>")
-        if view.ops:
-            out.append('<p class="meta">set_encoding lowers to:</p><ol class="steps">')
-            out.append("".join(f"<li>{escape(s)}</li>" for s in view.ops) + "</ol>")
-        if view.note:
-            out.append(f'<p class="meta">{escape(view.note)}</p>')
-        for caption, svg in view.pictures:
-            out.append(f'<figure class="picture">{svg}<figcaption>{escape(caption)}</figcaption></figure>')
-        out.append("</div>")
-    out.append("</article>")
-    return "".join(out)
-
-
 def _check_badge(stage) -> str:
     if stage.check is None:
         return '<span class="badge na" title="not checked">·</span>'
@@ -195,7 +129,7 @@ def _check_badge(stage) -> str:
 
 
 def render_page(walk: Walkthrough) -> str:
-    cards, per_stage = collect_cards(walk)
+    cards, per_stage = cards_mod.collect_cards(walk)
     stage_names = {s.index: f"{s.index}. {s.flag}" for s in walk.stages}
     nav = [
         f"<h1>{escape(walk.program)}</h1>",
@@ -235,10 +169,12 @@ def render_page(walk: Walkthrough) -> str:
             parts.append(
                 '<p class="chips">encodings: '
                 + "".join(
-                    f'<a href="#{c.anchor}" title="{escape(c.tensor_text)}">{escape(_chip_label(c))}</a>' for c in chips
+                    f'<a href="#{c.anchor}" title="{escape(c.tensor_text)}">{escape(cards_mod.chip_label(c))}</a>' for c in chips
                 )
                 + "</p>"
             )
+        parts.append(provenance.render_stage(walk, stage))
+        parts.append(values.render_stage(walk, stage))
         if stage.index:
             diff_html, count = _pre_diff(before, stage.text)
             parts.append(
@@ -267,7 +203,7 @@ def render_page(walk: Walkthrough) -> str:
         "Cells of one tile share a colour (large tiles: the hue is the offset within the tile, the lightness "
         "alternates between tiles); dashed grey cells are padding.</p>"
     )
-    body.extend(_card_html(c, stage_names) for c in cards)
+    body.extend(cards_mod.card_html(c, stage_names) for c in cards)
     body.append("</section>")
     if walk.final_runs:
         nav.append('<p><a href="#result">final result</a></p>')
@@ -280,10 +216,10 @@ def render_page(walk: Walkthrough) -> str:
     )
     return (
         "<!DOCTYPE html>\n<html lang=\"en\" data-errors=\"0\"><head><meta charset=\"utf-8\">"
-        f"<title>walkthrough: {escape(walk.program)}</title><style>{CSS}</style>"
+        f"<title>walkthrough: {escape(walk.program)}</title><style>{CSS}{cards_mod.CSS}{provenance.CSS}{values.CSS}</style>"
         f"<script>{HEAD_SCRIPT}</script></head><body>"
         f'<nav id="outline">{"".join(nav)}</nav><main>{header}{"".join(body)}</main>'
-        f"<script>{BODY_SCRIPT}</script></body></html>\n"
+        f"<script>{BODY_SCRIPT}{cards_mod.SCRIPT}{provenance.SCRIPT}{values.SCRIPT}</script></body></html>\n"
     )
 
 

@@ -49,6 +49,10 @@ class Stage:
     check: Check | None = None
     module: ModuleOp | None = field(default=None, repr=False)
     description: str = ""  # the whole docstring, for the reader who wants more
+    # Per line of ``text``: the input positions ("LINE:COL", space-separated) of the op printed on it, or "".
+    line_origins: list[str] = field(default_factory=list)
+    # The rewrite patterns the pass applied, by class name, and how often.
+    rewrites: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -73,6 +77,7 @@ class Walkthrough:
     stages: list[Stage]
     targets: list[str]
     error: str | None = None  # the failing pass's diagnostic
+    failed_pass: str | None = None  # the flag of the pass that failed (None: the input, or no failure)
     seed: int = 0
     dynamic_size: int | None = None
     timing_size: int = 256
@@ -167,6 +172,7 @@ def run_walkthrough(
             verify_op_tree(module, start)
         except (OpError, DiagnosticException, DiagnosticError) as err:
             walk.error = _error_text(err, module, start, pass_.name)
+            walk.failed_pass = pass_.name
             break
         seconds = time.perf_counter() - begin
         cls = type(pass_)
@@ -187,6 +193,7 @@ def run_walkthrough(
         walk.stages.append(stage)
         if failure is not None:
             walk.error = failure
+            walk.failed_pass = pass_.name
             break
     if checker is not None and timing is not None and walk.error is None:
         from mini_iree.compiler.interpreter import InterpreterError
