@@ -592,6 +592,55 @@ class TensorConstantOp(IRDLOperation):
             raise VerifyException(f"value of type {value_type or 'none'} does not hold the elements of {plain}")
 
 
+@irdl_op_definition
+class TensorEmptyOp(IRDLOperation):
+    """A resource for a tensor whose contents are undefined (``flow.tensor.empty`` on the host).
+
+        %empty = stream.tensor.empty on(#hal.device.affinity<@__device_0>)
+                   : tensor<?x4xf32>{%arg0} in !stream.resource<*>{%0}
+
+    ``iree-stream-encode-host-tensors`` turns it into ``stream.async.alloca``.
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorempty-streamtensoremptyop
+    """
+
+    name = "stream.tensor.empty"
+
+    result_encoding = prop_def(TypeAttribute)
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(Attribute)
+    result = result_def(ResourceType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        _AFFINITY + " `:` $result_encoding (`` `{` $result_encoding_dims^ `}`)? `in` type($result)"
+        " `` `{` $result_size `}` attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        result_encoding: Attribute,
+        result_encoding_dims: Sequence[SSAValue | Operation],
+        result_type: Attribute,
+        result_size: SSAValue | Operation,
+        affinity: Attribute | None = None,
+    ):
+        super().__init__(
+            operands=[result_encoding_dims, result_size],
+            result_types=[result_type],
+            properties={"result_encoding": result_encoding, "affinity": affinity},
+        )
+
+    def asm_result_names(self) -> list[str | None]:
+        """IREE names the result ``%empty``."""
+        return ["empty"]
+
+    def verify_(self) -> None:
+        verify_encoding_dims(self.result_encoding, self.result_encoding_dims)
+
+
 def _parse_encoded_type(
     parser: Parser,
 ) -> tuple[Attribute, list[UnresolvedOperand], Attribute, list[UnresolvedOperand]]:
@@ -1094,6 +1143,30 @@ class AsyncCloneOp(_AsyncCopyLikeOp):
 
 
 @irdl_op_definition
+class AsyncAllocaOp(IRDLOperation):
+    """A new resource of ``storage_size`` bytes whose contents are undefined until written.
+
+        %1 = stream.async.alloca on(#hal.device.affinity<@__device_0>) : !stream.resource<*>{%0}
+
+    ``flow.tensor.alloca`` converts to it (with a ``stream.tensor.sizeof`` for
+    the size); IREE prints other attributes before the colon.
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasyncalloca-streamasyncallocaop
+    """
+
+    name = "stream.async.alloca"
+
+    storage_size = operand_def(IndexType)
+    affinity = opt_prop_def(Attribute)
+    result = result_def(ResourceType)
+
+    assembly_format = _AFFINITY + " attr-dict `:` type($result) `` `{` $storage_size `}`"
+
+    def __init__(self, result_type: Attribute, storage_size: SSAValue | Operation, affinity: Attribute | None = None):
+        super().__init__(operands=[storage_size], result_types=[result_type], properties={"affinity": affinity})
+
+
+@irdl_op_definition
 class AsyncConstantOp(IRDLOperation):
     """A resource initialized with a constant value.
 
@@ -1180,6 +1253,8 @@ Stream = Dialect(
         AsyncTransferOp,
         AsyncCastOp,
         AsyncCloneOp,
+        AsyncAllocaOp,
+        TensorEmptyOp,
         AsyncConstantOp,
         ResourceSizeOp,
     ],

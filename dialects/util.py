@@ -489,7 +489,11 @@ class FuncOp(IRDLOperation):
         # Arguments: `%name: type {attrs}` for a definition, or just `type {attrs}`.
         def parse_argument() -> tuple[Parser.Argument | None, Attribute, dict[str, Attribute]]:
             if (arg := parser.parse_optional_argument()) is not None:
-                return arg, arg.type, parser.parse_optional_dictionary_attr_dict()
+                attrs = parser.parse_optional_dictionary_attr_dict()
+                # MLIR prints an argument's location after its attributes.
+                if attrs and (location := parser.parse_optional_location()) is not None:
+                    arg = Parser.Argument(arg.name, arg.type, location)
+                return arg, arg.type, attrs
             return None, parser.parse_type(), parser.parse_optional_dictionary_attr_dict()
 
         pos = parser.pos
@@ -557,6 +561,9 @@ class FuncOp(IRDLOperation):
             printer.print_string(": ")
             printer.print_attribute(type)
             _print_attr_dict_entries(printer, _entry(self.arg_attrs, i))
+            if printer.print_debuginfo and entry is not None and i < len(entry.args):
+                printer.print_string(" ")
+                printer.print_attribute(entry.args[i].location)
         printer.print_string(")")
 
         outputs = self.function_type.outputs.data

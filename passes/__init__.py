@@ -29,6 +29,7 @@ _PASSES: dict[str, str] = {
     "iree-dispatch-creation-set-encoding": "mini_iree.passes.set_encoding:SetEncodingPass",
     "iree-dispatch-creation-hoist-encoding-ops": "mini_iree.passes.hoist_encoding_ops:HoistEncodingOpsPass",
     "iree-dispatch-creation-propagate-encodings": "mini_iree.passes.propagate_encodings:PropagateEncodingsPass",
+    "iree-dispatch-creation-remove-tensor-barriers": "mini_iree.passes.remove_tensor_barriers:RemoveTensorBarriersPass",
     "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass": (
         "mini_iree.passes.fuse_encoding_ops_into_dispatch_regions:FuseEncodingOpsIntoDispatchRegionsPass"
     ),
@@ -112,12 +113,15 @@ class Pipeline:
     ``options`` maps each option to its default; an entry of ``passes`` written
     ``?option:TEXT`` is kept only when that option has a non-empty value (and,
     for a boolean option, one whose default is ``true`` or ``false``, when it is
-    true; written bare, ``{data-tiling}``, it is true, as in MLIR).
+    true; written bare, ``{data-tiling}``, it is true, as in MLIR); one written
+    ``?option=VALUE:TEXT`` only when the option has that value. An option listed
+    in ``choices`` takes only the values given there.
     """
 
     summary: str
     passes: tuple[str, ...]
     options: tuple[tuple[str, str, str], ...] = ()  # (name, default, help)
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (name, the values it takes)
 
     def expand(self, values: dict[str, str] | None = None) -> str:
         """The pipeline text with the given option values (defaults elsewhere)."""
@@ -132,11 +136,18 @@ class Pipeline:
             chosen[name] = {"": "true", "1": "true", "0": "false"}.get(chosen[name], chosen[name])
             if chosen[name] not in ("true", "false"):
                 raise ValueError(f"option '{name}' takes true or false, not '{chosen[name]}'")
+        for name, values in self.choices:
+            if chosen[name] not in values:
+                raise ValueError(f"option '{name}' takes {' or '.join(values)}, not '{chosen[name]}'")
         entries = []
         for entry in self.passes:
             if entry.startswith("?"):
                 condition, _, entry = entry[1:].partition(":")
-                if not chosen.get(condition) or chosen.get(condition) == "false" and condition in booleans:
+                condition, equals, value = condition.partition("=")
+                if equals:
+                    if chosen.get(condition) != value:
+                        continue
+                elif not chosen.get(condition) or chosen.get(condition) == "false" and condition in booleans:
                     continue
             entries.append(entry.format(**chosen) if "{" in entry else entry)
         return ",".join(entries)
@@ -150,6 +161,16 @@ _TARGET_OPTION = (
     "(every spelling: 'Targets' at the end of --list-passes); the stream passes need one unless the input "
     "declares its devices",
 )
+
+ERAS = ("walkthrough", "3.13")
+_ERA_OPTION = (
+    "era",
+    "walkthrough",
+    "whose IREE to follow: 'walkthrough' (the data-tiling walkthrough's dumps, September 2025) or '3.13' "
+    "(IREE 3.13: encoding_dims operands, stream.async.cast at imports and exports, the 3.13 GPU heuristics, "
+    "nsw size arithmetic)",
+)
+_ERA_CHOICES = (("era", ERAS),)
 
 # Named pipelines, expanded in place wherever the name appears in -p or --pass-pipeline.
 _PIPELINES: dict[str, Pipeline] = {
@@ -169,7 +190,9 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-dispatch-creation-form-dispatch-regions",
             "iree-dispatch-creation-clone-producers-into-dispatch-regions",
             "iree-dispatch-creation-annotate-data-tiling-hints",
-            "iree-dispatch-creation-set-encoding",
+            "?era=walkthrough:iree-dispatch-creation-set-encoding",
+            # IREE 3.13 passes the dynamic iteration sizes along with the encodings.
+            "?era=3.13:iree-dispatch-creation-set-encoding{{encoding-dims=true}}",
             "iree-dispatch-creation-hoist-encoding-ops",
             "iree-dispatch-creation-propagate-encodings",
             "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass",
@@ -177,7 +200,8 @@ _PIPELINES: dict[str, Pipeline] = {
             "canonicalize",
             "iree-util-hoist-into-globals",
         ),
-        (_TARGET_OPTION,),
+        (_TARGET_OPTION, _ERA_OPTION),
+        _ERA_CHOICES,
     ),
     # The second half of the walkthrough's host side: devices, outlined executables,
     # stream, per-device layouts, storage sizes and encoding dispatches (dumps 09-17).
@@ -193,15 +217,17 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-flow-outline-dispatch-regions",
             "iree-flow-annotate-dispatches",
             "iree-flow-deduplicate-executables",
-            "iree-stream-conversion",
+            "?era=walkthrough:iree-stream-conversion",
+            "?era=3.13:iree-stream-conversion{{async-cast=true}}",
             "canonicalize",
             "cse",
-            "iree-stream-specialize-encodings",
-            "iree-stream-encode-host-tensors",
+            "iree-stream-specialize-encodings{{gpu-era={era}}}",
+            "iree-stream-encode-host-tensors{{era={era}}}",
             "iree-stream-encode-device-tensors",
             "iree-stream-materialize-encodings",
         ),
-        (_TARGET_OPTION,),
+        (_TARGET_OPTION, _ERA_OPTION),
+        _ERA_CHOICES,
     ),
     # The device side: dispatch operands and HAL interfaces, then codegen's
     # materialization of encodings and relayout folding (dumps 18-23).
@@ -212,10 +238,12 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-stream-annotate-dispatch-assumptions",
             "iree-stream-pack-dispatch-operands",
             "iree-hal-materialize-interfaces",
-            "iree-codegen-materialize-device-encoding",
+            "iree-codegen-materialize-device-encoding{{gpu-era={era}}}",
             "iree-codegen-bufferize-dispatch-tensor-load-store",
             "iree-codegen-combine-layout-transformation",
         ),
+        (_ERA_OPTION,),
+        _ERA_CHOICES,
     ),
     # IREE's DispatchCreation pipeline (buildDispatchCreationPassPipeline), its
     # passes in IREE's order. Passes mini-iree does not have are left out where
@@ -276,11 +304,12 @@ _PIPELINES: dict[str, Pipeline] = {
         (
             "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
             "?target:iree-hal-materialize-target-devices",
-            "data-tiling-dispatch-creation",
-            "data-tiling-stream",
-            "data-tiling-codegen",
+            "data-tiling-dispatch-creation{{era={era}}}",
+            "data-tiling-stream{{era={era}}}",
+            "data-tiling-codegen{{era={era}}}",
         ),
-        (_TARGET_OPTION,),
+        (_TARGET_OPTION, _ERA_OPTION),
+        _ERA_CHOICES,
     ),
 }
 

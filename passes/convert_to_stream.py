@@ -16,12 +16,14 @@ that touches one names the device it runs on (``on(#hal.device.affinity<@dev>)``
 ``stream.async.cast on(...)`` at imports and exports instead).
 
 ``flow.tensor.encode`` becomes ``stream.tensor.encode``, ``flow.dispatch``
-``stream.tensor.dispatch``, ``hal.tensor.export`` a transfer to an external
+``stream.tensor.dispatch``, ``flow.tensor.alloca`` ``stream.async.alloca``,
+``flow.tensor.empty`` ``stream.tensor.empty``, ``hal.tensor.export`` a transfer to an external
 resource + ``stream.tensor.export``, a tensor ``arith.constant``
 ``stream.tensor.constant``, and a tensor ``util.global`` a resource global plus
 a ``__size`` global; functions, calls and returns pass each tensor as its
 resource and size. ``flow.executable`` becomes ``stream.executable``: its
-functions take ``!stream.binding`` arguments, viewed as dispatch tensors by
+public functions (``func.func`` or ``util.func``, as IREE converts any function
+op) take ``!stream.binding`` arguments, viewed as dispatch tensors by
 ``stream.binding.subspan`` with the dims of the ``flow.dispatch.tie_shape``
 they replace.
 
@@ -33,12 +35,15 @@ value produced on one device and used on another is moved by a
 infer an unpinned op's device from its consumers; here such an op runs on the
 default device and its result is transferred where it is used.
 
-A host ``tensor.dim`` is first answered from the dims its tensor's producer
-carries (IREE's earlier canonicalizations do that). The pass then refuses what
-it cannot convert: any other op outside an executable that takes or returns
-tensors (``tensor.empty``, ``flow.dispatch.region``, an import waiting on a
-fence, ...) is reported as ``failed to legalize operation '...'`` before any
-op is converted.
+IREE 3.13's compute barriers (``iree_tensor_ext.compute_barrier.start/end``,
+which IREE removes before this pass) are first replaced by their operands, as
+``iree-dispatch-creation-remove-tensor-barriers`` does, so that IR dumped in
+between converts. A host ``tensor.dim`` is then answered from the dims its
+tensor's producer carries (IREE's earlier canonicalizations do that). The pass
+then refuses what it cannot convert: any other op outside an executable that
+takes or returns tensors (``tensor.empty``, ``flow.dispatch.region``, an import
+waiting on a fence, ...) is reported as ``failed to legalize operation '...'``
+before any op is converted.
 
 Sources: IREE ``compiler/src/iree/compiler/Dialect/Stream/Conversion/``
 (FlowToStream, HALToStream, UtilToStream, StandardToStream, PatternUtils) and
@@ -80,8 +85,9 @@ from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
 from mini_iree.compiler.ir.locations import LocationStamping
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
-from mini_iree.dialects import flow, hal, iree_tensor_ext, stream, util
+from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext, stream, util
 from mini_iree.dialects.utils import count_dynamic
+from mini_iree.passes.remove_tensor_barriers import RemoveTensorBarrierPattern
 
 __all__ = ["ConvertToStreamPass", "lookup_affinity"]
 
@@ -345,6 +351,34 @@ class ConvertTensorEncodeOp(RewritePattern):
         _replace(rewriter, op, [*new_ops, size, encode, cast], cast.results)
 
 
+class ConvertTensorAllocaOp(RewritePattern):
+    """``flow.tensor.alloca`` -> ``stream.tensor.sizeof`` + ``stream.async.alloca`` of that many bytes."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: flow_tensor.TensorAllocaOp, rewriter: PatternRewriter) -> None:
+        if _in_executable(op):
+            return
+        affinity = lookup_affinity(op)
+        size = stream.TensorSizeOfOp(op.result.type, op.result_dims, affinity)
+        alloca = stream.AsyncAllocaOp(stream.ResourceType(), size, affinity)
+        cast = _as_tensor(alloca, size, op.result.type)
+        _replace(rewriter, op, [size, alloca, cast], cast.results)
+
+
+class ConvertTensorEmptyOp(RewritePattern):
+    """``flow.tensor.empty`` -> ``stream.tensor.sizeof`` + ``stream.tensor.empty`` of that size."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: flow_tensor.TensorEmptyOp, rewriter: PatternRewriter) -> None:
+        if _in_executable(op):
+            return
+        affinity = lookup_affinity(op)
+        size = stream.TensorSizeOfOp(op.result.type, op.result_dims, affinity)
+        empty = stream.TensorEmptyOp(op.result.type, op.result_dims, stream.ResourceType(), size, affinity)
+        cast = _as_tensor(empty, size, op.result.type)
+        _replace(rewriter, op, [size, empty, cast], cast.results)
+
+
 class ConvertDispatchOp(RewritePattern):
     """``flow.dispatch`` -> ``stream.tensor.dispatch``: tensor operands as resources, one sizeof per new result."""
 
@@ -466,7 +500,22 @@ def _convert_return_ops(region: Region) -> None:
             Rewriter.replace_op(op, stream.ReturnOp(op.values))
 
 
-def _convert_dispatch_function(function: func.FuncOp) -> None:
+_DispatchFunction = func.FuncOp | util.FuncOp
+"""What an executable's module may export: IREE converts every public ``FunctionOpInterface`` op."""
+
+
+def _public_dispatch_functions(module: ModuleOp) -> list[func.FuncOp | util.FuncOp]:
+    """The public functions with bodies of an executable's inner module (``func.func`` or ``util.func``)."""
+    return [
+        function
+        for function in module.body.block.ops
+        if isinstance(function, _DispatchFunction)
+        and function.sym_visibility in (None, StringAttr("public"))
+        and function.body.blocks
+    ]
+
+
+def _convert_dispatch_function(function: func.FuncOp | util.FuncOp) -> None:
     """Dispatch tensor arguments become ``!stream.binding``s viewed by ``stream.binding.subspan``."""
     block = function.body.block
     zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
@@ -488,7 +537,7 @@ def _convert_dispatch_function(function: func.FuncOp) -> None:
     for tie in [o for o in function.walk() if isinstance(o, flow.DispatchTieShapeOp)]:
         tie.result.replace_all_uses_with(tie.operand)
         Rewriter.erase_op(tie)
-    function.function_type = FunctionType.from_lists(new_types, [])
+    function.function_type = FunctionType.from_lists(new_types, list(function.function_type.outputs))
 
 
 class ConvertExecutableOp(RewritePattern):
@@ -514,9 +563,8 @@ class ConvertExecutableOp(RewritePattern):
             elif isinstance(child, ModuleOp):
                 child.detach()
                 new.body.block.add_op(child)
-                for function in [f for f in child.body.block.ops if isinstance(f, func.FuncOp)]:
-                    if function.sym_visibility is None or function.sym_visibility.data == "public":
-                        _convert_dispatch_function(function)
+                for function in _public_dispatch_functions(child):
+                    _convert_dispatch_function(function)
             else:
                 raise OpError(child, "cannot be converted to a stream.executable body op")
         _replace(rewriter, op, [new], [])
@@ -817,7 +865,11 @@ class ResolveTensorDimOp(RewritePattern):
         dims = find_dynamic_dims(op.source)
         if dims is None:
             return
-        rewriter.replace(op, [], [dims[sum(1 for n in shape[:axis] if n == DYNAMIC_INDEX)]])
+        dim = dims[sum(1 for n in shape[:axis] if n == DYNAMIC_INDEX)]
+        # The extent keeps its own name: xDSL would hand it the `%dim` of the op it replaces.
+        name = dim.name_hint
+        rewriter.replace(op, [], [dim])
+        dim.name_hint = name
 
 
 # ---------------------------------------------------------------------------
@@ -828,6 +880,8 @@ _CONVERTED_OPS = (
     hal.TensorImportOp,
     hal.TensorExportOp,
     flow.TensorEncodeOp,
+    flow_tensor.TensorAllocaOp,
+    flow_tensor.TensorEmptyOp,
     flow.DispatchOp,
     flow.ExecutableOp,
     arith.ConstantOp,
@@ -862,9 +916,8 @@ def _uses_tensors(op: Operation) -> bool:
 
 def _check_bindings(executable: flow.ExecutableOp) -> None:
     """Every used dynamic dispatch tensor argument of an exported function needs a ``flow.dispatch.tie_shape``."""
-    for function in executable.walk():
-        if not isinstance(function, func.FuncOp) or function.sym_visibility not in (None, StringAttr("public")):
-            continue
+    modules = [op for op in executable.body.block.ops if isinstance(op, ModuleOp)]
+    for function in [f for module in modules for f in _public_dispatch_functions(module)]:
         for arg in function.body.block.args:
             if not isinstance(arg.type, iree_tensor_ext.DispatchTensorTypeBase) or not count_dynamic(arg.type):
                 continue
@@ -917,7 +970,8 @@ class ConvertToStreamPass(ModulePass):
     """Converts the host program from tensors to stream resources and flow executables to stream executables.
 
     Supported host ops: ``hal.tensor.import/export``, ``flow.tensor.encode``,
-    ``flow.dispatch``, tensor ``arith.constant``, tensor globals with their
+    ``flow.tensor.alloca/empty``, ``flow.dispatch``, compute barriers (removed),
+    tensor ``arith.constant``, tensor globals with their
     loads and stores, ``util.func``/``util.call``/``util.return`` and
     ``util.optimization_barrier`` on tensors, and ``tensor.dim`` of a
     shape-aware producer. Anything
@@ -930,7 +984,12 @@ class ConvertToStreamPass(ModulePass):
     """IREE 3.13's form: imports and exports change lifetime with ``stream.async.cast`` (walkthrough: transfer)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        SelectivePatternRewriteWalker(ResolveTensorDimOp(), apply_recursively=False).rewrite_module(op)
+        # IREE removes its compute barriers before stream conversion; IR dumped
+        # between the two (IREE 3.13's entry points) still has them.
+        SelectivePatternRewriteWalker(
+            GreedyRewritePatternApplier([RemoveTensorBarrierPattern(), ResolveTensorDimOp()], dce_enabled=False),
+            apply_recursively=False,
+        ).rewrite_module(op)
         _check_convertible(op)
         state = GlobalExpansionState()
         patterns: list[RewritePattern] = [
@@ -945,6 +1004,8 @@ class ConvertToStreamPass(ModulePass):
             ConvertTensorImportOp(self.async_cast),
             ConvertTensorExportOp(self.async_cast),
             ConvertTensorEncodeOp(),
+            ConvertTensorAllocaOp(),
+            ConvertTensorEmptyOp(),
             ConvertDispatchOp(),
         ]
         # Executables first, each on its own: their bodies move into the new

@@ -26,6 +26,7 @@ from mini_iree.compiler.interpreter.core import (
     run_block,
     scalar_of,
 )
+from mini_iree.compiler.ir.diagnostics import SourceLoc
 
 __all__ = [
     "InterpreterError",
@@ -96,6 +97,12 @@ def check_arguments(function: Operation, arrays: Sequence[Any]) -> list[Any]:
             function, f"@{name} takes {len(inputs)} argument{'s' if len(inputs) != 1 else ''}, got {len(arrays)}"
         )
     converted = []
+    entry = function.regions[0].blocks.first if function.regions else None
+
+    def at(position: int) -> SourceLoc | None:
+        # An argument's problem is shown at the argument, as written in the signature.
+        return SourceLoc.from_attr(entry.args[position].location) if entry and position < len(entry.args) else None
+
     for position, (value, type_) in enumerate(zip(arrays, inputs)):
         if isinstance(type_, TensorType):
             array = np.asarray(value)
@@ -104,15 +111,19 @@ def check_arguments(function: Operation, arrays: Sequence[Any]) -> list[Any]:
             fits = array.ndim == len(shape) and all(d == DYNAMIC_INDEX or d == a for d, a in zip(shape, array.shape))
             if not fits or array.dtype != dtype:
                 got = "x".join(map(str, array.shape)) + ("x" if array.ndim else "") + _dtype_name(array.dtype)
-                raise InterpreterError(function, f"argument {position} of @{name} must be {type_}, got {got}")
+                raise InterpreterError(
+                    function, f"argument {position} of @{name} must be {type_}, got {got}", at=at(position)
+                )
             converted.append(array)
         elif isinstance(type_, IndexType):
             if np.ndim(value) != 0 or not np.issubdtype(np.asarray(value).dtype, np.integer):
-                raise InterpreterError(function, f"argument {position} of @{name} must be an index (an integer)")
+                raise InterpreterError(
+                    function, f"argument {position} of @{name} must be an index (an integer)", at=at(position)
+                )
             converted.append(int(value))
         elif isinstance(type_, (IntegerType, AnyFloat)):
             if np.ndim(value) != 0:
-                raise InterpreterError(function, f"argument {position} of @{name} must be a scalar {type_}")
+                raise InterpreterError(function, f"argument {position} of @{name} must be a scalar {type_}", at=at(position))
             converted.append(scalar_of(value, type_))
         else:
             converted.append(value)

@@ -129,15 +129,19 @@ class InterpreterError(Exception):
     own diagnostics, so command-line tools can print it as it is.
     """
 
-    def __init__(self, op: Operation | None, message: str):
+    def __init__(self, op: Operation | None, message: str, *, at: SourceLoc | None = None):
         self.op = op
         self.message = message
-        self.loc = op_source_location(op)
+        # ``at``: a more precise place than the op's (the argument a bad input is for).
+        self.loc = at or op_source_location(op)
         super().__init__(self._format())
 
+    @property
+    def text(self) -> str:
+        return f"'{self.op.name}' op {self.message}" if self.op is not None else self.message
+
     def _format(self) -> str:
-        text = f"'{self.op.name}' op {self.message}" if self.op is not None else self.message
-        return f"{self.loc}: error: {text}" if self.loc is not None else f"error: {text}"
+        return f"{self.loc}: error: {self.text}" if self.loc is not None else f"error: {self.text}"
 
 
 class NumpyInterpreter(Interpreter):
@@ -367,15 +371,16 @@ def _is_terminator(op: Operation) -> bool:
     return op.has_trait(IsTerminator)
 
 
-def make_interpreter(module: ModuleOp) -> NumpyInterpreter:
+def make_interpreter(module: ModuleOp, cls: type[NumpyInterpreter] = NumpyInterpreter) -> NumpyInterpreter:
     """An interpreter for ``module`` with the implementations of the dialects it uses registered.
 
     Only the implementation modules of dialects that appear in ``module`` are
     imported (``registry.py``); modules that do not exist yet are skipped. The
     module must not change while the interpreter runs it (blocks' op lists are
-    read once, see :func:`run_block`).
+    read once, see :func:`run_block`). ``cls`` may be a subclass that observes
+    the ops it runs (the walkthrough keeps the tensors some ops make).
     """
-    interpreter = NumpyInterpreter(module)
+    interpreter = cls(module)
     for module_name in modules_for({op.name for op in module.walk()}):
         try:
             implementation = importlib.import_module(module_name)

@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
-from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext
+from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext, util
 
 __all__ = [
     "DispatchTensor",
@@ -90,8 +90,8 @@ def lookup_nested_symbol(op: Operation, ref: SymbolRefAttr) -> Operation:
     return found
 
 
-def exported_function(op: Operation, ref: SymbolRefAttr) -> func.FuncOp:
-    """The ``func.func`` an executable export names.
+def exported_function(op: Operation, ref: SymbolRefAttr) -> func.FuncOp | util.FuncOp:
+    """The function (``func.func``, or ``util.func`` as IREE also accepts) an executable export names.
 
     ``@executable::@export`` is a flow/stream export (which names its function);
     ``@executable::@variant::@export`` a ``hal.executable.export``, whose function
@@ -105,7 +105,7 @@ def exported_function(op: Operation, ref: SymbolRefAttr) -> func.FuncOp:
     else:
         raise InterpreterError(op, f"{ref} is not an executable export")
     for candidate in container.walk() if container is not None else ():
-        if isinstance(candidate, func.FuncOp) and candidate.sym_name.data == function_name:
+        if isinstance(candidate, func.FuncOp | util.FuncOp) and candidate.sym_name.data == function_name:
             return candidate
     raise InterpreterError(op, f"executable export {ref} names no function @{function_name}")
 

@@ -254,6 +254,16 @@ class StreamFunctions(InterpreterFunctions):
     def run_clone(self, interpreter: Interpreter, op: stream.AsyncCloneOp, args: tuple):
         return (np.array(args[0], copy=True),)
 
+    @impl(stream.AsyncAllocaOp)
+    def run_alloca(self, interpreter: Interpreter, op: stream.AsyncAllocaOp, args: tuple):
+        # Undefined contents: zeros here, so that a run is reproducible.
+        return (_new_resource(op, int(args[0])),)
+
+    @impl(stream.TensorEmptyOp)
+    def run_tensor_empty(self, interpreter: Interpreter, op: stream.TensorEmptyOp, args: tuple):
+        # Operands: the tensor's dims, then the resource size; the contents are undefined (zeros).
+        return (_new_resource(op, int(args[-1])),)
+
     @impl(stream.ResourceSizeOp)
     def run_resource_size(self, interpreter: Interpreter, op: stream.ResourceSizeOp, args: tuple):
         return (int(args[0].size),)

@@ -291,12 +291,14 @@ class ResultChecker:
                 f"{size / (1 << 30):.3g} GiB, more than the {INPUT_BYTES_LIMIT >> 30} GiB the check allows",
             )
 
-    @staticmethod
-    def _run(module: ModuleOp, name: str, inputs: list[Any]) -> list[np.ndarray]:
+    # How each run makes its interpreter; a caller may set one that observes the run.
+    make_interpreter = staticmethod(make_interpreter)
+
+    def _run(self, module: ModuleOp, name: str, inputs: list[Any]) -> list[np.ndarray]:
         from mini_iree.compiler.interpreter import find_function
 
         function = find_function(module, name)
-        interpreter = make_interpreter(module)
+        interpreter = self.make_interpreter(module)
         # Fresh copies: a program that writes into its arguments must not change the reference inputs.
         args = [np.array(v, copy=True) if isinstance(v, np.ndarray) else v for v in inputs]
         return [np.asarray(r) for r in interpreter.call_op(function, tuple(args))]

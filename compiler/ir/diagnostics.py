@@ -8,10 +8,10 @@ source location. Tools print it as one line on stderr and exit with status 1;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, IntAttr, NameLoc, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import PassFailedException
 
 
@@ -50,32 +50,108 @@ class Diagnostic:
     loc: SourceLoc
     message: str
     severity: str = "error"  # error | warning | note | remark
+    # The location attribute it was raised at (``loc`` is where that is shown):
+    # its other sites become notes when it is rendered.
+    location: Attribute | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.loc}: {self.severity}: {self.message}"
+
+
+CURRENT_OPERATION = "see current operation: "
+"""MLIR's note after an error about an op (``--mlir-print-op-on-diagnostic``)."""
+
+
+def op_diagnostics(op: Operation, message: str, fallback: SourceLoc) -> list[Diagnostic]:
+    """An error about ``op``, as ``op->emitOpError`` makes it: at the op's location,
+    with the op in generic form in a note (``see current operation: ...``)."""
+    location = _located(op)
+    loc = op_location(op, fallback)
+    note = Diagnostic(loc, CURRENT_OPERATION + operation_text(op), "note")
+    return [Diagnostic(loc, message, location=location), note]
+
+
+def operation_text(op: Operation) -> str:
+    """``op`` in generic form, its values named as in the whole module."""
+    from io import StringIO
+
+    from mini_iree.compiler.ir.printer import MLIRPrinter, _NameState
+
+    root = op
+    while (parent := root.parent_op()) is not None:
+        root = parent
+    stream = StringIO()
+    printer = MLIRPrinter(stream=stream, print_generic_format=True, local_scope=True)
+    printer._name_state = names = _NameState()  # noqa: SLF001 - the module's names, not the op's own
+    names.name_all(root)
+    printer.print_op(op)
+    return stream.getvalue()
+
+
+def _located(op: Operation | None):
+    """The location attribute of ``op``, or of its nearest ancestor that has a file location."""
+    while op is not None:
+        if SourceLoc.from_attr(op.location) is not None:
+            return op.location
+        op = op.parent_op()
+    return None
+
+
+def location_notes(location: Attribute | None) -> list[tuple[SourceLoc, str]]:
+    """Notes a diagnostic at ``location`` gets beyond its first site.
+
+    As MLIR's SourceMgr handler: a call site adds ``called from`` at each caller,
+    outermost last. Beyond MLIR: a fused location's other sites (a dispatch region
+    made of several ops) each add a note, so a reader sees every op it came from.
+    """
+    notes: list[tuple[SourceLoc, str]] = []
+    while isinstance(location, NameLoc):
+        location = location.location
+    if isinstance(location, FusedLoc):
+        sites = [loc for inner in location.locations.data if (loc := SourceLoc.from_attr(inner)) is not None]
+        notes += [(site, "also located here (fused location)") for site in sites[1:]]
+    while isinstance(location, CallSiteLoc):
+        location = location.caller
+        if (site := SourceLoc.from_attr(location)) is not None:
+            notes.append((site, "called from"))
+        while isinstance(location, NameLoc):
+            location = location.location
+    return notes
 
 
 
 def render(diagnostic: Diagnostic, source: str | None, name: str) -> str:
     """The diagnostic as MLIR's SourceMgr handler prints it: its line, then, when it
     points into ``source`` (the text of the input ``name``), that source line and a
-    caret under the column. Other locations (``<cmdline>``, another file) print
-    the first line alone."""
+    caret under the column; then a note for each other site of its location
+    (``location_notes``), each with its own source line. Other locations
+    (``<cmdline>``, another file) print the first line alone, as does the note
+    that shows the current operation (it holds the op itself)."""
     text = str(diagnostic)
-    loc = diagnostic.loc
+    if not diagnostic.message.startswith(CURRENT_OPERATION):
+        text += _excerpt(diagnostic.loc, source, name)
+    for loc, message in location_notes(diagnostic.location):
+        text += f"\n{Diagnostic(loc, message, 'note')}{_excerpt(loc, source, name)}"
+    return text
+
+
+def _excerpt(loc: SourceLoc, source: str | None, name: str) -> str:
+    """The source line at ``loc`` and a caret under its column, on lines of their own (or nothing)."""
     if source is None or loc.file != name or loc.line < 1:
-        return text
+        return ""
     lines = source.split("\n")
     if loc.line > len(lines):
-        return text
+        return ""
     # Control characters (a vertical tab, a form feed...) show as spaces, so that the
     # excerpt stays one line and the caret stays under its column.
     line = "".join(c if c.isprintable() or c == "\t" else " " for c in lines[loc.line - 1].rstrip("\r"))
+    if loc.col > len(line) + 1:
+        return ""  # past the end of its line: SourceMgr finds no such position either
     line = line.expandtabs(8)
     if not line.strip():
-        return text
+        return ""
     column = min(max(loc.col, 1), len(line) + 1)
-    return f"{text}\n{line}\n{' ' * (column - 1)}^"
+    return f"\n{line}\n{' ' * (column - 1)}^"
 
 
 class DiagnosticError(Exception):

@@ -11,15 +11,21 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from math import prod
+from typing import NoReturn
 from itertools import accumulate
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    FusedLoc,
     IntAttr,
+    LocationAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     StringAttr,
     UnknownLoc,
 )
@@ -31,6 +37,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc
+from mini_iree.compiler.ir.locations import fused_location
 
 
 # xDSL 0.74 lexes string literals with `"(?:[^"...]+|escape)*"`, whose nested
@@ -183,6 +190,75 @@ def _shape_list(shape: list[int]) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"
 
 
+# xDSL's wording of a parse error -> MLIR's (Parser.cpp, AsmParserImpl.h).
+_MESSAGES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"Expected '(.+?)'(?: .*)?"), r"expected '\1'"),
+    (re.compile(r"'(.+?)' expected"), r"expected '\1'"),
+    (re.compile(r"type expected"), "expected non-function type"),
+    (re.compile(r"operand expected"), "expected SSA operand"),
+    (re.compile(r"Could not parse entire input!"), "expected operation name in quotes"),
+    (re.compile(r"SSA value %(\S+) is already defined"), r"redefinition of SSA value '%\1'"),
+    (
+        re.compile(r"Result %(\S+) is defined with type (.+), but used with type .+"),
+        r"definition of SSA value '%\1#0' has type '\2'",
+    ),
+    (re.compile(r"Operation has 0 results, but was given \d+ to bind\."), "cannot name an operation with no results"),
+    (
+        re.compile(r"Operation has (\d+) results, but was given (\d+) to bind\."),
+        r"operation defines \1 results but was provided \2 to bind",
+    ),
+    (re.compile(r"undefined symbol alias '[#!](.+)'"), r"undefined symbol alias id '\1'"),
+    (re.compile(r"Identifier not in space \S+"), "use of undeclared identifier"),
+    (
+        re.compile(r"Floating point value is not valid for integer type\."),
+        "floating point value not valid for specified type",
+    ),
+]
+
+
+def _mlir_message(message: str, text: str, span: Span) -> str:
+    """``message`` in MLIR's words, where they differ."""
+    used_before = r"operand is used with type (.+), but has been previously used or defined with type (.+)"
+    if m := re.fullmatch(used_before, message):
+        name = text[span.start : span.end] if span.input.content is text else "%"
+        return f"use of value '{name}' expects different type than prior uses: '{m.group(1)}' vs '{m.group(2)}'"
+    for pattern, replacement in _MESSAGES:
+        if pattern.fullmatch(message):
+            return pattern.sub(replacement, message)
+    return message
+
+
+def _is_wrong_token(message: str) -> bool:
+    """Whether xDSL's error says which token it expected (MLIR's emitWrongTokenError)."""
+    return (
+        message.startswith(("Expected ", "expected ", " in block definition"))
+        or message.endswith(" expected")
+        or message == "Could not parse entire input!"
+    )
+
+
+def _end_of_previous_token(text: str, offset: int) -> int:
+    """Where MLIR's emitWrongTokenError reports an unexpected token at ``offset``.
+
+    Back over blanks, blank lines and `//` comments to just past the last thing
+    written before the token; the token itself when nothing precedes it.
+    """
+    if offset >= len(text):
+        offset = max(len(text) - 1, 0)  # at the end of the input: one character back
+    before = text[:offset]
+    while True:
+        before = before.rstrip(" \t")
+        if not before:
+            return offset
+        if before[-1] not in "\n\r":
+            return len(before)
+        before = before[:-1]
+        line_start = max(before.rfind("\n"), before.rfind("\r")) + 1
+        comment = before.find("//", line_start)
+        if comment >= 0:
+            before = before[:comment]
+
+
 class LocatedParser(Parser):
     """An xDSL ``Parser`` that stamps each op with its ``file:line:col``."""
 
@@ -203,10 +279,21 @@ class LocatedParser(Parser):
         # Start offsets of the ops being parsed; when something fails inside an
         # op, the innermost one is where the error belongs.
         self.op_starts: list[int] = []
+        # Where the name of each op being parsed starts: MLIR locates an op at its name
+        # (`%0 = arith.addf ...` at `arith.addf`), not at its results.
+        self._name_starts: list[int] = []
+        # `loc(#alias)` met before `#alias = loc(...)` is defined (MLIR prints op
+        # locations' aliases after the module): placeholder -> where it was used.
+        self._forward_locations: dict[NameLoc, int] = {}
+        self._whole_location = False
+        self._last_top_level_op: Operation | None = None
         self.last_op_name = ""
         self._last_location_end = -1
         # Where each value not yet defined was first used.
         self._first_uses: dict[str, int] = {}
+        self._first_used_type: dict[str, Attribute] = {}
+        # Blocks whose label has been parsed (ids: forward references make blocks early).
+        self._defined_blocks: set[int] = set()
         # Explicit `loc(...)` of block arguments, by the offset of the argument's name.
         self._argument_locations: dict[int, Attribute] = {}
         # The parts of op locations: one file name, and the numbers met so far
@@ -233,16 +320,26 @@ class LocatedParser(Parser):
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         self.op_starts.append(start)
+        self._name_starts.append(start)
         op = super().parse_operation()
         self.op_starts.pop()
-        # An op without `loc(...)` gets its position; an explicit `loc(unknown)`
-        # (the last thing parsed for the op) stays, so printed locations round-trip.
+        if not self.op_starts:
+            self._last_top_level_op = op
+        name_start = self._name_starts.pop()
+        # An op without `loc(...)` gets the position of its name; an explicit
+        # `loc(unknown)` (the last thing parsed for the op) stays, so printed
+        # locations round-trip.
         explicit = self._last_location_end == self._current_token.span.start
         if isinstance(op.location, UnknownLoc) and not explicit:
-            op.location = self._location_at(start)
+            op.location = self._location_at(name_start)
         return op
 
     def _parse_op_result_list(self):
+        results = self._parse_results()
+        self._name_starts[-1] = self._current_token.span.start
+        return results
+
+    def _parse_results(self):
         # Most ops bind one result, `%name =`: taken here without xDSL's list
         # machinery; anything else (`%a, %b =`, `%a:2 =`) is parsed again by xDSL.
         token = self._current_token
@@ -301,15 +398,68 @@ class LocatedParser(Parser):
         return super().parse_optional_region(arguments)
 
     def parse_optional_location(self):
+        # Only a whole location (`loc(#alias)`) may name an alias defined later, as in MLIR.
+        self._whole_location = True
         location = super().parse_optional_location()
         if location is not None:
             self._last_location_end = self._current_token.span.start
         return location
 
+    def _parse_location(self):
+        """One location inside ``loc(...)``, as MLIR's ``parseLocationInstance`` reads it.
+
+        Beyond xDSL's: an alias not defined yet (resolved when the module ends,
+        see ``_resolve_forward_locations``), ``fused<metadata>[...]``, and
+        ``fused[...]`` built as ``FusedLoc::get`` builds it (one location stands
+        alone, nested fused locations are flattened, unknown ones dropped).
+        """
+        token = self._current_token
+        whole, self._whole_location = self._whole_location, False
+        if token.kind == MLIRTokenKind.HASH_IDENT and token.text not in self.attribute_aliases:
+            if not whole:
+                self.raise_error(f"undefined symbol alias id '{token.text[1:]}'", token.span)
+            self._consume_token()
+            placeholder = NameLoc(StringAttr("\x00" + token.text), NoneAttr())
+            self._forward_locations.setdefault(placeholder, token.span.start)
+            return placeholder
+        if token.kind == MLIRTokenKind.BARE_IDENT and token.text == "fused":
+            self._consume_token()
+            metadata = NoneAttr()
+            if self.parse_optional_punctuation("<") is not None:
+                metadata = self.parse_attribute()
+                self.parse_punctuation(">")
+            locations = self.parse_comma_separated_list(self.Delimiter.SQUARE, self._parse_location)
+            if isinstance(metadata, NoneAttr):
+                return fused_location(*locations)
+            return FusedLoc(ArrayAttr(locations), metadata)
+        return super()._parse_location()
+
+    def _resolve_forward_locations(self, module: Operation) -> None:
+        """Put each alias's location where it was used before its definition."""
+        if not self._forward_locations:
+            return
+        resolved: dict[Attribute, Attribute] = {}
+        for placeholder, offset in self._forward_locations.items():
+            definition = self.attribute_aliases.get(placeholder.desc.data[1:])
+            if definition is None:
+                self.raise_error("operation location alias was never defined", offset)
+            if not isinstance(definition, LocationAttr):
+                self.raise_error(f"expected location, but `{placeholder.desc.data[1:]}' is not one", offset)
+            resolved[placeholder] = definition
+        for op in module.walk():
+            if op.location in resolved:
+                op.location = resolved[op.location]
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        if arg.location in resolved:
+                            arg.location = resolved[arg.location]
+
     def resolve_operand(self, operand, type):
         name = operand.operand_name
         if name not in self.ssa_values and name not in self.forward_ssa_references:
             self._first_uses[name] = operand.span.start
+            self._first_used_type[name] = type
         return super().resolve_operand(operand, type)
 
     def parse_dense_int_or_fp_elements_attr(self, type):
@@ -372,11 +522,43 @@ class LocatedParser(Parser):
             op_type = self.ctx.get_optional_op(name, dialect_stack=[default] if default else [])
             stack.next = DEFAULT_DIALECTS.get(op_type.name, "") if op_type is not None else ""
         if op_type is None:
-            if "." not in name:
-                tried = f" (tried '{default}.{name}' as well)" if default else ""
-                self.raise_error(f"custom op '{name}' is unknown{tried}", self.op_starts[-1] if self.op_starts else None)
-            self.raise_error(f"Operation {name} is not registered")
+            self._unknown_op(name, default)
         return op_type
+
+    def _unknown_op(self, name: str, default: str) -> NoReturn:
+        """MLIR's errors for an op no dialect defines, at the op's name."""
+        at = self._name_starts[-1] if self._name_starts else None
+        dialect = name.split(".")[0]
+        if self._name_was_quoted():
+            if self.ctx.get_optional_dialect(dialect) is None:
+                # MLIR points just past the name, where the operands would start.
+                self.raise_error(
+                    "operation being parsed with an unregistered dialect. If this is intended, please use "
+                    "-allow-unregistered-dialect with the MLIR tool used",
+                    self._current_token.span.start,
+                )
+            self.raise_error(
+                f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown "
+                "operations",
+                at,
+            )
+        if "." not in name:
+            tried = f" (tried '{default}.{name}' as well)" if default else ""
+            self.raise_error(f"custom op '{name}' is unknown{tried}", at)
+        if self.ctx.get_optional_dialect(dialect) is not None:
+            self.raise_error(f"custom op '{name}' is unknown", at)
+        loc = self.loc_of(at if at is not None else self.pos)
+        available = ", ".join(sorted(self.ctx.registered_dialect_names))
+        raise DiagnosticError(
+            Diagnostic(loc, f"Dialect `{dialect}' not found for custom op '{name}' "),
+            Diagnostic(
+                loc,
+                f"Available dialects: {available} ; for more info on dialect registration see "
+                "https://mlir.llvm.org/getting_started/Faq/"
+                "#registered-loaded-dependent-whats-up-with-dialects-management",
+                "note",
+            ),
+        )
 
     def _name_was_quoted(self) -> bool:
         """Whether the op name just read was a string literal (the generic form)."""
@@ -425,6 +607,50 @@ class LocatedParser(Parser):
                 self.raise_error("integer bitwidth is limited to 16777215 bits", token.span)
         return super()._parse_optional_integer_or_float_type()
 
+    def raise_error(self, msg, at_position=None, end_position=None) -> NoReturn:
+        # An error at the current token that says what was expected is reported, as
+        # MLIR's emitWrongTokenError reports it, just past the previous token (a
+        # missing `:` at the end of the line it is missing from, not at the next line).
+        current = self._current_token.span
+        at_current = at_position is None or (isinstance(at_position, Span) and at_position.start == current.start)
+        if at_current and end_position is None and _is_wrong_token(msg):
+            at_position = _end_of_previous_token(self._text, current.start)
+        super().raise_error(msg, at_position, end_position)
+
+    def notes_for(self, message: str) -> list[Diagnostic]:
+        """MLIR's notes for a parse error: where a value used with another type was first used."""
+        if (m := re.match(r"definition of SSA value '%(.+)#0' has type", message)) and m.group(1) in self._first_uses:
+            used = self._first_used_type.get(m.group(1))
+            return [
+                Diagnostic(
+                    self.loc_of(self._first_uses[m.group(1)]),
+                    f"previously used here with type '{used}'" if used else "previously used here",
+                    "note",
+                )
+            ]
+        return []
+
+    def _parse_block(self):
+        # xDSL loses track of a block defined after a forward reference and fails on
+        # a second definition with a KeyError; MLIR says what is wrong, at the label.
+        token = self._current_token
+        if token.kind == MLIRTokenKind.CARET_IDENT:
+            known = self.blocks.get(token.text[1:])
+            if known is not None and id(known[0]) in self._defined_blocks:
+                self.raise_error(f"redefinition of block '{token.text}'", token.span)
+        block = super()._parse_block()
+        self._defined_blocks.add(id(block))
+        return block
+
+    def parse_optional_builtin_int_or_float_attr(self):
+        start = self._current_token.span.start
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except (DiagnosticException, ValueError) as err:
+            if "out of range" in str(err):
+                self.raise_error("integer constant out of range for attribute", start)
+            raise
+
     def error_loc(self) -> SourceLoc:
         return self.loc_of(self.op_starts[-1] if self.op_starts else self.pos)
 
@@ -432,7 +658,7 @@ class LocatedParser(Parser):
         # An input with nothing but comments and whitespace is an empty module, as in MLIR.
         if self._current_token.kind == MLIRTokenKind.EOF:
             module = ModuleOp([])
-            module.location = self.loc_of(0).to_attr()
+            module.location = self._implicit_module_location()
             return module
         try:
             module = self.parse_module()
@@ -442,9 +668,16 @@ class LocatedParser(Parser):
                 first = min(self._first_uses[name] for name in self.forward_ssa_references)
                 self.raise_error("use of undeclared SSA value name", first)
             raise
-        if isinstance(module.location, UnknownLoc) and self._last_location_end != self._current_token.span.start:
-            module.location = self.loc_of(0).to_attr()
+        self._resolve_forward_locations(module)
+        if module is not self._last_top_level_op:
+            # The module the parser wrapped the file's ops in (a written `module`
+            # is the last top-level op parsed and has its own location).
+            module.location = self._implicit_module_location()
         return module
+
+    def _implicit_module_location(self) -> FileLineColLoc:
+        """MLIR's location of the module it wraps a file's ops in: the file, at 0:0."""
+        return FileLineColLoc(self._file_attr, IntAttr(0), IntAttr(0))
 
 
 def _decode(data: bytes, name: str, line_offset: int) -> str:
@@ -485,20 +718,23 @@ def parse_mlir(ctx: Context, source: str | bytes, name: str, line_offset: int = 
                 f"custom op '{parser.last_op_name}' is unknown; an unregistered op must be written in the "
                 f'generic form ("{parser.last_op_name}"(...) : ...)'
             )
-        elif (m := re.fullmatch(r"Operation (\S+) is not registered", message)) is not None:
-            name = m.group(1)
-            loc = parser.error_loc()
-            if ctx.get_optional_dialect(name.split(".")[0]) is None:
-                message = (
-                    f"operation '{name}' belongs to an unregistered dialect; if this is intended, "
-                    "use --allow-unregistered-dialect"
-                )
-            else:
-                message = f"operation '{name}' is not registered in dialect '{name.split('.')[0]}'"
+        elif message.startswith("region ends with missing block declarations") and getattr(err, "refs", None):
+            # xDSL reports the region's end; MLIR, the first reference.
+            loc, message = parser.loc_of(err.refs[0][0].start), "reference to an undefined block"
+        elif err.msg == " in block definition":
+            # A token no op can start with, where MLIR reads the next op of the block.
+            message = "expected operation name in quotes"
         elif err.msg.startswith(" "):
             # xDSL phrases some errors as a suffix to a token kind it leaves out.
             message = f"expected a block label or '}}' {message}"
-        raise DiagnosticError(Diagnostic(loc, message or "parse error")) from None
+        elif message == "End of file reached before closing string literal.":
+            # MLIR reports the end of the line the string should have ended on.
+            end = text.find("\n", err.span.start)
+            loc, message = parser.loc_of(len(text) if end < 0 else end), "expected '\"' in string literal"
+        else:
+            message = _mlir_message(message, text, err.span)
+        notes = parser.notes_for(message)
+        raise DiagnosticError(Diagnostic(loc, message or "parse error"), *notes) from None
     except DiagnosticError:
         # Already located (a parser reporting several errors at once, as MLIR's can).
         raise

@@ -12,9 +12,15 @@ xDSL's printer is close to MLIR's but differs where readers notice:
   names constants ``%c0``/``%cst``, uniques clashing names with one shared counter
   (``%c1``, ``%dim``, ``%c1_0``, ``%dim_1``) and prints ``%0:2`` for a result group;
 * op names: MLIR drops the ``func.`` of ops nested in a ``func.func`` and the
-  ``builtin.`` of top-level ops (``return``, ``module``).
+  ``builtin.`` of top-level ops (``return``, ``module``);
+* locations (``--mlir-print-debuginfo``): MLIR gives every location an alias
+  (``#loc``, ``#loc1``...), each part of a fused or call-site location one of its
+  own; an op ends with ``loc(#locN)`` and the aliases of op locations are printed
+  after the module (deferred), while a block argument's location is printed in
+  full and its alias defined before the module. Aliases are numbered in the order
+  of MLIR's alias walk, which visits an op's location before the op.
 
-``MLIRPrinter`` fixes those four on top of xDSL's ``Printer``; everything else
+``MLIRPrinter`` fixes those five on top of xDSL's ``Printer``; everything else
 (op syntax, attribute syntax) is each dialect's own business. Attributes opt into
 an alias by defining ``asm_alias(self) -> str | None``, as IREE's dialects do
 through ``OpAsmDialectInterface::getAlias``.
@@ -31,14 +37,21 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
+    CallSiteLoc,
+    FileLineColLoc,
     Float64Type,
     FloatAttr,
+    FusedLoc,
     IndexType,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
+    NameLoc,
+    NoneAttr,
+    UnknownLoc,
     i64,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, BlockArgument, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -138,6 +151,9 @@ def alias_prefix(attr: Attribute) -> str | None:
     """The raw alias an attribute asks for, or None."""
     if isinstance(attr, AffineMapAttr):
         return "map"
+    if isinstance(attr, LocationAttr):
+        # Every location, `loc(unknown)` included, as MLIR's builtin dialect names them.
+        return "loc"
     if isinstance(attr, AffineSetAttr):
         return "set"
     hook = getattr(attr, "asm_alias", None)
@@ -191,6 +207,14 @@ class _AliasCollector:
     # every parameter, float bits included), and looking it up by identity
     # spares hashing it.
     known: dict[int, list] = field(default_factory=dict)
+    # Numbers of the location aliases, and of those a block argument's location
+    # uses. MLIR defers the others (op locations) to after the module.
+    locations: set[int] = field(default_factory=set)
+    non_deferred: set[int] = field(default_factory=set)
+
+    def deferred(self, attr: Attribute) -> bool:
+        number = int(self.placeholder[attr][1:-1])
+        return number in self.locations and number not in self.non_deferred
 
     def table(self) -> AliasTable:
         index = {a: i for i, a in enumerate(self.seen)}
@@ -442,10 +466,16 @@ class MLIRPrinter(Printer):
         def fill(text: str) -> str:
             return _PLACEHOLDER.sub(lambda m: spelled[int(m.group(1))], text) if "\x00" in text else text
 
+        # As MLIR's printTopLevelOperation: the aliases that cannot be deferred, the
+        # module, then the deferred ones (op locations), each in alias order.
+        deferred = [a for a in table.order if collector.deferred(a)]
         for attr in table.order:
-            self.print_string(f"{spelled[index[id(attr)]]} = {fill(collector.bodies[index[id(attr)]])}\n")
+            if not collector.deferred(attr):
+                self.print_string(f"{spelled[index[id(attr)]]} = {fill(collector.bodies[index[id(attr)]])}\n")
         self.print_string(fill(body))
         self.print_string("\n")
+        for attr in deferred:
+            self.print_string(f"{spelled[index[id(attr)]]} = {fill(collector.bodies[index[id(attr)]])}\n")
 
     # -- attributes --------------------------------------------------------
 
@@ -491,6 +521,8 @@ class MLIRPrinter(Printer):
         c.stack.append(0)
         if name:
             number = len(c.seen)
+            if isinstance(attribute, LocationAttr):
+                c.locations.add(number)
             c.seen.append(attribute)
             c.prefix[attribute] = _sanitize_alias(name)
             c.placeholder[attribute] = placeholder = f"\x00{number}\x01"
@@ -539,6 +571,11 @@ class MLIRPrinter(Printer):
         return ("!" if isinstance(attr, TypeAttribute) else "#") + name
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, LocationAttr):
+            # Only an argument's location is printed as an attribute (xDSL's function
+            # printers); op locations and the parts of a location have their own paths.
+            self.print_argument_location(attribute)
+            return
         if self._collector is not None:
             self._collect(attribute)
             return
@@ -548,6 +585,11 @@ class MLIRPrinter(Printer):
         self._print_attribute_inline(attribute)
 
     def _print_attribute_inline(self, attribute: Attribute) -> None:
+        if isinstance(attribute, LocationAttr):
+            self.print_string("loc(")
+            self._print_location_body(attribute)
+            self.print_string(")")
+            return
         if isinstance(attribute, ArrayAttr):
             with self.in_square_brackets():
                 self.print_list(attribute.data, self._print_array_element)
@@ -569,6 +611,112 @@ class MLIRPrinter(Printer):
             self.print_float(attribute.value.data, attribute.type)
         else:
             self.print_attribute(attribute)
+
+    # -- locations ---------------------------------------------------------
+
+    def _print_location_body(self, loc: Attribute) -> None:
+        """A location without its ``loc(...)``, as MLIR's ``printLocationInternal``."""
+        if isinstance(loc, FileLineColLoc):
+            self.print_string_literal(loc.filename.data)
+            self.print_string(f":{loc.line.data}:{loc.column.data}")
+        elif isinstance(loc, UnknownLoc):
+            self.print_string("unknown")
+        elif isinstance(loc, NameLoc):
+            self.print_string_literal(loc.desc.data)
+            if not isinstance(loc.location, NoneAttr | UnknownLoc):
+                self.print_string("(")
+                self._print_nested_location(loc.location)
+                self.print_string(")")
+        elif isinstance(loc, CallSiteLoc):
+            self.print_string("callsite(")
+            self._print_nested_location(loc.callee)
+            self.print_string(" at ")
+            self._print_nested_location(loc.caller)
+            self.print_string(")")
+        elif isinstance(loc, FusedLoc):
+            self.print_string("fused")
+            if not isinstance(loc.metadata, NoneAttr):
+                self.print_string("<")
+                self.print_attribute(loc.metadata)
+                self.print_string(">")
+            self.print_string("[")
+            for i, inner in enumerate(loc.locations.data):
+                if i:
+                    self.print_string(", ")
+                self._print_nested_location(inner)
+            self.print_string("]")
+        else:
+            super().print_attribute(loc)
+
+    def _print_nested_location(self, loc: Attribute) -> None:
+        """A location inside another: its alias when aliases are collected, else its body."""
+        if self._collector is not None:
+            self._collect(loc)
+        else:
+            self._print_location_body(loc)
+
+    def _collect_aside(self, attribute: Attribute) -> str:
+        """What ``_collect`` prints for ``attribute`` (its alias's placeholder), without printing it."""
+        stream, line, column = self.stream, self._current_line, self._current_column
+        self.stream = aside = StringIO()
+        try:
+            self._collect(attribute)
+        finally:
+            self.stream, self._current_line, self._current_column = stream, line, column
+        return aside.getvalue()
+
+    def _mark_non_deferred(self, loc: Attribute) -> None:
+        """A block argument's location, and every location in it, is defined before the module."""
+        c = self._collector
+        assert c is not None
+        canonical = c.met.get(id(loc)) or c.canonical.get(loc)
+        placeholder = c.placeholder.get(canonical) if canonical is not None else None
+        if placeholder is not None:
+            c.non_deferred.add(int(placeholder[1:-1]))
+        if isinstance(loc, FusedLoc):
+            for inner in loc.locations.data:
+                self._mark_non_deferred(inner)
+        elif isinstance(loc, CallSiteLoc):
+            self._mark_non_deferred(loc.callee)
+            self._mark_non_deferred(loc.caller)
+        elif isinstance(loc, NameLoc) and isinstance(loc.location, LocationAttr):
+            self._mark_non_deferred(loc.location)
+
+    def _op_location_text(self, op: Operation) -> str:
+        """The ``loc(...)`` printed after ``op``. Its alias is taken before the op
+        is printed, as MLIR's alias walk visits an op's location before the op."""
+        if self._collector is None:
+            stream, line, column = self.stream, self._current_line, self._current_column
+            self.stream = aside = StringIO()
+            try:
+                self._print_attribute_inline(op.location)
+            finally:
+                self.stream, self._current_line, self._current_column = stream, line, column
+            return aside.getvalue()
+        return f"loc({self._collect_aside(op.location)})"
+
+    def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
+        # MLIR prints an argument's location in full (nested locations by alias) and
+        # still defines an alias for it, before the module.
+        self.print_ssa_value(arg)
+        if not print_type:
+            return
+        self.print_string(": ")
+        self.print_attribute(arg.type)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_argument_location(arg.location)
+
+    def print_argument_location(self, loc: Attribute) -> None:
+        """A block argument's ``loc(...)`` (custom function printers call it after the argument's attributes)."""
+        if self._collector is not None:
+            self._collect_aside(loc)
+            self._mark_non_deferred(loc)
+        self._print_attribute_inline(loc)
+
+    def print_operation_type(self, op: Operation) -> None:
+        # The location is printed by print_op, after the op whatever its form.
+        self.print_function_type(op.operand_types, op.result_types)
 
     def print_stripped_attribute(self, attribute: ParametrizedAttribute) -> None:
         """MLIR's ``printStrippedAttrOrType``: ``<params>`` without the dialect
@@ -628,6 +776,15 @@ class MLIRPrinter(Printer):
         super().print_region(region, print_entry_block_args, print_empty_block, print_block_terminators)
 
     def print_op(self, op: Operation) -> None:
+        if not self.print_debuginfo:
+            self._print_op(op)
+            return
+        location = self._op_location_text(op)
+        self._print_op(op)
+        self.print_string(" ")
+        self.print_string(location)
+
+    def _print_op(self, op: Operation) -> None:
         self._names_for(op)
         if self.print_generic_format or Operation.print is type(op).print:
             self._dialect_stack.append("")

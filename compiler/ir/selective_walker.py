@@ -27,6 +27,10 @@ populates as the plain one does.
 Ops a rewrite inserts take the location of the op it rewrites, as MLIR's
 patterns create them with ``op.getLoc()`` (``locations.LocationStamping``);
 a pattern that sets a location itself keeps it.
+
+``pattern_recorder``, when set, wraps each walker's pattern before it runs: the
+walkthrough counts which patterns rewrote what through it. It is None outside
+the walkthrough, and a walker then runs its pattern as given.
 """
 
 from __future__ import annotations
@@ -35,12 +39,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, Region
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker, RewritePattern
 
 from mini_iree.compiler.ir.locations import LocationStamping
 from mini_iree.compiler.ir.queries import nested_ops
 
-__all__ = ["SelectivePatternRewriteWalker"]
+__all__ = ["SelectivePatternRewriteWalker", "pattern_recorder"]
+
+pattern_recorder: Callable[[RewritePattern], RewritePattern] | None = None
+"""Wraps the pattern of every walker made while it is set (see the module docstring)."""
 
 
 @dataclass(eq=False, repr=False)
@@ -55,8 +62,10 @@ class SelectivePatternRewriteWalker(PatternRewriteWalker):
     roots: Callable[[Operation], bool] = field(default=lambda _: True)
 
     def __post_init__(self) -> None:
-        self.applier = self.pattern
-        self.pattern = LocationStamping(self.pattern)
+        self.applier = pattern = self.pattern
+        if pattern_recorder is not None:
+            pattern = pattern_recorder(pattern)
+        self.pattern = LocationStamping(pattern)
 
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
         pattern = self.applier

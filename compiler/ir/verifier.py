@@ -40,7 +40,7 @@ from xdsl.irdl.operations import (
 )
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 
-from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_location
+from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc, op_diagnostics, op_location
 from mini_iree.compiler.ir.queries import op_has_trait
 from mini_iree.compiler.ir.value_ids import canonical
 
@@ -539,7 +539,7 @@ def _verify_one(op: Operation, fallback: SourceLoc, own: bool = True) -> None:
     except Exception as err:  # noqa: BLE001
         # Verifiers should only raise VerifyException, but some of xDSL's raise
         # plain exceptions; either way the op is invalid and gets its diagnostic.
-        raise DiagnosticError(Diagnostic(op_location(op, fallback), _message(op, err))) from None
+        raise DiagnosticError(*op_diagnostics(op, _message(op, err), fallback)) from None
 
 
 def _has_ssa_dominance(region: Region) -> bool:
@@ -721,7 +721,7 @@ class _Dominance:
         return self._blocks_properly_dominate(a_block, b_block)
 
     def _fail(self, op: Operation, index: int, value: SSAValue) -> None:
-        error = Diagnostic(op_location(op, self.fallback), f"operand #{index} does not dominate this use")
+        error = op_diagnostics(op, f"operand #{index} does not dominate this use", self.fallback)
         user_block = op.parent_block()
         user_region = user_block.parent if user_block is not None else None
         if isinstance(value, OpResult):
@@ -744,7 +744,7 @@ class _Dominance:
                 f"operand defined as a block argument (block #{block_index} {where})",
                 "note",
             )
-        raise DiagnosticError(error, note)
+        raise DiagnosticError(*error, note)
 
 
 def _ancestor_op_in(region: Region, op: Operation) -> Operation | None:

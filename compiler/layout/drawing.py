@@ -6,6 +6,10 @@ the layout reserves past the array's bounds) are drawn grey and dashed, labelled
 with the offset they occupy. Arrays of rank > 2 are drawn with all but the last
 dim folded into rows; rank 0 and 1 become a single row.
 
+Each cell's offset comes from `element_map` (the layout algebra), and each SVG
+cell carries a `<title>` naming its index and offset. The walkthrough page draws
+its labelled pictures with the same colours (`tile_colours`).
+
 SVG is written as text; PNG goes through matplotlib, imported only when asked.
 """
 
@@ -17,8 +21,8 @@ from html import escape
 
 import numpy as np
 
+from .element_map import element_map, padded_grid
 from .relayout import Relayout
-from .steps import Pad, Transpose, static
 
 PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd"]
 PADDING_COLOUR = "#f4f4f4"
@@ -34,6 +38,8 @@ class Cell:
     label: str
     colour: str
     padding: bool
+    index: tuple[int, ...] = ()
+    """The cell's logical index (of the grid grown by the padding)."""
 
 
 @dataclass(frozen=True)
@@ -44,51 +50,33 @@ class Picture:
     cells: tuple[Cell, ...]
 
 
-def _padded_grid(relayout: Relayout) -> tuple[tuple[int, ...], Relayout]:
-    """The logical shape grown by the first padding step, and a relayout over it.
-
-    Only a pad reached through transposes alone can be drawn around the logical
-    grid; later pads (a second-level tile, a combined dim) are not shown.
-    """
-    logical = static(relayout.logical_shape, "a picture")
-    perm = list(range(len(logical)))
-    for position, step in enumerate(relayout.steps):
-        if isinstance(step, Transpose):
-            perm = [perm[p] for p in step.permutation]
-            continue
-        if isinstance(step, Pad):
-            grown = [0] * len(logical)
-            for physical_dim, logical_dim in enumerate(perm):
-                grown[logical_dim] = static(step.shape, "a picture")[physical_dim]
-            rest = relayout.steps[:position] + relayout.steps[position + 1 :]
-            return tuple(grown), Relayout(tuple(grown), rest, relayout.tail_alignment)
-        break
-    return logical, relayout
+def tile_colours(offsets: np.ndarray, inside: np.ndarray, tile_elements: int) -> np.ndarray:
+    """The fill of every cell: one palette colour per tile (by offset), padding grey (whole arrays)."""
+    palette = np.array(PALETTE + [PADDING_COLOUR], dtype=object)
+    which = (np.asarray(offsets) // max(tile_elements, 1)) % len(PALETTE)
+    return palette[np.where(inside, which, len(PALETTE))]
 
 
 def layout_picture(relayout: Relayout, title: str, tile_elements: int) -> Picture:
     """Cells of the drawing: one per logical (or padding) element."""
-    logical = static(relayout.logical_shape, "a picture")
-    grown, grown_relayout = _padded_grid(relayout)
+    grown, _ = padded_grid(relayout)
     cells_count = math.prod(grown)  # Python ints: np.prod would wrap around on a huge tile
     if cells_count > MAX_CELLS or any(d > MAX_CELLS for d in grown):  # (a 0-size dim makes the count 0)
         raise ValueError(f"{cells_count} cells are too many to draw (at most {MAX_CELLS}); draw a smaller shape")
-    offsets = grown_relayout.index_grid()
-    inside = np.ones(grown, dtype=bool)
-    for dim, size in enumerate(logical):
-        index = [slice(None)] * len(grown)
-        index[dim] = slice(size, None)
-        inside[tuple(index)] = False
+    emap = element_map(relayout)
     # Fold to 2-D: rows = all but the last dim.
     cols = grown[-1] if grown else 1
-    offsets2 = np.asarray(offsets).reshape(-1, cols)
-    inside2 = inside.reshape(-1, cols)
-    tiles = offsets2 // max(tile_elements, 1)
+    offsets2 = emap.offsets.reshape(-1, cols)
+    inside2 = emap.inside.reshape(-1, cols)
+    colours = tile_colours(offsets2, inside2, tile_elements)
     rows_idx, cols_idx = np.indices(offsets2.shape)
+    indices = np.stack(np.indices(grown), axis=-1).reshape(-1, len(grown)).tolist() if grown else [[]]
     cells = tuple(
-        Cell(int(r), int(c), str(int(o)), PALETTE[int(t) % len(PALETTE)] if ok else PADDING_COLOUR, not bool(ok))
-        for r, c, o, t, ok in zip(rows_idx.ravel(), cols_idx.ravel(), offsets2.ravel(), tiles.ravel(), inside2.ravel())
-    )
+        Cell(r, c, str(o), colour, not ok, tuple(index))
+        for r, c, o, colour, ok, index in zip(rows_idx.ravel().tolist(), cols_idx.ravel().tolist(),
+                                              offsets2.ravel().tolist(), colours.ravel().tolist(),
+                                              inside2.ravel().tolist(), indices)
+    )  # fmt: skip
     return Picture(title, offsets2.shape[0], cols, cells)
 
 
@@ -108,9 +96,12 @@ def to_svg(picture: Picture) -> str:
         x, y = margin + cell.col * CELL, header + cell.row * CELL
         dash = ' stroke-dasharray="3,3"' if cell.padding else ""
         kind = "padding" if cell.padding else "element"
+        # A tooltip per cell: which element (or padding position) sits at this offset.
+        where = ", ".join(map(str, cell.index))
+        title = f"{'padding ' if cell.padding else ''}[{where}]: offset {cell.label}"
         out.append(
-            f'<g class="{kind}"><rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{cell.colour}" '
-            f'stroke="#333"{dash}/><text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" font-size="11" '
+            f'<g class="{kind}"><title>{title}</title><rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+            f'fill="{cell.colour}" stroke="#333"{dash}/><text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" font-size="11" '
             f'text-anchor="middle" fill="{"#999" if cell.padding else "#000"}">{cell.label}</text></g>'
         )
     out.append("</svg>")

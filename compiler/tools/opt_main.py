@@ -32,7 +32,16 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from mini_iree import __version__
 from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, non_negative, one_line_warnings
-from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, OpError, SourceLoc, op_location, render
+from mini_iree.compiler.ir.diagnostics import (
+    CURRENT_OPERATION,
+    Diagnostic,
+    DiagnosticError,
+    OpError,
+    SourceLoc,
+    op_diagnostics,
+    op_location,
+    render,
+)
 from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.tools.pipeline import (
@@ -262,7 +271,7 @@ class MiniIREEOptMain:
                 try:
                     pass_.apply(self.ctx, module)
                 except OpError as err:
-                    raise DiagnosticError(Diagnostic(op_location(err.op, start), err.text)) from None
+                    raise DiagnosticError(*op_diagnostics(err.op, err.text, start)) from None
                 except DiagnosticException as err:
                     message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                     raise DiagnosticError(Diagnostic(op_location(module, start), message)) from None
@@ -344,6 +353,10 @@ class MiniIREEOptMain:
             result.output = self.process(chunk)
         except DiagnosticError as err:
             result.diagnostics = err.diagnostics
+            # As mlir-opt: the op an error is about is shown unless asked not to, or
+            # when diagnostics are checked against expectations.
+            if self.args.verify_diagnostics or not self.args.mlir_print_op_on_diagnostic:
+                result.diagnostics = [d for d in err.diagnostics if not d.message.startswith(CURRENT_OPERATION)]
         except Exception as err:  # noqa: BLE001 - a crash must still end in one diagnostic
             if os.environ.get("MINI_IREE_TRACEBACK"):
                 raise
@@ -551,6 +564,15 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
     )
     parser.add_argument(
         "--mlir-print-debuginfo", action="store_true", help="print each operation's location (loc(...))"
+    )
+    parser.add_argument(
+        "--mlir-print-op-on-diagnostic",
+        type=_bool_value,
+        nargs="?",
+        const=True,
+        default=True,
+        metavar="BOOL",
+        help="add a note showing the operation an error is about (default true; off with --verify-diagnostics)",
     )
     parser.add_argument(
         "--mlir-elide-elementsattrs-if-larger",

@@ -30,13 +30,6 @@ class OptionsPrinter(MLIRPrinter):
             return
         super()._print_attribute_inline(attribute)
 
-    def print_op(self, op: Operation) -> None:
-        super().print_op(op)
-        # MLIRPrinter prints custom-form ops itself, without xDSL's trailing location.
-        if self.print_debuginfo and not (self.print_generic_format or Operation.print is type(op).print):
-            self.print_string(" ")
-            self.print_attribute(op.location)
-
     def _elides(self, attribute: Attribute) -> bool:
         if self.elide_elements_larger_than is None or not isinstance(attribute, DenseIntOrFPElementsAttr):
             return False

@@ -300,6 +300,8 @@ def run_tool(args: argparse.Namespace, out) -> None:
                 data = f.read()
     except OSError as err:
         raise UsageError(f"could not open input file '{name}': {err.strerror}") from None
+    # Diagnostics show the source line they point at.
+    args.source_text = data.decode("utf-8", errors="replace")
     module = parse_mlir(make_context(), data, name)
 
     if args.function is None:
@@ -390,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandLineError as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
-    from mini_iree.compiler.ir.diagnostics import DiagnosticError
+    from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, render
     from mini_iree.compiler.interpreter import InterpreterError
 
     try:
@@ -400,8 +402,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, OutputError) as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
-    except (InterpreterError, DiagnosticError) as err:
-        sys.stderr.write(f"{err}\n")
+    except InterpreterError as err:
+        if err.loc is None:
+            sys.stderr.write(f"{err}\n")
+        else:
+            source = getattr(args, "source_text", None)
+            sys.stderr.write(render(Diagnostic(err.loc, err.text), source, args.input_file) + "\n")
+        return 1
+    except DiagnosticError as err:
+        source = getattr(args, "source_text", None)
+        sys.stderr.write("".join(render(d, source, args.input_file) + "\n" for d in err.diagnostics))
         return 1
     except MemoryError:
         # The interpreter names the op that ran out; this is any other step (saving a huge result...).

@@ -3,14 +3,20 @@
     mini-iree-walkthrough examples/matmul.mlir -o matmul.html
     mini-iree-walkthrough prog.mlir --pipeline 'data-tiling{target=x86_64:+avx512f}' -o prog.html
     mini-iree-walkthrough examples/*.mlir --output-dir walkthrough/
+    mini-iree-walkthrough examples/matmul.mlir --compare 'data-tiling{target=gfx942}' \
+        'data-tiling{target=x86_64:+avx512f}' -o compare.html
+    mini-iree-walkthrough examples/matmul.mlir --compare 'data-tiling{target=gfx942}' \
+        'data-tiling{target=gfx942 era=3.13}' -o eras.html
     mini-iree-walkthrough --check-excerpts examples/README.md
 
 The pipeline is ``--pipeline``, else the program's ``// walkthrough-pipeline: ...``
 line, else ``data-tiling{target=gfx942}``. The page holds the pass list, the IR
 after each pass with its diff, a picture of every encoding's layout, the
 interpreter's check after each pass and the final program's results and timing.
-Problems print ``FILE:LINE:COL: error: ...`` and exit 1; a pass that fails still
-gives a page up to the failure (and exit status 1).
+``--compare A B`` puts two pipelines on one page, their passes aligned row by
+row. Problems print ``FILE:LINE:COL: error: ...`` (with the source line and a
+caret under the column, as mini-iree-opt prints them) and exit 1; a pass that
+fails still gives a page up to the failure (and exit status 1).
 """
 
 from __future__ import annotations
@@ -40,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="passes in mini-iree-opt -p syntax (default: the program's '// walkthrough-pipeline:' line, "
         "else data-tiling{target=gfx942})",
+    )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("PIPELINE_A", "PIPELINE_B"),
+        help="one page with both pipelines side by side, their passes aligned: two targets, or one target in two "
+        "eras ('data-tiling{target=gfx942}' 'data-tiling{target=gfx942 era=3.13}')",
     )
     parser.add_argument("-o", "--output", metavar="OUT.html", help="the page to write (one program)")
     parser.add_argument(
@@ -73,41 +86,68 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def write_page(program: str, output: str, args: argparse.Namespace) -> int:
-    from mini_iree.compiler.ir.diagnostics import DiagnosticError
-    from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
-    from mini_iree.compiler.walkthrough.page import render_page
+def _source_of(program: str) -> str | None:
+    """The program's text, for the source line under a diagnostic; None when it cannot be read as UTF-8."""
+    try:
+        with open(program, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _walk(program: str, pipeline: str | None, args: argparse.Namespace):
+    """The walkthrough of ``program``, or None after printing why there is none."""
+    from mini_iree.compiler.ir.diagnostics import DiagnosticError, render
     from mini_iree.compiler.walkthrough.stages import run_walkthrough
 
     try:
-        check_writable(output)
-    except OutputError as err:
-        sys.stderr.write(f"error: {err}\n")
-        return 1
-    try:
-        walk = run_walkthrough(
+        return run_walkthrough(
             program,
-            args.pipeline,
+            pipeline,
             check=not args.no_check,
             seed=args.seed,
             dynamic_size=args.dynamic_size,
             timing_size=args.timing_size,
         )
     except DiagnosticError as err:
-        sys.stderr.write(f"{err.diagnostics[0]}\n")
-        return 1
+        sys.stderr.write(f"{render(err.diagnostics[0], _source_of(program), program)}\n")
     except OSError as err:
         sys.stderr.write(f"error: could not open input file '{program}': {err.strerror}\n")
-        return 1
+    return None
+
+
+def write_page(program: str, output: str, args: argparse.Namespace) -> int:
+    from mini_iree.compiler.tools.output_file import OutputError, check_writable, write_output
+    from mini_iree.compiler.walkthrough.failure import rendered_error
+    from mini_iree.compiler.walkthrough.page import render_page
+
     try:
-        write_output(output, render_page(walk))
+        check_writable(output)
     except OutputError as err:
         sys.stderr.write(f"error: {err}\n")
         return 1
-    if walk.error:
-        sys.stderr.write(f"{walk.error}\n")
+    if args.compare:
+        from mini_iree.compiler.walkthrough.compare import render_compare_page
+
+        walks = [_walk(program, pipeline, args) for pipeline in args.compare]
+        if None in walks:
+            return 1
+        text = render_compare_page(*walks)
+    else:
+        walk = _walk(program, args.pipeline, args)
+        if walk is None:
+            return 1
+        walks = [walk]
+        text = render_page(walk)
+    try:
+        write_output(output, text)
+    except OutputError as err:
+        sys.stderr.write(f"error: {err}\n")
         return 1
-    return 0
+    failed = [w for w in walks if w.error]
+    for walk in failed:
+        sys.stderr.write(f"{rendered_error(walk)}\n")
+    return 1 if failed else 0
 
 
 def run_excerpts(args: argparse.Namespace) -> int:
@@ -159,6 +199,8 @@ def run(args: argparse.Namespace) -> int:
         return run_excerpts(args)
     if not args.programs:
         raise CommandLineError("expected at least one PROGRAM.mlir")
+    if args.compare and args.pipeline:
+        raise CommandLineError("--compare names both pipelines; it takes no --pipeline")
     if args.output_dir:
         os.makedirs(args.output_dir, exist_ok=True)
         status = 0

@@ -23,6 +23,9 @@ from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.ir.verifier import verify_op_tree
 
+from . import captures, rewrite_log
+from .origins import print_with_origins
+
 DEFAULT_PIPELINE = "data-tiling{target=gfx942}"
 PIPELINE_MARKER = "// walkthrough-pipeline:"
 """A program may name the pipeline its walkthrough runs, in a comment line starting with this."""
@@ -53,6 +56,13 @@ class Stage:
     line_origins: list[str] = field(default_factory=list)
     # The rewrite patterns the pass applied, by class name, and how often.
     rewrites: dict[str, int] = field(default_factory=dict)
+    # The patterns the pass's pattern walkers could apply, and how many walks it made (0: no patterns).
+    patterns: list[str] = field(default_factory=list)
+    pattern_walks: int = 0
+    # Per line of ``text`` whose op a pattern of this pass inserted: the pattern's name.
+    made_by: dict[int, str] = field(default_factory=dict)
+    # The tensors the pass introduced, on the check's seeded inputs (captures.CapturedTensor).
+    values: list[Any] = field(default_factory=list, repr=False)
 
 
 @dataclass
@@ -150,15 +160,19 @@ def run_walkthrough(
         timing_size=timing_size,
     )  # fmt: skip
     checker = timing = None
+    printed = print_with_origins(driver, module)
     walk.stages.append(
-        Stage(0, "input", "", "", "the program as written", driver.print_module(module), module=module.clone())
-    )
+        Stage(0, "input", "", "", "the program as written", printed.text, module=module.clone(),
+              line_origins=printed.line_origins)
+    )  # fmt: skip
+    counts = printed.op_counts
     if check:
         from mini_iree.compiler.interpreter.verify_each import ResultsChanged
 
         try:
             checker = _checker(module, seed, dynamic_size, "--dynamic-size")
             walk.dynamic_size = checker.dynamic_size
+            walk.stages[0].values = captures.input_tensors(checker.references, module, printed.op_lines)
             # Made now, so that a --timing-size too large is refused before the passes run.
             timing = _checker(walk.stages[0].module, seed, timing_size, "--timing-size")
         except ResultsChanged as err:
@@ -168,7 +182,8 @@ def run_walkthrough(
     for index, pass_ in enumerate(driver.passes, start=1):
         begin = time.perf_counter()
         try:
-            pass_.apply(driver.ctx, module)
+            with rewrite_log.recording() as log:
+                pass_.apply(driver.ctx, module)
             verify_op_tree(module, start)
         except (OpError, DiagnosticException, DiagnosticError) as err:
             walk.error = _error_text(err, module, start, pass_.name)
@@ -176,20 +191,38 @@ def run_walkthrough(
             break
         seconds = time.perf_counter() - begin
         cls = type(pass_)
+        printed = print_with_origins(driver, module)
         stage = Stage(
             index,
             pass_.name,
             cls.__name__,
             str(pass_.pipeline_pass_spec()),
             _first_sentence(getattr(opt_main, "_UPSTREAM_SUMMARIES", {}).get(pass_.name) or cls.__doc__ or ""),
-            driver.print_module(module),
+            printed.text,
             seconds,
             module=module.clone(),
             description=_dedent_doc(cls.__doc__ or ""),
+            line_origins=printed.line_origins,
+            rewrites=dict(log.counts.most_common()),
+            patterns=log.patterns,
+            pattern_walks=log.walks,
+            made_by={line: log.made[op] for op, line in printed.op_lines.items() if op in log.made},
         )
         failure = None
         if checker is not None:
-            stage.check, failure = _check(checker, module, pass_.name, start)
+            introduced = captures.introduced_ops(printed.op_lines, counts, printed.op_counts)
+            capture = captures.Capture(introduced) if introduced else None
+            if capture is not None:
+                # The check's own run keeps the values of the new ops (its interpreter watches them).
+                checker.make_interpreter = capture.make_interpreter
+            try:
+                stage.check, failure = _check(checker, module, pass_.name, start)
+            finally:
+                if capture is not None:
+                    del checker.make_interpreter
+            if capture is not None and failure is None:
+                stage.values = captures.captured_tensors(capture, checker.references, module, printed.op_lines)
+        counts = printed.op_counts
         walk.stages.append(stage)
         if failure is not None:
             walk.error = failure

@@ -30,9 +30,15 @@ def test_block_argument_locations_round_trip(tmp_path):
     )
     path = tmp_path / "args.mlir"
     path.write_text(text)
-    result = run_opt([str(path), "--mlir-print-debuginfo"])
+    result = run_opt([str(path), "--mlir-print-debuginfo", "--mlir-print-local-scope"])
     assert result.returncode == 0, result.stderr
     assert result.stdout == text
+    # With aliases too: the argument's location in full, the op locations by alias after the module.
+    aliased = run_opt([str(path), "--mlir-print-debuginfo"])
+    assert 'workgroups(%arg0: index loc("x.mlir":3:4))' in aliased.stdout
+    again = tmp_path / "again.mlir"
+    again.write_text(aliased.stdout)
+    assert run_opt([str(again), "--mlir-print-debuginfo"]).stdout == aliased.stdout
 
 
 def test_non_ascii_string_in_a_dialect_attribute_round_trips(tmp_path):

@@ -213,7 +213,7 @@ func.func @f() -> tensor<2xf32> {
   %0 = arith.constant dense_resource<__elided__> : tensor<2xf32>
   return %0 : tensor<2xf32>
 }"""
-    with pytest.raises(InterpreterError, match=r"<input>:3:3: error: 'arith.constant' op .*elided"):
+    with pytest.raises(InterpreterError, match=r"<input>:3:8: error: 'arith.constant' op .*elided"):
         run(text, "f")
 
 
@@ -223,7 +223,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "test.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }"""
-    with pytest.raises(InterpreterError, match=r"<input>:3:3: error: 'test.op' op has no interpreter implementation"):
+    with pytest.raises(InterpreterError, match=r"<input>:3:8: error: 'test.op' op has no interpreter implementation"):
         run(text, "f", np.zeros(4, np.float32))
 
 

@@ -442,8 +442,11 @@ def known_reason(result: CaseResult) -> str:
         return f"pass not in mini-iree: {m.group(1)}"
     if m := re.search(r"unsupported flag: (--[^=\s]+)", reason):
         return f"pass or option not in mini-iree: {m.group(1)}"
-    if m := re.search(r"operation '([^']+)' (?:is not registered|belongs to an unregistered dialect)", reason):
-        return OUT_OF_SCOPE_OPS.get(m.group(1), f"op not in mini-iree: {m.group(1)}")
+    # MLIR's words for an op no dialect defines, custom and generic forms.
+    if m := re.search(r"custom op '([^']+\.[^']+)' is unknown|not found for custom op '([^']+)'|"
+                      r"unregistered operation '([^']+)'", reason):  # fmt: skip
+        name = next(g for g in m.groups() if g)
+        return OUT_OF_SCOPE_OPS.get(name, f"op not in mini-iree: {name}")
     if "semi-affine" in reason:
         return "xDSL 0.74 affine maps cannot hold a product of symbols (semi-affine s0 * s1)"
     if m := re.search(r"unknown invocation-model '([^']+)'", reason):

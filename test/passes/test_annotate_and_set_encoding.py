@@ -268,12 +268,12 @@ func.func @hint_on_encoded_operand(%lhs: tensor<16x32xf32, #encoding>, %rhs: ten
     [
         (
             HINTED_ELEMENTWISE,
-            ":5:3: error: 'linalg.generic' op has the data-tiling hint but data-tiling encodings are only "
+            ":5:8: error: 'linalg.generic' op has the data-tiling hint but data-tiling encodings are only "
             "derived for contractions",
         ),
         (
             HINTED_ENCODED_OPERAND,
-            ":7:3: error: 'linalg.matmul' op has the data-tiling hint but an operand already has an encoding",
+            ":7:8: error: 'linalg.matmul' op has the data-tiling hint but an operand already has an encoding",
         ),
     ],
 )

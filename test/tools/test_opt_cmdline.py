@@ -200,10 +200,10 @@ def test_elide_elements_attrs(tmp_path):
 
 def test_print_debuginfo(tmp_path):
     path = write(tmp_path, "c.mlir", CONSTANTS)
-    result = run_opt([path, "--mlir-print-debuginfo"])
+    result = run_opt([path, "--mlir-print-debuginfo", "--mlir-print-local-scope"])
     assert result.returncode == 0, result.stderr
-    assert f'%cst = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32> loc("{path}":2:3)' in result.stdout
-    assert f'}} loc("{path}":1:1)' in result.stdout
+    assert f'%cst = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32> loc("{path}":2:8)' in result.stdout
+    assert f'}} loc("{path}":0:0)' in result.stdout
 
 
 def test_timing_report(tmp_path):

@@ -178,7 +178,10 @@ def test_an_i1_value_other_than_0_1_false_true_is_refused():
 )
 def test_command_line_mistakes(args, message):
     code, _, err = run([MATMUL, *args])
-    assert code == 1 and err.count("\n") == 1 and "error: " in err and message in err, err
+    lines = err.splitlines()
+    assert code == 1 and "error: " in lines[0] and message in lines[0], err
+    # One line; a mistake about the program (an argument count) also shows its source line and a caret.
+    assert len(lines) == 1 or (len(lines) == 3 and lines[2].strip() == "^"), err
     assert "internal error" not in err
 
 
@@ -187,7 +190,8 @@ def test_an_unreadable_program_is_an_error(tmp_path):
     assert_error(run([tmp_path]), "Is a directory")
     (tmp_path / "bad.mlir").write_bytes(b"func.func @f() {\xff}\n")
     code, _, err = run([tmp_path / "bad.mlir"])
-    assert code == 1 and err.endswith("bad.mlir:1:17: error: invalid UTF-8 byte in input\n"), err
+    # As mini-iree-opt shows it: the line, the bad byte as U+FFFD, a caret under it.
+    assert code == 1 and err.endswith("bad.mlir:1:17: error: invalid UTF-8 byte in input\nfunc.func @f() {\ufffd}\n" + " " * 16 + "^\n"), err
 
 
 def test_float_overflow_in_the_program_is_ieee_without_a_warning(tmp_path):
@@ -206,6 +210,20 @@ def test_interpreter_warnings_are_one_diagnostic_line(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith("4xf32=1 0 3 0\n")
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and re.match(r"\S+pointwise\.mlir:8:5: warning: linalg\.generic body cannot be vectorized",
+    assert len(lines) == 1 and re.match(r"\S+pointwise\.mlir:8:10: warning: linalg\.generic body cannot be vectorized",
                                         lines[0]), result.stderr  # fmt: skip
     assert ".py" not in result.stderr
+
+
+def test_a_bad_argument_is_shown_at_the_argument():
+    # The function's second argument is written at line 3, column 53 of examples/matmul.mlir.
+    code, _, err = run([MATMUL, "--input=2x3xf32=1", "--input=3x5xi32=1"])
+    lines = err.splitlines()
+    assert code == 1 and lines[0].endswith("matmul.mlir:3:53: error: 'func.func' op argument 1 of @matmul_f32f32f32 "
+                                           "must be tensor<?x?xf32>, got 3x5xi32"), err  # fmt: skip
+    assert lines[1].startswith("func.func @matmul_f32f32f32(") and lines[2] == " " * 52 + "^", err
+
+
+def test_a_failing_op_is_shown_with_its_source_line():
+    code, _, err = run([MATMUL, "--input=2x3xf32=1", "--input=4x5xf32=1"])
+    assert code == 1 and err.splitlines()[1:] == ["  %2 = linalg.matmul", "       ^"], err

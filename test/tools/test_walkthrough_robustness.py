@@ -1,4 +1,8 @@
-"""mini-iree-walkthrough on bad flags and bad programs: one `error:` line and status 1, no page, no traceback."""
+"""mini-iree-walkthrough on bad flags and bad programs: one `error:` line and status 1, no page, no traceback.
+
+A diagnostic located in the program is followed, as mini-iree-opt prints it,
+by the program's line and a caret under the column.
+"""
 
 from __future__ import annotations
 
@@ -35,7 +39,9 @@ def run(args) -> tuple[int, str, str]:
 def assert_one_error(result: tuple[int, str, str], pattern: str) -> None:
     code, _, err = result
     assert code == 1, err
-    assert err.count("\n") == 1, err
+    lines = err.splitlines()
+    # One line, or a located one with its source line and a caret.
+    assert len(lines) == 1 or (len(lines) == 3 and lines[2].strip() == "^"), err
     assert re.match(pattern, err), err
     assert "internal error" not in err and "Traceback" not in err
 
@@ -91,3 +97,34 @@ def test_excerpt_files_that_cannot_be_read(tmp_path):
     (tmp_path / "stage.md").write_text("<!-- walkthrough-ir: missing.mlir after=input -->\n")
     assert_one_error(run(["--check-excerpts", tmp_path / "stage.md"]),
                      r"error: .*stage\.md: could not open '.*missing\.mlir': No such file")  # fmt: skip
+
+
+def _opt_stderr(args) -> str:
+    from conftest import run_opt
+
+    return run_opt([str(a) for a in args]).stderr
+
+
+def test_a_failing_pass_prints_its_diagnostic_as_mini_iree_opt_does(tmp_path):
+    """matvec on gfx942 stops at materialize-device-encoding: the same three lines as mini-iree-opt's."""
+    matvec = REPO / "examples" / "matvec.mlir"
+    page = tmp_path / "page.html"
+    code, _, err = run([matvec, "-p", "data-tiling{target=gfx942}", "--no-check", "-o", page])
+    assert code == 1 and page.exists()
+    lines = err.splitlines()
+    assert len(lines) == 3, err
+    assert re.match(r".*matvec\.mlir:\d+:\d+: error: 'linalg.matvec' op ", lines[0]), err
+    assert "linalg.matvec ins(" in lines[1]
+    column = int(lines[0].split(":")[2])
+    assert lines[2] == " " * (column - 1) + "^"
+    opt = _opt_stderr([matvec, "-p", "data-tiling{target=gfx942}", "-o", tmp_path / "out.mlir"])
+    assert opt.splitlines()[:3] == lines
+
+
+def test_a_parse_error_prints_its_source_line_and_caret(tmp_path):
+    program = tmp_path / "p.mlir"
+    program.write_text("func.func @f() {\n  %0 = arith.constant 1 : i32 +\n}\n")
+    code, _, err = run([program, "-o", tmp_path / "page.html"])
+    assert code == 1
+    assert err.splitlines() == _opt_stderr([program]).splitlines()[:3]
+    assert len(err.splitlines()) == 3 and err.splitlines()[2].endswith("^")

@@ -28,7 +28,7 @@ func.func @extui_narrowing(%b: i64) -> i32 {
 // -----
 
 func.func @constant_out_of_range() -> i8 {
-  // expected-error @+1 {{Integer value 300 is out of range for type i8}}
+  // expected-error @+1 {{integer constant out of range for attribute}}
   %0 = arith.constant 300 : i8
   return %0 : i8
 }

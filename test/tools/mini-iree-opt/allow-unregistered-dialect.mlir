@@ -6,7 +6,7 @@
 
 // CHECK: %0 = "foo.bar"() : () -> i32
 // CHECK: "foo.baz"(%0) {attr = #foo.opaque<"x">} : (i32) -> ()
-// ERR: allow-unregistered-dialect.mlir:[[# @LINE + 1]]:1: error: operation 'foo.bar' belongs to an unregistered dialect; if this is intended, use --allow-unregistered-dialect
+// ERR: allow-unregistered-dialect.mlir:[[# @LINE + 1]]:15: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used
 %0 = "foo.bar"() : () -> i32
 "foo.baz"(%0) {attr = #foo.opaque<"x">} : (i32) -> ()
 

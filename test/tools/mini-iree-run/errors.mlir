@@ -7,7 +7,7 @@
 // RUN: not mini-iree-run %s --input=@%t.missing.npy 2>&1 | filecheck %s --check-prefix=NOFILE
 
 // ARITY: errors.mlir:[[# @LINE + 8]]:1: error: 'func.func' op @f takes 2 arguments, got 1
-// SHAPE: errors.mlir:[[# @LINE + 7]]:1: error: 'func.func' op argument 1 of @f must be tensor<3x?xf32>, got 2x3xf32
+// SHAPE: errors.mlir:[[# @LINE + 7]]:35: error: 'func.func' op argument 1 of @f must be tensor<3x?xf32>, got 2x3xf32
 // DTYPE: error: 'func.func' op argument 1 of @f must be tensor<3x?xf32>, got 3x4xi32
 // COUNT: error: input '2x3xf32' needs 6 values (or one to splat), got 2
 // TYPE: error: unknown element type 'q7' in input '2x3xq7=1'
