@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import re
 from html import unescape
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import REPO
 
 from mini_iree.compiler import layout as L
 from mini_iree.compiler.layout.element_map import additive_terms, element_map, encoding_dims, factor_by_axis
@@ -24,23 +24,8 @@ from mini_iree.compiler.walkthrough.cards import card_html, collect_cards
 from mini_iree.compiler.walkthrough.encodings import drawn_shape
 from mini_iree.compiler.walkthrough.stages import run_walkthrough
 
-REPO = Path(__file__).resolve().parents[2]
-
 # linalg.batch_matmul with a dynamic M and N: the LHS is tensor<4x?x32xf32>, the result tensor<4x?x?xf32>.
-BATCH_MATMUL = """\
-func.func @batch_matmul(%lhs: tensor<4x?x32xf32>, %rhs: tensor<4x32x?xf32>) -> tensor<4x?x?xf32> {
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %m = tensor.dim %lhs, %c1 : tensor<4x?x32xf32>
-  %n = tensor.dim %rhs, %c2 : tensor<4x32x?xf32>
-  %cst = arith.constant 0.000000e+00 : f32
-  %0 = tensor.empty(%m, %n) : tensor<4x?x?xf32>
-  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
-  %2 = linalg.batch_matmul ins(%lhs, %rhs : tensor<4x?x32xf32>, tensor<4x32x?xf32>)
-      outs(%1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
-  return %2 : tensor<4x?x?xf32>
-}
-"""
+BATCH_MATMUL = (REPO / "test" / "e2e" / "Inputs" / "batch_matmul_static_k.mlir").read_text()
 
 GFX942_LHS = (
     '{innerDimsPos = [0, 1], innerTileSizes = [128, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = '

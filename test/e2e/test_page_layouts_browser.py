@@ -17,26 +17,15 @@ from pathlib import Path
 
 import pytest
 from cdp import CHROMIUM, Browser, needs_chromium
+from conftest import REPO
 
 from mini_iree.compiler import layout as L
 from mini_iree.compiler.tools.walkthrough_main import main as walkthrough_main
 
 MAX_PAGE_BYTES = 3_000_000
 DYNAMIC = 14
-BATCH_MATMUL = """\
-func.func @batch_matmul(%lhs: tensor<4x?x32xf32>, %rhs: tensor<4x32x?xf32>) -> tensor<4x?x?xf32> {
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %m = tensor.dim %lhs, %c1 : tensor<4x?x32xf32>
-  %n = tensor.dim %rhs, %c2 : tensor<4x32x?xf32>
-  %cst = arith.constant 0.000000e+00 : f32
-  %0 = tensor.empty(%m, %n) : tensor<4x?x?xf32>
-  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
-  %2 = linalg.batch_matmul ins(%lhs, %rhs : tensor<4x?x32xf32>, tensor<4x32x?xf32>)
-      outs(%1 : tensor<4x?x?xf32>) -> tensor<4x?x?xf32>
-  return %2 : tensor<4x?x?xf32>
-}
-"""
+# linalg.batch_matmul with a dynamic M and N: the LHS is tensor<4x?x32xf32>, the result tensor<4x?x?xf32>.
+BATCH_MATMUL = (REPO / "test" / "e2e" / "Inputs" / "batch_matmul_static_k.mlir").read_text()
 LHS = "tensor<4x?x32xf32, #iree_encoding.encoding"
 
 
