@@ -6,6 +6,7 @@ is available to ``-p`` and ``--pass-pipeline``; its module is imported only when
 pipeline names it.
 """
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
@@ -115,13 +116,15 @@ class Pipeline:
     for a boolean option, one whose default is ``true`` or ``false``, when it is
     true; written bare, ``{data-tiling}``, it is true, as in MLIR); one written
     ``?option=VALUE:TEXT`` only when the option has that value. An option listed
-    in ``choices`` takes only the values given there.
+    in ``choices`` takes only the values given there; ``derive`` computes more
+    ``{fields}`` from the chosen values (the pass options an option stands for).
     """
 
     summary: str
     passes: tuple[str, ...]
     options: tuple[tuple[str, str, str], ...] = ()  # (name, default, help)
     choices: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (name, the values it takes)
+    derive: Callable[[dict[str, str]], dict[str, str]] | None = None
 
     def expand(self, values: dict[str, str] | None = None) -> str:
         """The pipeline text with the given option values (defaults elsewhere)."""
@@ -139,6 +142,8 @@ class Pipeline:
         for name, values in self.choices:
             if chosen[name] not in values:
                 raise ValueError(f"option '{name}' takes {' or '.join(values)}, not '{chosen[name]}'")
+        if self.derive is not None:
+            chosen |= self.derive(chosen)
         entries = []
         for entry in self.passes:
             if entry.startswith("?"):
@@ -171,6 +176,32 @@ _ERA_OPTION = (
     "nsw size arithmetic)",
 )
 _ERA_CHOICES = (("era", ERAS),)
+ENCODINGS = ("data-tiling", "padding")
+_ENCODING_OPTION = (
+    "encoding",
+    "data-tiling",
+    "what the encodings do: 'data-tiling' (pack into tiles, the walkthrough) or 'padding' (pad the rows of "
+    "tensors handed between dispatches: set-encoding's encoding-option=padding, and each GPU target's "
+    "encoding-layout-resolver=pad, as IREE's --iree-hip-encoding-layout-resolver=pad)",
+)
+
+
+def _encoding_fields(chosen: dict[str, str]) -> dict[str, str]:
+    """The pass options that `era` and `encoding` stand for."""
+    fields = {"encoding-dims": "true" if chosen.get("era") == "3.13" else "false"}
+    padding = chosen.get("encoding") == "padding"
+    fields["encoding-option"] = "padding" if padding else "default"
+    target = chosen.get("target", "")
+    if padding and target:
+        from mini_iree.compiler.analysis.target_devices import split_target_list
+
+        # A GPU resolves padding encodings with its padding resolver; CPU targets have one resolver.
+        target = ",".join(
+            t + ":encoding-layout-resolver=pad" if re.fullmatch(r"gfx[0-9a-f]+", t) else t
+            for t in split_target_list(target)
+        )
+    fields["devices"] = target
+    return fields
 
 # Named pipelines, expanded in place wherever the name appears in -p or --pass-pipeline.
 _PIPELINES: dict[str, Pipeline] = {
@@ -181,7 +212,7 @@ _PIPELINES: dict[str, Pipeline] = {
         "the walkthrough's first half: wrap entry points, form dispatch regions, set and hoist encodings, "
         "convert them to flow, hoist constant encodings into globals (dumps 00-08)",
         (
-            "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
+            "?target:iree-hal-assign-target-devices{{targetDevices={devices}}}",
             "?target:iree-hal-materialize-target-devices",
             "iree-abi-wrap-entry-points",
             # IREE inlines right after wrapping (its canonicalize, cse and symbol-dce
@@ -190,9 +221,8 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-dispatch-creation-form-dispatch-regions",
             "iree-dispatch-creation-clone-producers-into-dispatch-regions",
             "iree-dispatch-creation-annotate-data-tiling-hints",
-            "?era=walkthrough:iree-dispatch-creation-set-encoding",
             # IREE 3.13 passes the dynamic iteration sizes along with the encodings.
-            "?era=3.13:iree-dispatch-creation-set-encoding{{encoding-dims=true}}",
+            "iree-dispatch-creation-set-encoding{{encoding-option={encoding-option} encoding-dims={encoding-dims}}}",
             "iree-dispatch-creation-hoist-encoding-ops",
             "iree-dispatch-creation-propagate-encodings",
             "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass",
@@ -200,8 +230,9 @@ _PIPELINES: dict[str, Pipeline] = {
             "canonicalize",
             "iree-util-hoist-into-globals",
         ),
-        (_TARGET_OPTION, _ERA_OPTION),
-        _ERA_CHOICES,
+        (_TARGET_OPTION, _ERA_OPTION, _ENCODING_OPTION),
+        (*_ERA_CHOICES, ("encoding", ENCODINGS)),
+        _encoding_fields,
     ),
     # The second half of the walkthrough's host side: devices, outlined executables,
     # stream, per-device layouts, storage sizes and encoding dispatches (dumps 09-17).
@@ -211,7 +242,7 @@ _PIPELINES: dict[str, Pipeline] = {
         "the walkthrough's stream half: target devices, outline dispatches, convert to stream, specialize "
         "encodings per device, encode host and device tensors, materialize encodings (dumps 09-17)",
         (
-            "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
+            "?target:iree-hal-assign-target-devices{{targetDevices={devices}}}",
             "?target:iree-hal-materialize-target-devices",
             "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
             "iree-flow-outline-dispatch-regions",
@@ -226,8 +257,9 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-stream-encode-device-tensors",
             "iree-stream-materialize-encodings",
         ),
-        (_TARGET_OPTION, _ERA_OPTION),
-        _ERA_CHOICES,
+        (_TARGET_OPTION, _ERA_OPTION, _ENCODING_OPTION),
+        (*_ERA_CHOICES, ("encoding", ENCODINGS)),
+        _encoding_fields,
     ),
     # The device side: dispatch operands and HAL interfaces, then codegen's
     # materialization of encodings and relayout folding (dumps 18-23).
@@ -302,14 +334,15 @@ _PIPELINES: dict[str, Pipeline] = {
     "data-tiling": Pipeline(
         "the whole walkthrough: data-tiling-dispatch-creation, data-tiling-stream and data-tiling-codegen",
         (
-            "?target:iree-hal-assign-target-devices{{targetDevices={target}}}",
+            "?target:iree-hal-assign-target-devices{{targetDevices={devices}}}",
             "?target:iree-hal-materialize-target-devices",
-            "data-tiling-dispatch-creation{{era={era}}}",
+            "data-tiling-dispatch-creation{{era={era} encoding={encoding}}}",
             "data-tiling-stream{{era={era}}}",
             "data-tiling-codegen{{era={era}}}",
         ),
-        (_TARGET_OPTION, _ERA_OPTION),
-        _ERA_CHOICES,
+        (_TARGET_OPTION, _ERA_OPTION, _ENCODING_OPTION),
+        (*_ERA_CHOICES, ("encoding", ENCODINGS)),
+        _encoding_fields,
     ),
 }
 

@@ -171,6 +171,14 @@ class EncodeTensorConstantOp(RewritePattern):
         rewriter.replace(op, stream.AsyncConstantOp(value, op.result.type, size_value, op.affinity))
 
 
+class EncodeTensorEmptyOp(RewritePattern):
+    """``stream.tensor.empty`` -> ``stream.async.alloca`` of its size (its contents are undefined)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorEmptyOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, stream.AsyncAllocaOp(op.result.type, op.result_size, op.affinity))
+
+
 class EncodeTensorDispatchOp(RewritePattern):
     """``stream.tensor.dispatch`` -> ``stream.async.dispatch`` on whole resources.
 
@@ -241,6 +249,7 @@ class EncodeHostTensorsPass(ModulePass):
             [
                 EncodeTensorSizeOfOp(nsw),
                 EncodeTensorConstantOp(nsw),
+                EncodeTensorEmptyOp(),
                 EncodeTensorDispatchOp(),
                 FoldResourceSizeOp(),
             ]

@@ -117,7 +117,7 @@ def test_named_pipeline_unknown_option_is_a_cmdline_error(opt):
     result = opt([str(REPO / "examples" / "matmul.mlir"), "-p", "data-tiling-dispatch-creation{foo=1}"])
     assert result.returncode == 1
     assert "<cmdline>:1:1: error: invalid options for pipeline 'data-tiling-dispatch-creation'" in result.stderr
-    assert "no such option 'foo' (options: target, era)" in result.stderr
+    assert "no such option 'foo' (options: target, era, encoding)" in result.stderr
 
 
 def test_option_values_people_type_are_quoted():

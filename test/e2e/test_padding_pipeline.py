@@ -105,3 +105,38 @@ def test_from_a_plain_function():
     (got,) = run(result.stdout, "matmul_chain", lhs, rhs0, rhs1)
     expected = (lhs.astype(np.float64) @ rhs0 @ rhs1).astype(np.float32)
     np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-2 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("target", ["gfx942", "gfx942,vmvx", "x86_64:+avx512f"])
+def test_the_pipeline_option(target):
+    """`data-tiling{target=T encoding=padding}`: the whole route as one pipeline, from the plain program.
+
+    GPU targets get the padding resolver (rows padded to 1056 floats on gfx942, the program's device when it
+    comes first); a CPU has no padding resolver, so its encodings resolve to no padding.
+    """
+    from mini_iree.compiler.interpreter import run
+
+    plain = INPUT.with_name("matmul_chain.mlir")
+    pipeline = f"data-tiling{{target={target} encoding=padding}}"
+    checked = run_opt([str(plain), "-p", pipeline, "--verify-each-with-interpreter", "-o", "/dev/null"])
+    assert checked.returncode == 0, checked.stderr
+    result = run_opt([str(plain), "-p", pipeline])
+    assert result.returncode == 0, result.stderr
+    padded = len(re.findall(r"memref<\?x1056xf32, #hal\.descriptor_type<storage_buffer>>\{", result.stdout))
+    assert (padded > 0) == target.startswith("gfx942"), result.stdout
+    if "," in target:
+        # Only the GPU of several devices takes the padding resolver.
+        assert "#iree_gpu.gpu_padding_resolver<>" in result.stdout and "#iree_cpu.vmvx_encoding_resolver<>" in result.stdout
+    rng = np.random.default_rng(5)
+    lhs = rng.standard_normal((3, 1000), dtype=np.float32)
+    rhs0 = rng.standard_normal((1000, 1000), dtype=np.float32)
+    rhs1 = rng.standard_normal((1000, 24), dtype=np.float32)
+    (got,) = run(result.stdout, "matmul_chain", lhs, rhs0, rhs1)
+    expected = (lhs.astype(np.float64) @ rhs0 @ rhs1).astype(np.float32)
+    np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-2 * np.abs(expected).max())
+
+
+def test_an_unknown_encoding_is_a_command_line_error():
+    result = run_opt([str(INPUT), "-p", "data-tiling{target=gfx942 encoding=zeros}"])
+    assert result.returncode == 1
+    assert "option 'encoding' takes data-tiling or padding, not 'zeros'" in result.stderr

@@ -291,6 +291,19 @@ util.func public @import_encode_export_kept(%arg0: !hal.buffer_view, %arg1: inde
 
 // -----
 
+// An empty tensor is an allocation of its byte size, as iree-opt 3.13 gives it.
+util.func public @empty(%n: index) -> !stream.resource<*> {
+  %size = stream.tensor.sizeof tensor<?x4xf32>{%n} : index
+  %empty = stream.tensor.empty : tensor<?x4xf32>{%n} in !stream.resource<*>{%size}
+  util.return %empty : !stream.resource<*>
+}
+// CHECK-LABEL: @empty(
+// CHECK:         %[[S:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// CHECK-NEXT:    %[[A:.+]] = stream.async.alloca : !stream.resource<*>{%[[S]]}
+// CHECK-NEXT:    util.return %[[A]] : !stream.resource<*>
+
+// -----
+
 // Executables are device code: their ops are not touched.
 
 stream.executable private @ex {

@@ -307,3 +307,23 @@ def test_padding_program_keeps_results(tmp_path):
     out = run_opt([str(path), "-p", PASS])
     assert re.search(r"arith\.muli %\w+, %c4224 overflow<nsw> : index", out.stdout)
     assert "stream.tensor.sizeof" not in out.stdout
+
+
+def test_empty_tensor_becomes_an_allocation_of_the_same_size():
+    # Its contents are undefined either way: the program must still run and give a resource of as many bytes.
+    from mini_iree.compiler.interpreter import make_context, parse_module_text, run
+    from mini_iree.passes.encode_host_tensors import EncodeHostTensorsPass
+
+    text = (
+        "util.func public @empty(%n: index) -> !stream.resource<*> {\n"
+        "  %size = stream.tensor.sizeof tensor<?x4xf32>{%n} : index\n"
+        "  %empty = stream.tensor.empty : tensor<?x4xf32>{%n} in !stream.resource<*>{%size}\n"
+        "  util.return %empty : !stream.resource<*>\n"
+        "}\n"
+    )
+    module = parse_module_text(text)
+    (before,) = run(module, "empty", 5)
+    EncodeHostTensorsPass().apply(make_context(), module)
+    assert [op.name for op in module.walk()].count("stream.async.alloca") == 1
+    (after,) = run(module, "empty", 5)
+    assert before.nbytes == after.nbytes == 5 * 4 * 4

@@ -1,4 +1,5 @@
-"""`era=walkthrough|3.13` on the data-tiling pipelines: one switch for the per-pass options of IREE 3.13."""
+"""`era=walkthrough|3.13` (and `encoding=data-tiling|padding`) on the data-tiling pipelines: one switch each
+for the pass options they stand for."""
 
 from __future__ import annotations
 
@@ -67,3 +68,17 @@ def test_both_eras_keep_results(target):
     result = run_opt([str(REPO / "examples" / "matmul.mlir"), "-p", f"data-tiling{{target={target} era=3.13}}",
                       "--verify-each-with-interpreter", "-o", "/dev/null"])  # fmt: skip
     assert result.returncode == 0, result.stderr
+
+
+def test_padding_sets_the_encoding_option_and_the_gpu_resolver():
+    plain = _passes("data-tiling{target=x86_64:+avx512f,gfx942}")
+    padded = _passes("data-tiling{target=x86_64:+avx512f,gfx942 encoding=padding}")
+    changed = {}
+    for before, after in zip(plain, padded, strict=True):
+        diff = {f: getattr(after, f) for f in before.__dataclass_fields__ if getattr(before, f) != getattr(after, f)}
+        if diff:
+            changed[after.name] = diff
+    assert changed == {
+        "iree-hal-assign-target-devices": {"targetDevices": "x86_64:+avx512f,gfx942:encoding-layout-resolver=pad"},
+        "iree-dispatch-creation-set-encoding": {"encoding_option": "padding"},
+    }
