@@ -14,6 +14,8 @@ from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, IntAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import PassFailedException
 
+from mini_iree.compiler.ir.locations import file_locations
+
 
 @dataclass(frozen=True)
 class SourceLoc:
@@ -34,15 +36,8 @@ class SourceLoc:
         """The ``file:line:col`` a diagnostic at ``attr`` is shown at, as MLIR's SourceMgr
         handler finds it: the first of a fused location, a name's own location, and
         the callee's side of a call site."""
-        if isinstance(attr, FileLineColLoc):
-            return SourceLoc(attr.filename.data, attr.line.data, attr.column.data)
-        if isinstance(attr, FusedLoc):
-            return next((loc for inner in attr.locations.data if (loc := SourceLoc.from_attr(inner))), None)
-        if isinstance(attr, NameLoc):
-            return SourceLoc.from_attr(attr.location)
-        if isinstance(attr, CallSiteLoc):
-            return SourceLoc.from_attr(attr.callee) or SourceLoc.from_attr(attr.caller)
-        return None
+        found = file_locations(attr)
+        return SourceLoc(found[0].filename.data, found[0].line.data, found[0].column.data) if found else None
 
 
 @dataclass
@@ -66,7 +61,7 @@ def op_diagnostics(op: Operation, message: str, fallback: SourceLoc) -> list[Dia
     """An error about ``op``, as ``op->emitOpError`` makes it: at the op's location,
     with the op in generic form in a note (``see current operation: ...``)."""
     location = _located(op)
-    loc = op_location(op, fallback)
+    loc = fallback if location is None else SourceLoc.from_attr(location)
     note = Diagnostic(loc, CURRENT_OPERATION + operation_text(op), "note")
     return [Diagnostic(loc, message, location=location), note]
 
@@ -168,11 +163,8 @@ def op_location(op: Operation | None, fallback: SourceLoc) -> SourceLoc:
     Ops a pass creates carry no location of their own; MLIR would report them
     at their fused/parent location, and the enclosing op is the closest we have.
     """
-    while op is not None:
-        if (loc := SourceLoc.from_attr(op.location)) is not None:
-            return loc
-        op = op.parent_op()
-    return fallback
+    location = _located(op)
+    return fallback if location is None else SourceLoc.from_attr(location)
 
 
 class OpError(PassFailedException):

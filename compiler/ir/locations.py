@@ -24,11 +24,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.dialects.builtin import ArrayAttr, FusedLoc, LocationAttr, NoneAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    LocationAttr,
+    NameLoc,
+    NoneAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-__all__ = ["LocationStamping", "fused_location", "give_location", "is_unknown"]
+__all__ = ["LocationStamping", "file_locations", "fused_location", "give_location", "is_unknown"]
 
 _UNKNOWN = UnknownLoc()
 
@@ -65,6 +74,20 @@ def fused_location(*sources: Operation | LocationAttr | Iterable[Operation | Loc
     if len(flat) == 1:
         return flat[0]
     return FusedLoc(ArrayAttr(flat), NoneAttr())
+
+
+def file_locations(location: object) -> list[FileLineColLoc]:
+    """Every ``file:line:col`` a location is or contains, in order: the parts of a
+    fused location, a name's own location, a call site's callee then caller."""
+    if isinstance(location, FileLineColLoc):
+        return [location]
+    if isinstance(location, FusedLoc):
+        return [found for inner in location.locations.data for found in file_locations(inner)]
+    if isinstance(location, NameLoc):
+        return file_locations(location.location)
+    if isinstance(location, CallSiteLoc):
+        return file_locations(location.callee) + file_locations(location.caller)
+    return []
 
 
 def give_location(ops: Operation | Iterable[Operation], location: Operation | LocationAttr) -> None:

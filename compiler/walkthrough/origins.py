@@ -18,9 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from io import StringIO
 
-from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation
 
+from mini_iree.compiler.ir.locations import file_locations
 from mini_iree.compiler.tools.print_options import OptionsPrinter
 
 __all__ = ["PrintedModule", "location_positions", "print_with_origins"]
@@ -28,26 +28,14 @@ __all__ = ["PrintedModule", "location_positions", "print_with_origins"]
 _NEWLINE = re.compile("\n")
 
 
-def _collect(location: Attribute, out: list[str]) -> None:
-    if isinstance(location, FileLineColLoc):
-        position = f"{location.line.data}:{location.column.data}"
-        # Line 0 is no line of the input: MLIR's location of an implicit module.
-        if location.line.data > 0 and position not in out:
-            out.append(position)
-    elif isinstance(location, FusedLoc):
-        for inner in location.locations.data:
-            _collect(inner, out)
-    elif isinstance(location, NameLoc):
-        _collect(location.location, out)
-    elif isinstance(location, CallSiteLoc):
-        _collect(location.callee, out)
-        _collect(location.caller, out)
-
-
 def location_positions(location: Attribute) -> str:
     """The input positions a location is or contains, as ``"LINE:COL LINE:COL"`` ("" for none)."""
     out: list[str] = []
-    _collect(location, out)
+    for found in file_locations(location):
+        position = f"{found.line.data}:{found.column.data}"
+        # Line 0 is no line of the input: MLIR's location of an implicit module.
+        if found.line.data > 0 and position not in out:
+            out.append(position)
     return " ".join(out)
 
 

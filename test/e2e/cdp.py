@@ -40,6 +40,15 @@ needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)"
 )
 
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """One headless Chromium per test module (``from cdp import browser`` makes it a module's fixture)."""
+    if CHROMIUM is None:
+        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
+    with Browser(tmp_path_factory.mktemp("profile")) as b:
+        yield b
+
 # Keys that are not a single printable character: (key, code, windowsVirtualKeyCode, text).
 _SPECIAL_KEYS = {
     "Enter": ("Enter", "Enter", 13, "\r"),

@@ -85,10 +85,21 @@ def test_without_the_padding_resolver_nothing_is_padded():
     assert "1056" not in result.stdout and "#iree_encoding" not in result.stdout
 
 
-def test_from_a_plain_function():
-    """The plain program through dispatch creation with `encoding-option=padding`, then the same two halves."""
+def _computes_the_matmul_chain(program: str, seed: int) -> None:
+    """The compiled `@matmul_chain` gives numpy's lhs @ rhs0 @ rhs1 on random inputs."""
     from mini_iree.compiler.interpreter import run
 
+    rng = np.random.default_rng(seed)
+    lhs = rng.standard_normal((3, 1000), dtype=np.float32)
+    rhs0 = rng.standard_normal((1000, 1000), dtype=np.float32)
+    rhs1 = rng.standard_normal((1000, 24), dtype=np.float32)
+    (got,) = run(program, "matmul_chain", lhs, rhs0, rhs1)
+    expected = (lhs.astype(np.float64) @ rhs0 @ rhs1).astype(np.float32)
+    np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-2 * np.abs(expected).max())
+
+
+def test_from_a_plain_function():
+    """The plain program through dispatch creation with `encoding-option=padding`, then the same two halves."""
     plain = INPUT.with_name("matmul_chain.mlir")
     pipeline = (
         "iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions,"
@@ -98,13 +109,7 @@ def test_from_a_plain_function():
     result = run_opt([str(plain), "-p", pipeline])
     assert result.returncode == 0, result.stderr
     assert len(re.findall(r"memref<\?x1056xf32, #hal\.descriptor_type<storage_buffer>>\{", result.stdout)) == 2
-    rng = np.random.default_rng(3)
-    lhs = rng.standard_normal((3, 1000), dtype=np.float32)
-    rhs0 = rng.standard_normal((1000, 1000), dtype=np.float32)
-    rhs1 = rng.standard_normal((1000, 24), dtype=np.float32)
-    (got,) = run(result.stdout, "matmul_chain", lhs, rhs0, rhs1)
-    expected = (lhs.astype(np.float64) @ rhs0 @ rhs1).astype(np.float32)
-    np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-2 * np.abs(expected).max())
+    _computes_the_matmul_chain(result.stdout, seed=3)
 
 
 @pytest.mark.parametrize("target", ["gfx942", "gfx942,vmvx", "x86_64:+avx512f"])
@@ -114,8 +119,6 @@ def test_the_pipeline_option(target):
     GPU targets get the padding resolver (rows padded to 1056 floats on gfx942, the program's device when it
     comes first); a CPU has no padding resolver, so its encodings resolve to no padding.
     """
-    from mini_iree.compiler.interpreter import run
-
     plain = INPUT.with_name("matmul_chain.mlir")
     pipeline = f"data-tiling{{target={target} encoding=padding}}"
     checked = run_opt([str(plain), "-p", pipeline, "--verify-each-with-interpreter", "-o", "/dev/null"])
@@ -127,13 +130,7 @@ def test_the_pipeline_option(target):
     if "," in target:
         # Only the GPU of several devices takes the padding resolver.
         assert "#iree_gpu.gpu_padding_resolver<>" in result.stdout and "#iree_cpu.vmvx_encoding_resolver<>" in result.stdout
-    rng = np.random.default_rng(5)
-    lhs = rng.standard_normal((3, 1000), dtype=np.float32)
-    rhs0 = rng.standard_normal((1000, 1000), dtype=np.float32)
-    rhs1 = rng.standard_normal((1000, 24), dtype=np.float32)
-    (got,) = run(result.stdout, "matmul_chain", lhs, rhs0, rhs1)
-    expected = (lhs.astype(np.float64) @ rhs0 @ rhs1).astype(np.float32)
-    np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-2 * np.abs(expected).max())
+    _computes_the_matmul_chain(result.stdout, seed=5)
 
 
 def test_an_unknown_encoding_is_a_command_line_error():

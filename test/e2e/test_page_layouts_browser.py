@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cdp import CHROMIUM, Browser, needs_chromium
+from cdp import browser, needs_chromium  # noqa: F401 - `browser` is a fixture of this module
 from conftest import REPO
 
 from mini_iree.compiler import layout as L
@@ -42,13 +42,6 @@ def pages(tmp_path_factory) -> dict[str, Path]:
         assert out[name].exists()
     return out
 
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if CHROMIUM is None:
-        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
-    with Browser(tmp_path_factory.mktemp("profile")) as b:
-        yield b
 
 
 def _card(page, tensor: str) -> str:

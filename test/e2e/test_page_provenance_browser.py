@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cdp import Browser, needs_chromium
+from cdp import browser, needs_chromium  # noqa: F401 - `browser` is a fixture of this module
 from conftest import REPO
 
 from mini_iree.compiler.tools.walkthrough_main import main as walkthrough_main
@@ -32,11 +32,6 @@ def page_path(tmp_path_factory):
     assert walkthrough_main([*args, "-o", str(out)]) == 0
     return out
 
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with Browser(tmp_path_factory.mktemp("profile")) as b:
-        yield b
 
 
 def _mark(page, section: str, selector: str, text: str, name: str) -> str:

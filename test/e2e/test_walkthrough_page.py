@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cdp import CHROMIUM, Browser, needs_chromium
+from cdp import CHROMIUM, browser, needs_chromium  # noqa: F401 - `browser` is a fixture of this module
 from conftest import REPO
 
 from mini_iree.compiler.tools.walkthrough_main import main as walkthrough_main
@@ -50,13 +50,6 @@ def pages(tmp_path_factory) -> dict[str, Path]:
         "failure": _make(d / "failure.html", str(MATVEC), "--pipeline", PIPELINE),
     }
 
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if CHROMIUM is None:
-        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
-    with Browser(tmp_path_factory.mktemp("profile")) as b:
-        yield b
 
 
 def _no_script_error(page) -> None:

@@ -19,22 +19,8 @@ from test_convert_to_stream import normalize_ssa_names
 HERE = Path(__file__).parent
 CASES = HERE / "convert_to_stream_iree313.mlir"
 
-# The stream half with IREE 3.13's per-pass options.
-STREAM_313 = ",".join(
-    [
-        "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
-        "iree-flow-outline-dispatch-regions",
-        "iree-flow-annotate-dispatches",
-        "iree-flow-deduplicate-executables",
-        "iree-stream-conversion{async-cast=true}",
-        "canonicalize",
-        "cse",
-        "iree-stream-specialize-encodings{gpu-era=3.13}",
-        "iree-stream-encode-host-tensors{era=3.13}",
-        "iree-stream-encode-device-tensors",
-        "iree-stream-materialize-encodings",
-    ]
-)
+# The stream half with IREE 3.13's per-pass options (async-cast, gpu-era and era).
+STREAM_313 = "data-tiling-stream{era=3.13}"
 
 # Dumps with data the interpreter can run (const-weight-matmul's weight is elided).
 RUNNABLE = ["dynamic-matmul", "elementwise-producer-consumer", "gfx942-dynamic-matmul"]

@@ -14,12 +14,10 @@ from collections import Counter
 import pytest
 from conftest import REPO
 from xdsl.dialects.builtin import (
-    CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
     ModuleOp,
-    NameLoc,
     StringAttr,
     UnknownLoc,
     i32,
@@ -27,7 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects import arith, test
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from mini_iree.compiler.ir.locations import fused_location, give_location
+from mini_iree.compiler.ir.locations import file_locations, fused_location, give_location
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
@@ -130,15 +128,7 @@ def test_passes_give_every_new_op_a_location(program, pipeline):
 
 def _names_input(location, path: str) -> bool:
     """``location`` is, or contains, a ``file:line:col`` of ``path``."""
-    if isinstance(location, FileLineColLoc):
-        return location.filename.data == path
-    if isinstance(location, FusedLoc):
-        return any(_names_input(inner, path) for inner in location.locations.data)
-    if isinstance(location, NameLoc):
-        return _names_input(location.location, path)
-    if isinstance(location, CallSiteLoc):
-        return _names_input(location.callee, path) or _names_input(location.caller, path)
-    return False
+    return any(found.filename.data == path for found in file_locations(location))
 
 
 @pytest.mark.parametrize(("program", "pipeline"), PROGRAMS)
