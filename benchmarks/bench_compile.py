@@ -1,42 +1,55 @@
-"""Compile speed of the dispatch-creation half of data tiling, against IREE's.
+"""Compile speed of data tiling, against IREE's: dispatch creation, or the whole pipeline.
 
     python benchmarks/bench_compile.py                    # chains of 10/100/400/1600 matmuls
     python benchmarks/bench_compile.py --sizes 10,100 --repeat 3
+    python benchmarks/bench_compile.py --pipeline data-tiling --sizes 10,100,400
 
 Each program is a function whose body chains N dynamic f32 matmuls, each as in
 ``examples/matmul.mlir`` (``tensor.dim`` sizes, ``tensor.empty``, ``linalg.fill``
 with zero, ``linalg.matmul``) with the previous result as its LHS and a
 function argument of its own as its RHS. For each N it prints the CPU time
-(user + system, best of ``--repeat``) of
+(user + system, best of ``--repeat``) and the peak resident memory of
 
-* ``mini-iree-opt -p data-tiling-dispatch-creation`` (a fresh process, so
-  start-up counts, as it does for IREE), and
-* when ``iree-compile`` is on PATH, IREE's same stage:
-  ``iree-compile --iree-dispatch-creation-data-tiling --compile-to=flow``
-  for the local llvm-cpu device,
+* ``--pipeline dispatch-creation`` (the default):
+  ``mini-iree-opt -p data-tiling-dispatch-creation`` against IREE's same stage,
+  ``iree-compile --iree-dispatch-creation-data-tiling --compile-to=flow``;
+* ``--pipeline data-tiling``: the whole pipeline,
+  ``mini-iree-opt -p 'data-tiling{target=TARGET}'``, against ``iree-compile``
+  all the way to a ``.vmfb`` for the same CPU features (IREE also runs LLVM's
+  code generation, which mini-iree does not have);
 
-with each tool's growth from the previous size (``t(100)/t(10)``, ...) and the
-ratio of the two. A program ten times longer should take about ten times as
-long (four times as long from 400 to 1600): growth well above that means some
-step is worse than linear. Times are measured, never asserted.
+each tool a fresh process (start-up counts, as it does for IREE), IREE for the
+local llvm-cpu device and only when ``iree-compile`` is on PATH (or given with
+``--iree-compile``). Each tool's growth from the previous size
+(``t(100)/t(10)``, ...) is printed, and the same growth per 4x more matmuls
+(``growth ** (log 4 / log(size ratio))``, so that a linear tool shows 4.0x
+between any two sizes), with the ratio of the two tools' times. Growth well
+above 4x per 4x means some step is worse than linear. Times are measured,
+never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import math
+import os
+import platform
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-IREE_FLAGS = [
-    "--iree-dispatch-creation-data-tiling",
-    "--compile-to=flow",
+# The CPU features of the whole-pipeline comparison (mini-iree's `target=`, IREE's
+# --iree-llvmcpu-target-cpu-features): AVX2, as the walkthrough's host.
+DEFAULT_TARGET = "x86_64:+avx,+avx2,+fma"
+
+IREE_DEVICE_FLAGS = [
     "--iree-hal-target-device=local",
     "--iree-hal-local-target-device-backends=llvm-cpu",
 ]
+
+IREE_FLAGS = ["--iree-dispatch-creation-data-tiling", "--compile-to=flow", *IREE_DEVICE_FLAGS]
 
 
 def matmul_chain(n: int) -> str:
@@ -61,50 +74,92 @@ def matmul_chain(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cpu_time(command: list[str]) -> float:
-    """CPU seconds (user + system) the command's process tree used; fails if it fails."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        sys.exit(f"{command[0]} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def cpu_name() -> str:
+    """The CPU's model name (from /proc/cpuinfo where there is one)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
-def mini_iree_command(path: Path, out: Path) -> list[str]:
+def cpu_time(command: list[str]) -> tuple[float, float]:
+    """CPU seconds (user + system, all threads) and peak resident MB of the command's process.
+
+    Fails if the command fails. Each tool is one process (mini-iree-opt runs
+    in-process, iree-compile in threads), so its own resource usage is all of it.
+    """
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            stderr.seek(0)
+            message = stderr.read().decode(errors="replace")[-2000:]
+            sys.exit(f"{command[0]} failed ({proc.returncode}):\n{message}")
+    # ru_maxrss is in kilobytes on Linux (bytes on macOS).
+    peak = usage.ru_maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10)
+    return usage.ru_utime + usage.ru_stime, peak
+
+
+def mini_iree_command(path: Path, out: Path, pipeline: str = "dispatch-creation", target: str = DEFAULT_TARGET) -> list[str]:
+    flag = "data-tiling-dispatch-creation" if pipeline == "dispatch-creation" else f"data-tiling{{target={target}}}"
+    return [sys.executable, "-m", "mini_iree.compiler.tools.opt_main", str(path), "-p", flag, "-o", str(out)]
+
+
+def iree_features(target: str) -> str:
+    """IREE's --iree-llvmcpu-target-cpu-features for a mini-iree ``target=`` (``x86_64:+avx,...``)."""
+    return target.split(":", 1)[1] if ":" in target else ""
+
+
+def iree_command(
+    iree_compile: str, path: Path, out: Path, pipeline: str = "dispatch-creation", target: str = DEFAULT_TARGET
+) -> list[str]:
+    if pipeline == "dispatch-creation":
+        return [iree_compile, str(path), *IREE_FLAGS, "-o", str(out)]
+    arch = target.split(":", 1)[0]
     return [
-        sys.executable,
-        "-m",
-        "mini_iree.compiler.tools.opt_main",
+        iree_compile,
         str(path),
-        "-p",
-        "data-tiling-dispatch-creation",
+        "--iree-dispatch-creation-data-tiling",
+        *IREE_DEVICE_FLAGS,
+        f"--iree-llvmcpu-target-triple={arch}-unknown-unknown-eabi-elf",
+        f"--iree-llvmcpu-target-cpu-features={iree_features(target)}",
         "-o",
-        str(out),
+        str(out.with_suffix(".vmfb")),
     ]
 
 
-def iree_command(iree_compile: str, path: Path, out: Path) -> list[str]:
-    return [iree_compile, str(path), *IREE_FLAGS, "-o", str(out)]
-
-
-def _growth(times: list[float | None], i: int) -> str:
+def _growth(times: list, sizes: list[int], i: int) -> tuple[str, str]:
+    """``t(i) / t(i - 1)``, and the same growth per 4x more matmuls."""
     if i == 0 or times[i] is None or not times[i - 1]:
-        return ""
-    return f"{times[i] / times[i - 1]:.2f}x"  # type: ignore[operator]
+        return "", ""
+    growth = times[i] / times[i - 1]
+    per_4x = growth ** (math.log(4) / math.log(sizes[i] / sizes[i - 1]))
+    return f"{growth:.2f}x", f"{per_4x:.2f}x"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10,100,400,1600", help="chain lengths, comma-separated")
     parser.add_argument("--repeat", type=int, default=1, help="best of this many runs per tool and size")
+    parser.add_argument(
+        "--pipeline",
+        choices=("dispatch-creation", "data-tiling"),
+        default="dispatch-creation",
+        help="dispatch creation only (against --compile-to=flow), or the whole pipeline (against a .vmfb)",
+    )
+    parser.add_argument("--target", default=DEFAULT_TARGET, help=f"CPU target of --pipeline data-tiling ({DEFAULT_TARGET})")
+    parser.add_argument("--iree-compile", default=None, help="the iree-compile to compare with (default: the one on PATH)")
     parser.add_argument("--no-iree", action="store_true", help="do not run iree-compile even if it is on PATH")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    iree = None if args.no_iree else shutil.which("iree-compile")
+    iree = None if args.no_iree else (args.iree_compile or shutil.which("iree-compile"))
 
-    ours: list[float | None] = []
-    theirs: list[float | None] = []
+    ours: list = []
+    theirs: list = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             src = Path(tmp, f"chain{n}.mlir")
@@ -113,22 +168,39 @@ def main(argv: list[str] | None = None) -> int:
             # Alternate the tools, so that load from other processes affects both.
             mine, other = [], []
             for _ in range(max(1, args.repeat)):
-                mine.append(cpu_time(mini_iree_command(src, out)))
+                mine.append(cpu_time(mini_iree_command(src, out, args.pipeline, args.target)))
                 if iree is not None:
-                    other.append(cpu_time(iree_command(iree, src, out)))
-            ours.append(min(mine))
-            theirs.append(min(other) if other else None)
+                    other.append(cpu_time(iree_command(iree, src, out, args.pipeline, args.target)))
+            # The fastest run's time; the largest peak (memory does not depend on load).
+            ours.append((min(t for t, _ in mine), max(m for _, m in mine)))
+            theirs.append((min(t for t, _ in other), max(m for _, m in other)) if other else None)
 
-    print("CPU seconds (user + system), -p data-tiling-dispatch-creation vs IREE --compile-to=flow")
+    if args.pipeline == "dispatch-creation":
+        print("CPU seconds (user + system), -p data-tiling-dispatch-creation vs IREE --compile-to=flow")
+    else:
+        print(f"CPU seconds (user + system), -p 'data-tiling{{target={args.target}}}' vs IREE to a .vmfb")
+    print(f"CPU: {cpu_name()} ({os.cpu_count()} CPUs)")
     print(f"iree-compile: {iree or 'not on PATH'}")
-    header = f"{'matmuls':>8}  {'mini-iree-opt':>13}  {'growth':>7}  {'iree-compile':>12}  {'growth':>7}  {'ratio':>6}"
+    header = (
+        f"{'matmuls':>8}  {'mini-iree-opt':>13}  {'growth':>7}  {'per 4x':>7}  {'peak MB':>8}"
+        f"  {'iree-compile':>12}  {'growth':>7}  {'per 4x':>7}  {'peak MB':>8}  {'ratio':>6}"
+    )
     print(header)
     print("-" * len(header))
+    our_times = [t for t, _ in ours]
+    their_times = [t[0] if t else None for t in theirs]
     for i, n in enumerate(sizes):
-        mine_t, iree_t = ours[i], theirs[i]
-        iree_text = f"{iree_t:12.2f}" if iree_t is not None else f"{'-':>12}"
-        ratio = f"{mine_t / iree_t:5.2f}x" if iree_t else f"{'-':>6}"
-        print(f"{n:>8}  {mine_t:13.2f}  {_growth(ours, i):>7}  {iree_text}  {_growth(theirs, i):>7}  {ratio:>6}")
+        (mine_t, mine_mb), iree_row = ours[i], theirs[i]
+        growth, per_4x = _growth(our_times, sizes, i)
+        line = f"{n:>8}  {mine_t:13.2f}  {growth:>7}  {per_4x:>7}  {mine_mb:8.0f}"
+        if iree_row is not None:
+            iree_t, iree_mb = iree_row
+            growth, per_4x = _growth(their_times, sizes, i)
+            ratio = f"{mine_t / iree_t:5.2f}x" if iree_t else f"{'-':>6}"
+            line += f"  {iree_t:12.2f}  {growth:>7}  {per_4x:>7}  {iree_mb:8.0f}  {ratio:>6}"
+        else:
+            line += f"  {'-':>12}  {'':>7}  {'':>7}  {'-':>8}  {'-':>6}"
+        print(line, flush=True)
     return 0
 
 

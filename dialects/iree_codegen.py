@@ -513,6 +513,12 @@ class EncodingResolverAttr(ParametrizedAttribute):
     def verify(self) -> None:
         _verify_encoding_resolver_config(self.configuration)
 
+    def verify_encoding(self, shape: Sequence[int], element_type: Attribute) -> None:
+        """Check a resolved layout against the tensor type it is attached to."""
+        from mini_iree.compiler.layout.encoding_info_checks import verify_resolved_layout
+
+        verify_resolved_layout(self, len(shape))
+
 
 def _verify_encoding_resolver_config(configuration: Attribute) -> None:
     """Reject an `encoding_info` entry that does not describe a layout."""
@@ -524,8 +530,6 @@ def _verify_encoding_resolver_config(configuration: Attribute) -> None:
             "expected encoding_info to be a dictionary with integer arrays innerDimsPos, innerTileSizes and "
             "outerDimsPerm, and an optional swizzle"
         )
-    if info.swizzle is not None and (message := info.swizzle.verify()) is not None:
-        raise VerifyException(message)
 
 
 # ===----------------------------------------------------------------------=== #

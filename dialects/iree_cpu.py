@@ -20,7 +20,6 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 from xdsl.irdl import irdl_attr_definition
 
-from mini_iree.compiler.layout.encoding_info_checks import verify_resolver
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr
 
 
@@ -37,7 +36,6 @@ class CPUEncodingResolverAttr(EncodingResolverAttr):
 
     name = "iree_cpu.cpu_encoding_resolver"
 
-    verify = verify_resolver
 
 
 @irdl_attr_definition(init=False)
@@ -51,7 +49,6 @@ class VMVXEncodingResolverAttr(EncodingResolverAttr):
 
     name = "iree_cpu.vmvx_encoding_resolver"
 
-    verify = verify_resolver
 
 
 @irdl_attr_definition(init=False)
@@ -64,7 +61,6 @@ class CPUEncodingLayoutAttr(EncodingResolverAttr):
 
     name = "iree_cpu.cpu_encoding_layout"
 
-    verify = verify_resolver
 
 
 IREECPU = Dialect(

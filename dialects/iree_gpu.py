@@ -66,7 +66,6 @@ from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTermin
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from mini_iree.compiler.layout.encoding_info_checks import verify_resolver
 from mini_iree.dialects.iree_codegen import (
     EncodingResolverAttr,
     InnerTileDescAttr,
@@ -1148,7 +1147,6 @@ class GPUEncodingResolverAttr(EncodingResolverAttr):
 
     name = "iree_gpu.gpu_encoding_resolver"
 
-    verify = verify_resolver
 
 
 @irdl_attr_definition(init=False)

@@ -16,6 +16,11 @@ here:
 * ``stream.binding.subspan`` is how a dispatch function sees its bindings, as
   ``!iree_tensor_ext.dispatch.tensor`` values whose encodings specialization updates.
 
+Scheduling then turns the async program into commands on allocated memory:
+``stream.async.execute`` regions (awaited with ``stream.timepoint.await``),
+``stream.resource.alloca``/``pack``/``dealloca``, and ``stream.cmd.execute``
+regions of ``stream.cmd.dispatch`` ops binding byte ranges of resources.
+
 Tensor-phase ops write a value as ``tensor<...>{%dims} in !stream.resource<*>{%size}``:
 the logical tensor (with its encoding and dynamic extents), then the resource
 that stores it and its byte size.
@@ -30,7 +35,7 @@ https://iree.dev/reference/mlir-dialects/Stream
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -43,7 +48,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -54,6 +59,7 @@ from xdsl.irdl import (
     opt_operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -1236,6 +1242,860 @@ class ResourceSizeOp(IRDLOperation):
         super().__init__(operands=[operand], result_types=[IndexType()], properties={"affinity": affinity})
 
 
+# ---------------------------------------------------------------------------
+# Execution regions, timepoints and allocations (scheduling)
+# ---------------------------------------------------------------------------
+
+
+def _parse_resource_list(parser: Parser) -> tuple[list[Attribute], list[UnresolvedOperand]]:
+    """``type{%size}, type{%size}, ...`` (the types of resource values with their sizes)."""
+    types: list[Attribute] = []
+    sizes: list[UnresolvedOperand] = []
+
+    def parse_one() -> None:
+        ty, dims = parse_shaped_type(parser)
+        types.append(ty)
+        sizes.extend(dims)
+
+    parse_one()
+    while parser.parse_optional_punctuation(",") is not None:
+        parse_one()
+    return types, sizes
+
+
+def _print_resource_list(printer: Printer, values: Sequence[SSAValue], sizes: Sequence[SSAValue]) -> None:
+    rest: Sequence[SSAValue] = list(sizes)
+    for i, value in enumerate(values):
+        if i:
+            printer.print_string(", ")
+        rest = print_shaped_type(printer, value.type, rest)
+
+
+def _parse_captures(parser: Parser) -> tuple[list[UnresolvedOperand], list[Any], list[UnresolvedOperand]]:
+    """IREE's ``with(%x as %arg: type{%size}, ...)``: captured operands, block arguments, sizes."""
+    operands: list[UnresolvedOperand] = []
+    arguments: list[Any] = []
+    sizes: list[UnresolvedOperand] = []
+
+    def parse_one() -> None:
+        operands.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("as")
+        argument = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation(":")
+        ty, dims = parse_shaped_type(parser)
+        arguments.append(argument.resolve(ty))
+        sizes.extend(dims)
+
+    parser.parse_keyword("with")
+    parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_one)
+    return operands, arguments, sizes
+
+
+def _print_captures(printer: Printer, operands: Sequence[SSAValue], args: Sequence[SSAValue], sizes: Sequence[SSAValue]) -> None:
+    printer.print_string("with(")
+    rest: Sequence[SSAValue] = list(sizes)
+    for i, (operand, arg) in enumerate(zip(operands, args)):
+        if i:
+            printer.print_string(", ")
+        printer.print_operand(operand)
+        printer.print_string(" as ")
+        printer.print_operand(arg)
+        printer.print_string(": ")
+        rest = print_shaped_type(printer, operand.type, rest)
+    printer.print_string(")")
+
+
+def _parse_fat_arrow(parser: Parser) -> None:
+    """``=>`` (xDSL lexes it as ``=`` then ``>``)."""
+    parser.parse_punctuation("=")
+    parser.parse_punctuation(">")
+
+
+def _parse_optional_await(parser: Parser) -> UnresolvedOperand | None:
+    """``await(%timepoint) =>``, if present."""
+    if parser.parse_optional_keyword("await") is None:
+        return None
+    parser.parse_punctuation("(")
+    timepoint = parser.parse_unresolved_operand()
+    parser.parse_punctuation(")")
+    _parse_fat_arrow(parser)
+    return timepoint
+
+
+def _print_optional_await(printer: Printer, timepoint: SSAValue | None) -> None:
+    if timepoint is not None:
+        printer.print_string(" await(")
+        printer.print_operand(timepoint)
+        printer.print_string(") =>")
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Yields the resources an execution region produces (its terminator).
+
+        stream.yield %30 : !stream.resource<external>{%20}
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamyield-streamyieldop
+    """
+
+    name = "stream.yield"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure(), IsTerminator(), ReturnLike())
+
+    def __init__(self, values: Sequence[SSAValue | Operation] = (), sizes: Sequence[SSAValue | Operation] = ()):
+        super().__init__(operands=[values, sizes])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        attrs = parser.parse_optional_attr_dict()
+        operands: list[UnresolvedOperand] = []
+        if (first := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                operands.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(":")
+            types, sizes = _parse_resource_list(parser)
+        else:
+            types, sizes = [], []
+        op = cls([parser.resolve_operand(o, t) for o, t in zip(operands, types)], resolve_index_operands(parser, sizes))
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        if self.resource_operands:
+            printer.print_string(" ")
+            printer.print_list(self.resource_operands, printer.print_operand)
+            printer.print_string(" : ")
+            _print_resource_list(printer, self.resource_operands, self.resource_operand_sizes)
+
+    def verify_(self) -> None:
+        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
+
+
+@irdl_op_definition
+class AsyncExecuteOp(IRDLOperation):
+    """Runs the async ops of its region on a device as one unit, after ``await``.
+
+    Resources the region uses are captured as block arguments (``with``); the
+    results are what its ``stream.yield`` yields, ready once the result
+    timepoint is reached (``stream.timepoint.await``).
+
+        %results, %result_timepoint = stream.async.execute on(#hal.device.affinity<@__device_0>)
+            with(%4 as %arg2: !stream.resource<external>{%3}) -> !stream.resource<*>{%17} {
+          %0 = stream.async.dispatch @ex::@fn(%arg2[%c0 to %3 for %3]) : (...) -> !stream.resource<*>{%17}
+          stream.yield %0 : !stream.resource<*>{%17}
+        } => !stream.timepoint
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasyncexecute-streamasyncexecuteop
+    """
+
+    name = "stream.async.execute"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(Attribute)
+    res = var_result_def(ResourceType)
+    result_timepoint = result_def(TimepointType)
+    body = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        resource_operands: Sequence[SSAValue | Operation],
+        resource_operand_sizes: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        result_sizes: Sequence[SSAValue | Operation],
+        body: Region,
+        affinity: Attribute | None = None,
+        await_timepoint: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[
+                resource_operands,
+                resource_operand_sizes,
+                result_sizes,
+                [await_timepoint] if await_timepoint is not None else [],
+            ],
+            result_types=[result_types, TimepointType()],
+            properties={"affinity": affinity},
+            regions=[body],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncExecuteOp:
+        affinity = parse_optional_affinity(parser, "on")
+        timepoint = _parse_optional_await(parser)
+        operands, arguments, sizes = _parse_captures(parser)
+        result_types: list[Attribute] = []
+        result_sizes: list[UnresolvedOperand] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            if parser.parse_optional_punctuation("(") is not None:
+                if parser.parse_optional_punctuation(")") is None:
+                    result_types, result_sizes = _parse_resource_list(parser)
+                    parser.parse_punctuation(")")
+            else:
+                result_types, result_sizes = _parse_resource_list(parser)
+        body = parser.parse_region(arguments)
+        _parse_fat_arrow(parser)
+        parser.parse_type()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(
+            [parser.resolve_operand(o, a.type) for o, a in zip(operands, arguments)],
+            resolve_index_operands(parser, sizes),
+            result_types,
+            resolve_index_operands(parser, result_sizes),
+            body,
+            affinity,
+            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
+        )
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_affinity(printer, "on", self.affinity)
+        _print_optional_await(printer, self.await_timepoint)
+        printer.print_string(" ")
+        _print_captures(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)
+        if self.res:
+            printer.print_string(" -> ")
+            if len(self.res) > 1:
+                printer.print_string("(")
+            _print_resource_list(printer, self.res, self.result_sizes)
+            if len(self.res) > 1:
+                printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_string(" => ")
+        printer.print_attribute(TimepointType())
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
+        verify_value_sizes(self.res, self.result_sizes)
+        block = self.body.block
+        if len(block.args) != len(self.resource_operands):
+            raise VerifyException(
+                f"region takes {len(block.args)} arguments but {len(self.resource_operands)} resources are captured"
+            )
+        terminator = block.last_op
+        if not isinstance(terminator, YieldOp):
+            raise VerifyException("expected the region to end in stream.yield")
+        if [v.type for v in terminator.resource_operands] != [r.type for r in self.res]:
+            raise VerifyException("stream.yield types do not match the op's result types")
+
+    def asm_result_names(self) -> list[str | None]:
+        """IREE names the results ``%results`` and ``%result_timepoint``."""
+        return ["results"] * len(self.res) + ["result_timepoint"]
+
+
+@irdl_op_definition
+class TimepointAwaitOp(IRDLOperation):
+    """Waits on the host for a timepoint; its results are the operands, ready to use.
+
+        %26 = stream.timepoint.await %25 => %result : !stream.resource<external>{%20}
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtimepointawait-streamtimepointawaitop
+    """
+
+    name = "stream.timepoint.await"
+
+    await_timepoint = operand_def(TimepointType)
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    affinity = opt_prop_def(Attribute)
+    res = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        timepoint: SSAValue | Operation,
+        operands: Sequence[SSAValue | Operation],
+        sizes: Sequence[SSAValue | Operation],
+        affinity: Attribute | None = None,
+    ):
+        types = [SSAValue.get(o).type for o in operands]
+        super().__init__(
+            operands=[timepoint, operands, sizes], result_types=[types], properties={"affinity": affinity}
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TimepointAwaitOp:
+        affinity = parse_optional_affinity(parser, "on")
+        timepoint = parser.parse_unresolved_operand()
+        _parse_fat_arrow(parser)
+        operands = [parser.parse_unresolved_operand()]
+        while parser.parse_optional_punctuation(",") is not None:
+            operands.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(":")
+        types, sizes = _parse_resource_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(
+            parser.resolve_operand(timepoint, TimepointType()),
+            [parser.resolve_operand(o, t) for o, t in zip(operands, types)],
+            resolve_index_operands(parser, sizes),
+            affinity,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_affinity(printer, "on", self.affinity)
+        printer.print_string(" ")
+        printer.print_operand(self.await_timepoint)
+        printer.print_string(" => ")
+        printer.print_list(self.resource_operands, printer.print_operand)
+        printer.print_string(" : ")
+        _print_resource_list(printer, self.resource_operands, self.resource_operand_sizes)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
+
+
+@irdl_op_definition
+class TimepointJoinOp(IRDLOperation):
+    """A timepoint reached when all of its operands are.
+
+        %22 = stream.timepoint.join max(%result_timepoint, %result_timepoint_2) => !stream.timepoint
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtimepointjoin-streamtimepointjoinop
+    """
+
+    name = "stream.timepoint.join"
+
+    await_timepoints = var_operand_def(TimepointType)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, timepoints: Sequence[SSAValue | Operation]):
+        super().__init__(operands=[timepoints], result_types=[TimepointType()])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TimepointJoinOp:
+        parser.parse_keyword("max")
+        operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        _parse_fat_arrow(parser)
+        parser.parse_type()
+        attrs = parser.parse_optional_attr_dict()
+        op = cls([parser.resolve_operand(o, TimepointType()) for o in operands])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" max(")
+        printer.print_list(self.await_timepoints, printer.print_operand)
+        printer.print_string(") => ")
+        printer.print_attribute(TimepointType())
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class ResourceAllocaOp(IRDLOperation):
+    """Allocates a resource in stream order: ready (contents undefined) once the timepoint is reached.
+
+        %result, %result_timepoint = stream.resource.alloca uninitialized on(#hal.device.affinity<@__device_0>)
+            : !stream.resource<external>{%20} => !stream.timepoint
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamresourcealloca-streamresourceallocaop
+    """
+
+    name = "stream.resource.alloca"
+
+    storage_size = operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(Attribute)
+    indeterminate_lifetime = opt_prop_def(UnitAttr)
+    result = result_def(ResourceType)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        result_type: Attribute,
+        storage_size: SSAValue | Operation,
+        affinity: Attribute | None = None,
+        await_timepoint: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[storage_size, [await_timepoint] if await_timepoint is not None else []],
+            result_types=[result_type, TimepointType()],
+            properties={"affinity": affinity},
+        )
+
+    def asm_result_names(self) -> list[str | None]:
+        return ["result", "result_timepoint"]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ResourceAllocaOp:
+        parser.parse_keyword("uninitialized")
+        indeterminate = parser.parse_optional_keyword("indeterminate") is not None
+        affinity = parse_optional_affinity(parser, "on")
+        timepoint = _parse_optional_await(parser)
+        parser.parse_punctuation(":")
+        ty, sizes = parse_shaped_type(parser)
+        _parse_fat_arrow(parser)
+        parser.parse_type()
+        attrs = parser.parse_optional_attr_dict()
+        if len(sizes) != 1:
+            parser.raise_error("expected the resource size")
+        op = cls(
+            ty,
+            parser.resolve_operand(sizes[0], IndexType()),
+            affinity,
+            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
+        )
+        if indeterminate:
+            op.indeterminate_lifetime = UnitAttr()
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" uninitialized")
+        if self.indeterminate_lifetime is not None:
+            printer.print_string(" indeterminate")
+        print_optional_affinity(printer, "on", self.affinity)
+        _print_optional_await(printer, self.await_timepoint)
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.result.type, [self.storage_size])
+        printer.print_string(" => ")
+        printer.print_attribute(TimepointType())
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class ResourceDeallocaOp(IRDLOperation):
+    """Frees a ``stream.resource.alloca`` allocation in stream order, once ``await`` is reached.
+
+        %24 = stream.resource.dealloca on(#hal.device.affinity<@__device_0>) await(%23) => %result_1
+            : !stream.resource<transient>{%21} => !stream.timepoint
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamresourcedealloca-streamresourcedeallocaop
+    """
+
+    name = "stream.resource.dealloca"
+
+    operand = operand_def(ResourceType)
+    operand_size = operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(Attribute)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ResourceDeallocaOp:
+        affinity = parse_optional_affinity(parser, "on")
+        timepoint = _parse_optional_await(parser)
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        ty, sizes = parse_shaped_type(parser)
+        _parse_fat_arrow(parser)
+        parser.parse_type()
+        attrs = parser.parse_optional_attr_dict()
+        if len(sizes) != 1:
+            parser.raise_error("expected the resource size")
+        op = cls(
+            parser.resolve_operand(operand, ty),
+            parser.resolve_operand(sizes[0], IndexType()),
+            affinity,
+            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_affinity(printer, "on", self.affinity)
+        _print_optional_await(printer, self.await_timepoint)
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.operand.type, [self.operand_size])
+        printer.print_string(" => ")
+        printer.print_attribute(TimepointType())
+        printer.print_op_attributes(self.attributes)
+
+    def __init__(
+        self,
+        operand: SSAValue | Operation,
+        operand_size: SSAValue | Operation,
+        affinity: Attribute | None = None,
+        await_timepoint: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[operand, operand_size, [await_timepoint] if await_timepoint is not None else []],
+            result_types=[TimepointType()],
+            properties={"affinity": affinity},
+        )
+
+
+@irdl_op_definition
+class ResourcePackOp(IRDLOperation):
+    """Packs slices with lifetime intervals into one allocation: its total length, then each slice's offset.
+
+    Slices whose intervals ``[start, end]`` overlap get disjoint ranges;
+    ``iree-stream-layout-slices`` turns the op into offset arithmetic.
+
+        %21:3 = stream.resource.pack on(#hal.device.affinity<@__device_0>) slices({
+          [0, 1] = %14,
+          [0, 1] = %19
+        }) : index
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamresourcepack-streamresourcepackop
+    """
+
+    name = "stream.resource.pack"
+
+    offset = opt_operand_def(IndexType)
+    dynamic_slice_sizes = var_operand_def(IndexType)
+    lifetime_intervals = prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(Attribute)
+    total_length = result_def(IndexType)
+    packed_offsets = var_result_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        intervals: Sequence[tuple[int, int]],
+        sizes: Sequence[SSAValue | Operation],
+        affinity: Attribute | None = None,
+        offset: SSAValue | Operation | None = None,
+    ):
+        flat = [IntegerAttr(v, IndexType()) for interval in intervals for v in interval]
+        super().__init__(
+            operands=[[offset] if offset is not None else [], sizes],
+            result_types=[IndexType(), [IndexType()] * len(sizes)],
+            properties={"lifetime_intervals": ArrayAttr(flat), "affinity": affinity},
+        )
+
+    @property
+    def intervals(self) -> list[tuple[int, int]]:
+        values = [a.value.data for a in self.lifetime_intervals.data]
+        return list(zip(values[::2], values[1::2]))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ResourcePackOp:
+        affinity = parse_optional_affinity(parser, "on")
+        offset = None
+        if parser.parse_optional_keyword("offset") is not None:
+            parser.parse_punctuation("(")
+            offset = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+        parser.parse_keyword("slices")
+        parser.parse_punctuation("(")
+        parser.parse_punctuation("{")
+        intervals: list[tuple[int, int]] = []
+        sizes: list[UnresolvedOperand] = []
+
+        def parse_slice() -> None:
+            parser.parse_punctuation("[")
+            start = parser.parse_integer()
+            parser.parse_punctuation(",")
+            end = parser.parse_integer()
+            parser.parse_punctuation("]")
+            parser.parse_punctuation("=")
+            intervals.append((start, end))
+            sizes.append(parser.parse_unresolved_operand())
+
+        if parser.parse_optional_punctuation("}") is None:
+            parse_slice()
+            while parser.parse_optional_punctuation(",") is not None:
+                parse_slice()
+            parser.parse_punctuation("}")
+        parser.parse_punctuation(")")
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(
+            intervals,
+            resolve_index_operands(parser, sizes),
+            affinity,
+            parser.resolve_operand(offset, IndexType()) if offset is not None else None,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_affinity(printer, "on", self.affinity)
+        if self.offset is not None:
+            printer.print_string(" offset(")
+            printer.print_operand(self.offset)
+            printer.print_string(")")
+        printer.print_string(" slices({")
+        with printer.indented():
+            for i, ((start, end), size) in enumerate(zip(self.intervals, self.dynamic_slice_sizes)):
+                printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+                printer.print_string(f"[{start}, {end}] = ")
+                printer.print_operand(size)
+                if i + 1 < len(self.dynamic_slice_sizes):
+                    printer.print_string(",")
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("}) : index")
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if len(self.lifetime_intervals.data) != 2 * len(self.dynamic_slice_sizes):
+            raise VerifyException("requires a [start, end] range for each slice")
+
+
+# ---------------------------------------------------------------------------
+# Command-phase ops
+# ---------------------------------------------------------------------------
+
+RESOURCE_ACCESSES = ("ro", "wo", "rw")
+
+
+@irdl_op_definition
+class CmdExecuteOp(IRDLOperation):
+    """Records the commands of its region (dispatches on resource ranges) and submits them after ``await``.
+
+    The resources the commands use are captured as block arguments (``with``).
+
+        %23 = stream.cmd.execute on(#hal.device.affinity<@__device_0>) await(%22)
+            => with(%4 as %arg2: !stream.resource<external>{%3}, ...) {
+          stream.cmd.dispatch @ex::@fn(...) {...}
+        } => !stream.timepoint
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamcmdexecute-streamcmdexecuteop
+    """
+
+    name = "stream.cmd.execute"
+
+    resource_operands = var_operand_def(ResourceType)
+    resource_operand_sizes = var_operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(Attribute)
+    once = opt_prop_def(UnitAttr)
+    result_timepoint = result_def(TimepointType)
+    body = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        resource_operands: Sequence[SSAValue | Operation],
+        resource_operand_sizes: Sequence[SSAValue | Operation],
+        body: Region,
+        affinity: Attribute | None = None,
+        await_timepoint: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[
+                resource_operands,
+                resource_operand_sizes,
+                [await_timepoint] if await_timepoint is not None else [],
+            ],
+            result_types=[TimepointType()],
+            properties={"affinity": affinity},
+            regions=[body],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdExecuteOp:
+        once = parser.parse_optional_keyword("once") is not None
+        affinity = parse_optional_affinity(parser, "on")
+        timepoint = _parse_optional_await(parser)
+        operands, arguments, sizes = _parse_captures(parser)
+        body = parser.parse_region(arguments)
+        if not isinstance(body.block.last_op, YieldOp):
+            body.block.add_op(YieldOp())  # the implicit terminator IREE does not print
+        _parse_fat_arrow(parser)
+        parser.parse_type()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(
+            [parser.resolve_operand(o, a.type) for o, a in zip(operands, arguments)],
+            resolve_index_operands(parser, sizes),
+            body,
+            affinity,
+            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
+        )
+        if once:
+            op.once = UnitAttr()
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.once is not None:
+            printer.print_string(" once")
+        print_optional_affinity(printer, "on", self.affinity)
+        _print_optional_await(printer, self.await_timepoint)
+        printer.print_string(" ")
+        _print_captures(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=False)
+        printer.print_string(" => ")
+        printer.print_attribute(TimepointType())
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
+        if len(self.body.block.args) != len(self.resource_operands):
+            raise VerifyException(
+                f"region takes {len(self.body.block.args)} arguments but {len(self.resource_operands)} "
+                "resources are captured"
+            )
+        if not isinstance(self.body.block.last_op, YieldOp):
+            raise VerifyException("expected the region to end in stream.yield")
+
+
+@irdl_op_definition
+class CmdDispatchOp(IRDLOperation):
+    """Dispatches an export on byte ranges of the resources its ``stream.cmd.execute`` captured.
+
+    Uniform operands (scalars, the same for every workgroup) are listed first;
+    each resource is bound with its access (``ro``, ``wo``, ``rw``) and the range
+    ``[%offset for %length]`` the dispatch uses.
+
+        stream.cmd.dispatch @ex::@fn[%0, %1](%0, %1 : index, index) {
+          ro %arg2[%c0 for %3] : !stream.resource<external>{%3},
+          wo %arg5[%21#1 for %14] : !stream.resource<transient>{%21#0}
+        }
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamcmddispatch-streamcmddispatchop
+    """
+
+    name = "stream.cmd.dispatch"
+
+    workload = var_operand_def(IndexType)
+    entry_points = prop_def(ArrayAttr[SymbolRefAttr])
+    uniform_operands = var_operand_def()
+    resources = var_operand_def(ResourceType)
+    resource_sizes = var_operand_def(IndexType)
+    resource_offsets = var_operand_def(IndexType)
+    resource_lengths = var_operand_def(IndexType)
+    resource_accesses = prop_def(ArrayAttr[StringAttr])
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        entry_point: SymbolRefAttr | Sequence[SymbolRefAttr],
+        workload: Sequence[SSAValue | Operation],
+        uniform_operands: Sequence[SSAValue | Operation],
+        resources: Sequence[SSAValue | Operation],
+        resource_sizes: Sequence[SSAValue | Operation],
+        resource_offsets: Sequence[SSAValue | Operation],
+        resource_lengths: Sequence[SSAValue | Operation],
+        resource_accesses: Sequence[str],
+    ):
+        entry_points = [entry_point] if isinstance(entry_point, SymbolRefAttr) else list(entry_point)
+        super().__init__(
+            operands=[workload, uniform_operands, resources, resource_sizes, resource_offsets, resource_lengths],
+            properties={
+                "entry_points": ArrayAttr(entry_points),
+                "resource_accesses": ArrayAttr([StringAttr(a) for a in resource_accesses]),
+            },
+        )
+
+    @property
+    def accesses(self) -> list[str]:
+        return [a.data for a in self.resource_accesses.data]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdDispatchOp:
+        entry_points = parse_dispatch_entry_points(parser)
+        workload = parse_optional_workload(parser)
+        operands: list[SSAValue] = []
+        if parser.parse_optional_punctuation("(") is not None:
+            unresolved = [parser.parse_unresolved_operand()]
+            while parser.parse_optional_punctuation(",") is not None:
+                unresolved.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(":")
+            types = [parser.parse_type()]
+            while parser.parse_optional_punctuation(",") is not None:
+                types.append(parser.parse_type())
+            parser.parse_punctuation(")")
+            operands = [parser.resolve_operand(o, t) for o, t in zip(unresolved, types)]
+        accesses: list[str] = []
+        resources: list[tuple[UnresolvedOperand, UnresolvedOperand, UnresolvedOperand]] = []
+        types: list[Attribute] = []
+        sizes: list[UnresolvedOperand] = []
+
+        def parse_resource() -> None:
+            pos = parser.pos
+            access = parser.parse_identifier()
+            if access not in RESOURCE_ACCESSES:
+                parser.raise_error(f"expected one of {', '.join(RESOURCE_ACCESSES)}", pos, parser.pos)
+            accesses.append(access)
+            resource = parser.parse_unresolved_operand()
+            parser.parse_punctuation("[")
+            offset = parser.parse_unresolved_operand()
+            parser.parse_keyword("for")
+            length = parser.parse_unresolved_operand()
+            parser.parse_punctuation("]")
+            parser.parse_punctuation(":")
+            ty, dims = parse_shaped_type(parser)
+            resources.append((resource, offset, length))
+            types.append(ty)
+            sizes.extend(dims)
+
+        parser.parse_comma_separated_list(parser.Delimiter.BRACES, parse_resource)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(
+            list(entry_points.data),
+            workload,
+            operands,
+            [parser.resolve_operand(r, t) for (r, _, _), t in zip(resources, types)],
+            resolve_index_operands(parser, sizes),
+            resolve_index_operands(parser, [o for _, o, _ in resources]),
+            resolve_index_operands(parser, [n for _, _, n in resources]),
+            accesses,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_dispatch_entry_points(printer, self.entry_points)
+        print_workload(printer, self.workload)
+        if self.uniform_operands:
+            printer.print_string("(")
+            printer.print_list(self.uniform_operands, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.uniform_operands], printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" {")
+        rows = list(zip(self.accesses, self.resources, self.resource_sizes, self.resource_offsets, self.resource_lengths))
+        with printer.indented():
+            for i, (access, resource, size, offset, length) in enumerate(rows):
+                printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+                printer.print_string(f"{access} ")
+                printer.print_operand(resource)
+                printer.print_string("[")
+                printer.print_operand(offset)
+                printer.print_string(" for ")
+                printer.print_operand(length)
+                printer.print_string("] : ")
+                print_shaped_type(printer, resource.type, [size])
+                if i + 1 < len(rows):
+                    printer.print_string(",")
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("}")
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        count = len(self.resources)
+        if not (len(self.resource_sizes) == len(self.resource_offsets) == len(self.resource_lengths) == count):
+            raise VerifyException("resource size, offset and length counts must match the resources")
+        if len(self.resource_accesses.data) != count or any(a not in RESOURCE_ACCESSES for a in self.accesses):
+            raise VerifyException("requires one access (ro, wo or rw) per resource")
+        verify_dispatch_symbol_uses(self, self.entry_points, self.workload, ExecutableExportOp.name)
+
+
+
 Stream = Dialect(
     "stream",
     [
@@ -1257,6 +2117,15 @@ Stream = Dialect(
         TensorEmptyOp,
         AsyncConstantOp,
         ResourceSizeOp,
+        YieldOp,
+        AsyncExecuteOp,
+        TimepointAwaitOp,
+        TimepointJoinOp,
+        ResourceAllocaOp,
+        ResourceDeallocaOp,
+        ResourcePackOp,
+        CmdExecuteOp,
+        CmdDispatchOp,
     ],
     [ResourceType, BindingType, TimepointType],
 )

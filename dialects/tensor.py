@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     TensorType,
+    UnrankedTensorType,
     i64,
 )
 from xdsl.dialects.utils import (
@@ -45,10 +46,11 @@ from xdsl.dialects.utils import (
     print_dynamic_index_list,
     split_dynamic_index_list,
 )
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    base,
     irdl_op_definition,
     operand_def,
     prop_def,
@@ -58,7 +60,8 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, HasFolder, NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.scf import InParallelOp, ParallelCombiningOpInterface
@@ -66,7 +69,6 @@ from mini_iree.dialects.scf import InParallelOp, ParallelCombiningOpInterface
 # Reused from xDSL unchanged.
 CastOp = xdsl_tensor.CastOp
 ConcatOp = xdsl_tensor.ConcatOp
-DimOp = xdsl_tensor.DimOp
 ExtractOp = xdsl_tensor.ExtractOp
 ExtractSliceOp = xdsl_tensor.ExtractSliceOp
 FromElementsOp = xdsl_tensor.FromElementsOp
@@ -92,6 +94,151 @@ def verify_dynamic_dimension_count(ty: TensorType[Attribute], dynamic_sizes: Seq
     expected = _num_dynamic(ty.get_shape())
     if len(dynamic_sizes) != expected:
         raise VerifyException(f"incorrect number of dynamic sizes, has {len(dynamic_sizes)}, expected {expected}")
+
+
+# ---------------------------------------------------------------------------------------
+# tensor.dim
+# ---------------------------------------------------------------------------------------
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    from xdsl.dialects.arith import ConstantOp
+
+    op = value.owner
+    if isinstance(op, ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def _tied_init(result: OpResult) -> SSAValue | None:
+    """The init a destination-style op's result is tied to (MLIR's DestinationStyleOpInterface).
+
+    The destination-style ops name their inits `outputs` (linalg, inner_tiled,
+    map_scatter, scf.forall) or `dest` (pack, unpack, insert_slice); results and
+    tensor inits correspond in order, with the same type.
+    """
+    op = result.op
+    inits = getattr(op, "outputs", None)
+    if inits is None:
+        dest = getattr(op, "dest", None)
+        inits = (dest,) if isinstance(dest, SSAValue) else None
+    if inits is None:
+        return None
+    tensor_inits = [v for v in inits if isinstance(v, SSAValue) and isinstance(v.type, TensorType)]
+    if len(tensor_inits) != len(op.results) or tensor_inits[result.index].type != result.type:
+        return None
+    return tensor_inits[result.index]
+
+
+class _DimFolder(HasFolder):
+    """`tensor.dim`'s folder (`DimOp::fold`): a static extent, or the dynamic size an
+    op producing the tensor was given (`tensor.empty`, a same-rank `tensor.extract_slice`)."""
+
+    @classmethod
+    def fold(cls, op: Operation) -> Sequence[SSAValue | Attribute] | None:
+        assert isinstance(op, DimOp)
+        index = _constant_index(op.index)
+        type_ = op.source.type
+        if index is None or not isinstance(type_, TensorType) or not 0 <= index < type_.get_num_dims():
+            return None
+        shape = type_.get_shape()
+        if shape[index] != DYNAMIC_INDEX:
+            return None  # DimOfStaticExtent makes the constant.
+        producer = op.source.owner
+        position = sum(1 for extent in shape[:index] if extent == DYNAMIC_INDEX)
+        if isinstance(producer, EmptyOp):
+            # MLIR does this in tensor.empty's FoldEmptyTensorWithDimOp pattern; the effect is the same.
+            return (producer.dynamic_sizes[position],)
+        if isinstance(producer, xdsl_tensor.ExtractSliceOp):
+            source = producer.source.type
+            if isinstance(source, TensorType) and source.get_num_dims() == type_.get_num_dims():
+                static = producer.static_sizes.get_values()
+                if static[index] == DYNAMIC_INDEX:
+                    return (producer.sizes[sum(1 for s in static[:index] if s == DYNAMIC_INDEX)],)
+        return None
+
+
+class _DimCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (DimOfStaticExtent(), DimOfCastOp(), DimOfDestStyleOp())
+
+
+@irdl_op_definition
+class DimOp(IRDLOperation):
+    """The size of one dimension of a tensor: xDSL's `tensor.dim` with MLIR's folds.
+
+    ```mlir
+    %d = tensor.dim %t, %c0 : tensor<?x?xf32>
+    ```
+
+    It folds to a static extent, to the size `tensor.empty` or a same-rank
+    `tensor.extract_slice` was given, and canonicalizes through `tensor.cast`
+    and destination-style ops (`dim(linalg.matmul outs(%init))` is `dim(%init)`),
+    so that sizes read off intermediate results become the sizes they came from,
+    as in IREE's dumps.
+
+    See https://mlir.llvm.org/docs/Dialects/TensorOps/#tensordim-tensordimop.
+    """
+
+    name = "tensor.dim"
+
+    source = operand_def(base(TensorType) | base(UnrankedTensorType))
+    index = operand_def(IndexType)
+    result = result_def(IndexType)
+
+    traits = traits_def(NoMemoryEffect(), _DimFolder(), _DimCanonicalization())
+
+    assembly_format = "attr-dict $source `,` $index `:` type($source)"
+
+    def __init__(self, source: SSAValue | Operation, index: SSAValue | Operation):
+        super().__init__(operands=(source, index), result_types=(IndexType(),))
+
+    def verify_(self) -> None:
+        type_ = self.source.type
+        if isinstance(type_, TensorType) and not type_.get_shape():
+            raise VerifyException("cannot get dim of 0-rank tensor")
+
+
+class DimOfDestStyleOp(RewritePattern):
+    """MLIR's `DimOfDestStyleOp`: the dim of a destination-style op's result is that of its init."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DimOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.source, OpResult):
+            return
+        init = _tied_init(op.source)
+        if init is not None:
+            rewriter.replace(op, DimOp(init, op.index))
+
+
+class DimOfStaticExtent(RewritePattern):
+    """`DimOp::fold` of a static extent: the constant (made here, since the folder
+    of this dialect has no constants to materialize it with)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DimOp, rewriter: PatternRewriter) -> None:
+        from xdsl.dialects.arith import ConstantOp
+
+        index = _constant_index(op.index)
+        type_ = op.source.type
+        if index is None or not isinstance(type_, TensorType) or not 0 <= index < type_.get_num_dims():
+            return
+        extent = type_.get_shape()[index]
+        if extent != DYNAMIC_INDEX:
+            constant = ConstantOp(IntegerAttr(extent, IndexType()))
+            constant.result.name_hint = f"c{extent}"  # MLIR's name, not the dim's
+            rewriter.replace(op, constant)
+
+
+class DimOfCastOp(RewritePattern):
+    """MLIR's `DimOfCastOp`: the dim of a `tensor.cast` is that of its source."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DimOp, rewriter: PatternRewriter) -> None:
+        cast_op = op.source.owner
+        if isinstance(cast_op, xdsl_tensor.CastOp):
+            rewriter.replace(op, DimOp(cast_op.source, op.index))
 
 
 # ---------------------------------------------------------------------------------------

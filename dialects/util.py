@@ -15,6 +15,7 @@ Upstream documentation: https://iree.dev/reference/mlir-dialects/Util/
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import (
@@ -25,6 +26,7 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     NoneAttr,
     ShapedType,
@@ -59,8 +61,11 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.traits import (
     CallableOpInterface,
+    ConstantLike,
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -207,6 +212,39 @@ class PreprocessingPipelineAttr(ParametrizedAttribute):
 # ---------------------------------------------------------------------------
 
 
+def _unioned_assumption(l: IntAssumptionAttr, r: IntAssumptionAttr) -> IntAssumptionAttr:
+    """Both assumptions at once (IREE's `getUnionedRange`): the larger minimum, the smaller
+    maximum, the lcm of the divisors; a bound only one side states is kept."""
+
+    def combine(a: int | None, b: int | None, pick) -> int | None:
+        return b if a is None else pick(a if b is None else b, a)
+
+    return IntAssumptionAttr(
+        combine(l.min, r.min, max), combine(l.max, r.max, min), combine(l.divisor, r.divisor, math.lcm)
+    )
+
+
+def _zipped_assumptions(l: ArrayAttr, r: ArrayAttr | None) -> ArrayAttr:
+    """IREE's `getZippedAssumeRange`: two rows of one operand, unioned position by position
+    (a single assumption broadcasts against a longer row)."""
+    if r is None or l == r:
+        return l
+    left, right = l.data, r.data
+    size = max(len(left), len(right))
+    return ArrayAttr(
+        [
+            _unioned_assumption(left[0 if len(left) == 1 else i], right[0 if len(right) == 1 else i])
+            for i in range(size)
+        ]
+    )
+
+
+class AssumeIntCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (DeduplicateAssumeIntOperands(), CanonicalizeAssumeIntOp())
+
+
 @irdl_op_definition
 class AssumeIntOp(IRDLOperation):
     """Records assumptions about integer values: each result is its operand, with facts attached.
@@ -230,7 +268,7 @@ class AssumeIntOp(IRDLOperation):
     assumptions = prop_def(ArrayAttr[ArrayAttr[IntAssumptionAttr]])
     results_ = var_result_def(IntegerType | IndexType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), AssumeIntCanonicalizationPatterns())
 
     def __init__(
         self,
@@ -318,6 +356,103 @@ class AssumeIntOp(IRDLOperation):
                     f"expected operand #{index} to have {rank} assumptions but it has {len(row.data)}"
                 )
             rank = len(row.data)
+
+
+class DeduplicateAssumeIntOperands(RewritePattern):
+    """IREE's `DeduplicateOperands` canonicalization of `util.assume.int`: an operand given
+    more than once keeps one entry, whose assumptions are the union of its rows (equal rows
+    stay as they are); the results of the dropped entries are replaced by the kept one's.
+
+    ```mlir
+    %0:4 = util.assume.int %a<umin = 0>, %b<umin = 0>, %a<umin = 0>, %b<umin = 0> : index, index, index, index
+    // becomes
+    %0:2 = util.assume.int %a<umin = 0>, %b<umin = 0> : index, index     (uses of %0#2 -> %0#0, %0#3 -> %0#1)
+    ```
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AssumeIntOp, rewriter: PatternRewriter) -> None:
+        rows: dict[SSAValue, ArrayAttr] = {}
+        for operand, row in zip(op.operands_, op.assumptions.data):
+            rows[operand] = _zipped_assumptions(row, rows.get(operand))
+        if len(rows) == len(op.operands_):
+            return
+        kept = list(rows)  # operands in order of first occurrence
+        position = {operand: index for index, operand in enumerate(kept)}
+        new = AssumeIntOp(kept, [rows[operand] for operand in kept])
+        new.location = op.location
+        new.attributes |= op.attributes
+        rewriter.replace(op, new, [new.results_[position[operand]] for operand in op.operands_])
+
+
+def _fixed_value(row: ArrayAttr) -> int | None:
+    """IREE's `getIntAssumptionFixedValue`: the value of a single assumption with umin == umax."""
+    if len(row.data) != 1:
+        return None
+    only = row.data[0]
+    return only.min if only.min is not None and only.min == only.max else None
+
+
+def _normalized_row(row: ArrayAttr) -> ArrayAttr:
+    """A row whose assumptions are all the same, as one assumption."""
+    return ArrayAttr([row.data[0]]) if len(row.data) > 1 and all(a == row.data[0] for a in row.data) else row
+
+
+class CanonicalizeAssumeIntOp(RewritePattern):
+    """IREE's `canonicalizeAssumeIntOp`: a constant operand needs no assumption (its uses read
+    the constant), a row of identical assumptions becomes one, an assumption fixing the value
+    (`umin == umax`) becomes an `arith.constant`, and results nothing uses are dropped; the op
+    is rebuilt with what remains, or erased when nothing does.
+
+    ```mlir
+    %0:3 = util.assume.int %a<umin = 0, umax = 0>, %b[<udiv = 4>, <udiv = 4>], %c<umin = 1> : index, index, index
+    // with %0#2 unused, becomes
+    %c0 = arith.constant 0 : index      (the uses of %0#0)
+    %1 = util.assume.int %b<udiv = 4> : index
+    ```
+    Only when some operand needs it: otherwise unused results stay (as IREE's fast check).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AssumeIntOp, rewriter: PatternRewriter) -> None:
+        from xdsl.dialects import arith
+
+        rows = op.assumptions.data
+        needs_rewrite = False
+        for operand, result, row in zip(op.operands_, op.results_, rows):
+            if isinstance(operand.owner, Operation) and operand.owner.has_trait(ConstantLike):
+                needs_rewrite = True
+                rewriter.replace_all_uses_with(result, operand)
+            elif _normalized_row(row) is not row or _fixed_value(row) is not None:
+                needs_rewrite = True
+        if not needs_rewrite:
+            return
+        kept_operands: list[SSAValue] = []
+        kept_rows: list[ArrayAttr] = []
+        kept_results: list[SSAValue] = []
+        for operand, result, row in zip(op.operands_, op.results_, rows):
+            if result.first_use is None:
+                continue
+            row = _normalized_row(row)
+            value = _fixed_value(row)
+            if value is not None:
+                type_ = result.type
+                constant = arith.ConstantOp(IntegerAttr(value, type_))  # type: ignore[arg-type]
+                constant.location = op.location
+                rewriter.insert(constant)
+                rewriter.replace_all_uses_with(result, constant.result)
+                continue
+            kept_operands.append(operand)
+            kept_rows.append(row)
+            kept_results.append(result)
+        if kept_operands:
+            new = AssumeIntOp(kept_operands, kept_rows)
+            new.location = op.location
+            new.attributes |= op.attributes
+            rewriter.insert(new)
+            for old, replacement in zip(kept_results, new.results_):
+                rewriter.replace_all_uses_with(old, replacement)
+        rewriter.erase(op)
 
 
 @irdl_op_definition

@@ -56,11 +56,23 @@ _PASSES: dict[str, str] = {
     "iree-stream-encode-host-tensors": "mini_iree.passes.encode_host_tensors:EncodeHostTensorsPass",
     "iree-stream-encode-device-tensors": "mini_iree.passes.encode_device_tensors:EncodeDeviceTensorsPass",
     "iree-stream-materialize-encodings": "mini_iree.passes.materialize_encodings:MaterializeEncodingsPass",
+    # Stream scheduling and allocation: execution regions, resources allocated with offsets.
+    "iree-stream-materialize-copy-on-write": (
+        "mini_iree.passes.materialize_copy_on_write:MaterializeCopyOnWritePass"
+    ),
+    "iree-stream-schedule-execution": "mini_iree.passes.schedule_execution:ScheduleExecutionPass",
+    "iree-stream-schedule-allocation": "mini_iree.passes.schedule_allocation:ScheduleAllocationPass",
+    "iree-stream-layout-slices": "mini_iree.passes.layout_slices:LayoutSlicesPass",
+    "iree-stream-fuse-dispatch-bindings": "mini_iree.passes.fuse_dispatch_bindings:FuseDispatchBindingsPass",
+    "iree-stream-annotate-dispatch-arguments": (
+        "mini_iree.passes.annotate_dispatch_arguments:AnnotateDispatchArgumentsPass"
+    ),
     # Dispatch operands and HAL interfaces (the form walkthrough dumps 18/19 start from).
     "iree-stream-annotate-dispatch-assumptions": (
         "mini_iree.passes.annotate_dispatch_assumptions:AnnotateDispatchAssumptionsPass"
     ),
     "iree-stream-pack-dispatch-operands": "mini_iree.passes.pack_dispatch_operands:PackDispatchOperandsPass",
+    "iree-stream-fold-uniform-operands": "mini_iree.passes.fold_uniform_operands:FoldUniformOperandsPass",
     "iree-hal-materialize-interfaces": "mini_iree.passes.materialize_interfaces:MaterializeInterfacesPass",
     # The codegen half of data tiling (walkthrough dumps 18-23).
     "iree-codegen-materialize-device-encoding": (
@@ -76,6 +88,10 @@ _PASSES: dict[str, str] = {
     "iree-codegen-combine-layout-transformation": (
         "mini_iree.passes.combine_layout_transformation:CombineLayoutTransformationPass"
     ),
+    # Runs a pass on the executables of some target backends only (IREE's per-target codegen pipelines).
+    "for-target-backends": "mini_iree.passes.for_target_backends:ForTargetBackendsPass",
+    # The LLVMGPU pipeline's generalization of named ops (dumps 20/21 print transposes as linalg.generic).
+    "iree-codegen-gpu-generalize-named-ops": "mini_iree.passes.gpu_generalize_named_ops:GPUGeneralizeNamedOpsPass",
     # The LLVMGPU pipeline's variant: padding loops distributed to workgroups, then threads (dump 23).
     "iree-codegen-gpu-combine-layout-transformation": (
         "mini_iree.passes.combine_layout_transformation:GPUCombineLayoutTransformationPass"
@@ -167,10 +183,20 @@ _TARGET_OPTION = (
     "declares its devices",
 )
 
-ERAS = ("walkthrough", "3.13")
+ERAS = ("walkthrough", "3.13")  # compiler/era.py's ERA_NAMES, spelled here so that --help imports nothing
+
+
+class _RunEra(str):
+    """The `era` option's default: the run's era (`--iree-era`, `compiler/era.py`), the walkthrough's unless set.
+
+    It reads as `walkthrough` wherever a default is shown; `_encoding_fields`
+    replaces it by the run's era when the pipeline is expanded.
+    """
+
+
 _ERA_OPTION = (
     "era",
-    "walkthrough",
+    _RunEra("walkthrough"),
     "whose IREE to follow: 'walkthrough' (the data-tiling walkthrough's dumps, September 2025) or '3.13' "
     "(IREE 3.13: encoding_dims operands, stream.async.cast at imports and exports, the 3.13 GPU heuristics, "
     "nsw size arithmetic)",
@@ -187,21 +213,40 @@ _ENCODING_OPTION = (
 
 
 def _encoding_fields(chosen: dict[str, str]) -> dict[str, str]:
-    """The pass options that `era` and `encoding` stand for."""
-    fields = {"encoding-dims": "true" if chosen.get("era") == "3.13" else "false"}
+    """The pass options that `era` and `encoding` stand for.
+
+    The era is the given one, else the run's. Its profile says which pass
+    options differ (set-encoding's `encoding-dims`; the others take the era's
+    name). A pipeline whose era is not the run's also names it on each target
+    (`gfx942:era=3.13`), so that the devices are described as that IREE does.
+    """
+    from mini_iree.compiler.era import era_profile, run_era
+
+    era = run_era() if isinstance(chosen.get("era"), _RunEra) else era_profile(chosen.get("era", "walkthrough"))
     padding = chosen.get("encoding") == "padding"
+    # Padding encodings carry no iteration sizes, in any era.
+    fields = {"era": era.name, "encoding-dims": "true" if era.encoding_dims and not padding else "false"}
     fields["encoding-option"] = "padding" if padding else "default"
     target = chosen.get("target", "")
-    if padding and target:
+    if (padding or era != run_era()) and target:
         from mini_iree.compiler.analysis.target_devices import split_target_list
 
-        # A GPU resolves padding encodings with its padding resolver; CPU targets have one resolver.
-        target = ",".join(
-            t + ":encoding-layout-resolver=pad" if re.fullmatch(r"gfx[0-9a-f]+", t) else t
-            for t in split_target_list(target)
-        )
+        targets = split_target_list(target)
+        if padding:
+            # A GPU resolves padding encodings with its padding resolver; CPU targets have one resolver.
+            targets = [t + ":encoding-layout-resolver=pad" if re.fullmatch(r"gfx[0-9a-f]+", t) else t for t in targets]
+        if era != run_era():
+            targets = [_with_era(t, era.name) for t in targets]
+        target = ",".join(targets)
     fields["devices"] = target
     return fields
+
+
+def _with_era(target: str, era: str) -> str:
+    """A target short name with an `era=` token (IR text and names that carry one stay as they are)."""
+    if target.startswith("#") or re.search(r"[:,]era=", target):
+        return target
+    return f"{target}{',' if ':' in target else ':'}era={era}"
 
 # Named pipelines, expanded in place wherever the name appears in -p or --pass-pipeline.
 _PIPELINES: dict[str, Pipeline] = {
@@ -215,9 +260,13 @@ _PIPELINES: dict[str, Pipeline] = {
             "?target:iree-hal-assign-target-devices{{targetDevices={devices}}}",
             "?target:iree-hal-materialize-target-devices",
             "iree-abi-wrap-entry-points",
-            # IREE inlines right after wrapping (its canonicalize, cse and symbol-dce
-            # there change nothing the walkthrough prints, so only the calls go).
+            # IREE inlines right after wrapping, then cleans up (its symbol-dce changes
+            # nothing the walkthrough prints). Canonicalization reads sizes off where they
+            # came from (`tensor.dim` of a matmul result is that of its init), so that a
+            # result feeding the next matmul has that matmul as its only user.
             "inline{{default-pipeline=}}",
+            "canonicalize",
+            "cse",
             "iree-dispatch-creation-form-dispatch-regions",
             "iree-dispatch-creation-clone-producers-into-dispatch-regions",
             "iree-dispatch-creation-annotate-data-tiling-hints",
@@ -264,18 +313,45 @@ _PIPELINES: dict[str, Pipeline] = {
     # The device side: dispatch operands and HAL interfaces, then codegen's
     # materialization of encodings and relayout folding (dumps 18-23).
     "data-tiling-codegen": Pipeline(
-        "the walkthrough's codegen half: dispatch assumptions and operands, HAL interfaces, materialize device "
-        "encodings, bufferize dispatch loads/stores, combine relayouts into map_scatter (dumps 18-23)",
+        "the walkthrough's codegen half: schedule and allocate stream work, fuse bindings, dispatch arguments, "
+        "assumptions and operands, HAL interfaces, materialize device encodings, bufferize dispatch loads/stores, "
+        "combine relayouts into map_scatter (dumps 18-23)",
         (
+            # IREE's stream scheduling (async -> cmd) as far as the dispatch ABI needs it:
+            # resources allocated with offsets, then one binding per resource.
+            "iree-stream-materialize-copy-on-write",
+            "iree-stream-schedule-execution",
+            "iree-stream-schedule-allocation",
+            "iree-stream-layout-slices",
+            "iree-stream-fuse-dispatch-bindings",
+            "iree-stream-annotate-dispatch-arguments",
             "iree-stream-annotate-dispatch-assumptions",
             "iree-stream-pack-dispatch-operands",
+            # IREE's stream cleanup (its CSE makes repeated operands one SSA value;
+            # its canonicalizer drops the assumptions of constant offsets), then the
+            # folding that compares operands; the CSE after it merges the functions'
+            # rebuilt duplicates (dump 19's `%8, %13, %8, %13`).
+            "canonicalize",
+            "cse",
+            "iree-stream-fold-uniform-operands{{era={era}}}",
+            "cse",
             "iree-hal-materialize-interfaces",
             "iree-codegen-materialize-device-encoding{{gpu-era={era}}}",
+            # GPU executables get the LLVMGPU pipeline's steps (IREE builds one codegen
+            # pipeline per target backend): the canonicalizer after encoding materialization
+            # (dump 21's deduplicated assumptions), named ops generalized (dumps 20/21), and
+            # relayouts combined with the padding loops distributed to workgroups, then
+            # threads (dump 23). CPU and VMVX executables keep the plain combine pass, which
+            # finds nothing left to fold in the GPU ones.
+            "for-target-backends{{backends=rocm pass-name=canonicalize}}",
+            "for-target-backends{{backends=rocm pass-name=iree-codegen-gpu-generalize-named-ops}}",
             "iree-codegen-bufferize-dispatch-tensor-load-store",
+            "for-target-backends{{backends=rocm pass-name=iree-codegen-gpu-combine-layout-transformation}}",
             "iree-codegen-combine-layout-transformation",
         ),
         (_ERA_OPTION,),
         _ERA_CHOICES,
+        _encoding_fields,
     ),
     # IREE's DispatchCreation pipeline (buildDispatchCreationPassPipeline), its
     # passes in IREE's order. Passes mini-iree does not have are left out where

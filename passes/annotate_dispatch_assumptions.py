@@ -16,10 +16,16 @@ A tensor dimension read by ``hal.buffer_view.dim`` is at most 2^53 - 1, which
 is where the walkthrough's ``<umin = 0, umax = 9007199254740991>`` comes from;
 a size computed as ``x * 64`` is ``<udiv = 64>``.
 
+A resource offset passed as an operand (``iree-stream-fuse-dispatch-bindings``)
+is a sum of aligned slice sizes: the matmul's RHS offset in the walkthrough is
+the LHS's byte size, ``ceildivsi(M, 128) * 128 * 4 * ceildivsi(K, 16) * 16``,
+hence dump 18's ``<udiv = 8192>``.
+
 Left alone: arguments nothing is known about, functions without dispatch
-sites, executables other than ``stream.executable``. IREE runs the pass on
-``stream.cmd.dispatch``; mini-iree's host programs dispatch with
-``stream.async.dispatch``, whose scalar operands are the same uniform operands.
+sites, executables other than ``stream.executable``. Dispatch sites are
+``stream.cmd.dispatch`` ops as in IREE, or the ``stream.async.dispatch`` ops
+of a program not yet allocated (their scalar operands are the same uniform
+operands).
 
 Source: IREE ``compiler/src/iree/compiler/Dialect/Stream/Transforms/AnnotateDispatchAssumptions.cpp``.
 """
@@ -34,31 +40,38 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.analysis.dispatch_sites import export_dispatch_sites, exported_function, uniform_operands
+from mini_iree.compiler.analysis.dispatch_sites import exported_function
 from mini_iree.compiler.analysis.integer_facts import IntegerFacts
+from mini_iree.compiler.analysis.offset_divisibility import OffsetDivisibility
 from mini_iree.dialects import stream, util
+from mini_iree.passes.fold_uniform_operands import export_sites, is_dispatch_site, site_uniform_operands
 
 __all__ = ["AnnotateDispatchAssumptionsPass", "operand_assumption"]
 
 
-def operand_assumption(facts: IntegerFacts, operand: SSAValue) -> util.IntAssumptionAttr:
+def operand_assumption(
+    facts: IntegerFacts, operand: SSAValue, divisibility: OffsetDivisibility | None = None
+) -> util.IntAssumptionAttr:
     """What is known about one operand at one dispatch site (an empty ``<>`` if nothing)."""
     umin = umax = udiv = None
     if (known := facts.range(operand)) is not None and not known.is_full:
         umin, umax = known.umin, known.umax
-    if (divisor := facts.divisor(operand)) > 1:
+    divisor = divisibility.divisor(operand) if divisibility is not None else facts.divisor(operand)
+    if divisor > 1:
         udiv = divisor
     return util.IntAssumptionAttr(umin, umax, udiv)
 
 
-def _annotate_export(export: stream.ExecutableExportOp, sites: list[Operation], facts: IntegerFacts) -> None:
+def _annotate_export(
+    export: stream.ExecutableExportOp, sites: list[Operation], facts: IntegerFacts, divisibility: OffsetDivisibility
+) -> None:
     function = exported_function(export)
     if function is None or not function.body.blocks:
         return
     block = function.body.block
     # The k-th scalar operand of a dispatch is the k-th non-binding argument.
     scalar_args = [a for a in block.args if not isinstance(a.type, stream.BindingType)]
-    site_operands = [uniform_operands(site) for site in sites]  # type: ignore[arg-type]
+    site_operands = [site_uniform_operands(site) for site in sites]
     arguments: list[SSAValue] = []
     rows: list[list[util.IntAssumptionAttr]] = []
     for index, arg in enumerate(scalar_args):
@@ -66,7 +79,7 @@ def _annotate_export(export: stream.ExecutableExportOp, sites: list[Operation], 
             continue
         if any(index >= len(operands) for operands in site_operands):
             continue  # a malformed site; the dispatch verifier reports it
-        row = [operand_assumption(facts, operands[index]) for operands in site_operands]
+        row = [operand_assumption(facts, operands[index], divisibility) for operands in site_operands]
         if all(a.min is None and a.max is None and a.divisor is None for a in row):
             continue
         arguments.append(arg)
@@ -92,11 +105,12 @@ class AnnotateDispatchAssumptionsPass(ModulePass):
     name = "iree-stream-annotate-dispatch-assumptions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sites = export_dispatch_sites(op)
+        sites = export_sites(op, is_dispatch_site)
         facts = IntegerFacts()
+        divisibility = OffsetDivisibility(facts)
         for executable in op.ops:
             if not isinstance(executable, stream.ExecutableOp):
                 continue
             for export in executable.body.block.ops:
                 if isinstance(export, stream.ExecutableExportOp) and export in sites:
-                    _annotate_export(export, sites[export], facts)  # type: ignore[arg-type]
+                    _annotate_export(export, sites[export], facts, divisibility)

@@ -10,22 +10,25 @@ IREE's pass records ``#hal.device.alias<"name">`` placeholders and a later pass
 alias is resolved on the spot, so the attribute already holds the full device.
 A device may be named, ``targetDevices=gpu=gfx942,cpu=x86_64:+avx512f``: the
 attribute is then a dictionary and the globals take those names (all devices
-named or none, as in IREE). Like IREE, the pass does nothing when no devices
-are given, when the module already has ``hal.device.targets``, or when it
-already declares a ``!hal.device`` global. An unknown name is a command-line
-error listing the accepted forms.
+named or none, as in IREE). The targets are described as the era's IREE
+describes them: the run's era when the pass is built (``compiler/era.py``),
+or a name's ``era=`` token (``gfx942:era=3.13``). Like IREE, the pass does
+nothing when no devices are given, when the module already has
+``hal.device.targets``, or when it already declares a ``!hal.device`` global.
+An unknown name is a command-line error listing the accepted forms.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
 from xdsl.passes import ModulePass
 
 from mini_iree.compiler.analysis.target_devices import device_targets, split_target_list
+from mini_iree.compiler.era import run_era
 from mini_iree.dialects import hal, util
 
 __all__ = ["AssignTargetDevicesPass", "declares_devices"]
@@ -47,6 +50,8 @@ class AssignTargetDevicesPass(ModulePass):
     name = "iree-hal-assign-target-devices"
 
     targetDevices: str = ""  # noqa: N815 - IREE's option name
+    # Not an option: the run's era when the pass is built, which describes the targets.
+    target_era: str = field(init=False, default_factory=lambda: run_era().name)
 
     def __post_init__(self) -> None:
         # Checked when the pipeline is built, so a bad name is a <cmdline> error.
@@ -64,7 +69,7 @@ class AssignTargetDevicesPass(ModulePass):
             named = match is not None and match.group(1) != "ukernels"
             names.append(match.group(1) if named and match else None)
             specs.append(match.group(2) if named and match else spec)
-        devices = device_targets(specs)
+        devices = device_targets(specs, self.target_era)
         if all(name is None for name in names):
             return ArrayAttr(devices)
         if any(name is None for name in names):

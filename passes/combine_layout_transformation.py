@@ -884,7 +884,14 @@ class CombineLayoutTransformationPass(ModulePass):
 
 @dataclass(frozen=True)
 class GPUCombineLayoutTransformationPass(ModulePass):
-    """The GPU pipeline's variant: dispatch scope, padding distributed to workgroups then threads (dump 23)."""
+    """The GPU pipeline's variant: dispatch scope, padding distributed to workgroups then threads (dump 23).
+
+    Each padded dimension gets a workgroup `scf.forall` (tiles of 1 x ... x 64, dim 0 on
+    `workgroup_mapping<x>`) holding a thread `scf.forall` of unit steps mapped to
+    `#gpu.thread<linear_dim_{rank-1}> ... <linear_dim_0>`, whose body is a unit `scf.for`
+    nest around the masked `memref.store`. `data-tiling-codegen` runs it on rocm executables
+    (`for-target-backends`); CPU and VMVX executables get the plain pass.
+    """
 
     name = "iree-codegen-gpu-combine-layout-transformation"
 

@@ -12,7 +12,7 @@ that touches one names the device it runs on (``on(#hal.device.affinity<@dev>)``
            -> tensor<?x?xf32>{%0, %1} in !stream.resource<external>{%2}
     %4 = stream.async.transfer %3 : !stream.resource<external>{%2} from(...) -> to(...) !stream.resource<*>{%2}
 
-(the walkthrough's form; ``async-cast=true`` gives IREE 3.13's
+(the walkthrough's form; ``async-cast=true``, or a run in IREE 3.13's era, gives IREE 3.13's
 ``stream.async.cast on(...)`` at imports and exports instead).
 
 ``flow.tensor.encode`` becomes ``stream.tensor.encode``, ``flow.dispatch``
@@ -56,7 +56,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, tensor
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -81,11 +81,12 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
 from mini_iree.compiler.ir.locations import LocationStamping
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
-from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext, stream, util
+from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext, stream, tensor, util
 from mini_iree.dialects.utils import count_dynamic
 from mini_iree.passes.remove_tensor_barriers import RemoveTensorBarrierPattern
 
@@ -980,8 +981,10 @@ class ConvertToStreamPass(ModulePass):
 
     name = "iree-stream-conversion"
 
-    async_cast: bool = False
-    """IREE 3.13's form: imports and exports change lifetime with ``stream.async.cast`` (walkthrough: transfer)."""
+    async_cast: bool = field(default_factory=lambda: run_era().async_cast)
+    """IREE 3.13's form: imports and exports change lifetime with ``stream.async.cast`` (walkthrough: transfer).
+
+    By default the run's era decides (``compiler/era.py``, read when the pass is built)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # IREE removes its compute barriers before stream conversion; IR dumped

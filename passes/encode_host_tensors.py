@@ -26,15 +26,16 @@ encoding (``#iree_encoding.encoding<...>``) is an error,
 "unsupported (unserialized) tensor encoding: ...": the layout was never
 resolved and no size would be right.
 
-``{era=3.13}`` marks the layout arithmetic ``overflow<nsw>`` as IREE 3.13 prints
-it; the walkthrough's IREE (the default) did not, except for padding layouts,
-whose arithmetic IREE has always marked ``nsw``.
+``{era=3.13}`` (or a run in IREE 3.13's era, ``compiler/era.py``) marks the
+layout arithmetic ``overflow<nsw>`` as IREE 3.13 prints it; the walkthrough's
+IREE did not, except for padding layouts, whose arithmetic IREE has always
+marked ``nsw``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
@@ -55,8 +56,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.utils.exceptions import PassFailedException
 
+from mini_iree.compiler.era import ERA_NAMES, option_era, run_era
 from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
@@ -75,7 +76,7 @@ from mini_iree.passes.canonicalize import hoist_and_unique_constants
 
 __all__ = ["EncodeHostTensorsPass", "emit_storage_size", "host_function_like_ops"]
 
-ERAS = ("walkthrough", "3.13")
+ERAS = ERA_NAMES
 
 _ARITH_OPS: dict[str, type[Operation]] = {
     "muli": arith.MuliOp,
@@ -231,20 +232,18 @@ class EncodeHostTensorsPass(ModulePass):
     """Encodes host ``stream.tensor.*`` ops as byte-sized ``stream.async.*`` ops and size arithmetic.
 
     Runs on each function and initializer of the module (not in executables).
-    ``era``: ``walkthrough`` (default) prints the layout arithmetic as the
-    walkthrough does; ``3.13`` adds IREE 3.13's ``overflow<nsw>``.
+    ``era``: ``walkthrough`` prints the layout arithmetic as the walkthrough
+    does; ``3.13`` adds IREE 3.13's ``overflow<nsw>``; by default the run's era
+    (read when the pass is built).
     """
 
     name = "iree-stream-encode-host-tensors"
 
     # `3.13` reads as a number on the command line; both spellings are accepted.
-    era: str | float = "walkthrough"
+    era: str | float = field(default_factory=lambda: run_era().name)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        era = self.era if isinstance(self.era, str) else f"{self.era:g}"
-        if era not in ERAS:
-            raise PassFailedException(f"unknown era '{era}' (expected one of: {', '.join(ERAS)})")
-        nsw = era == "3.13"
+        nsw = option_era(self.era, "era").nsw_size_arithmetic
         patterns = GreedyRewritePatternApplier(
             [
                 EncodeTensorSizeOfOp(nsw),

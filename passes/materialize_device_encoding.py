@@ -41,10 +41,11 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import PassFailedException
 
+from mini_iree.compiler.era import ERA_PROFILES, EraProfile, option_era, run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, mixed_sizes, static_shape, to_ir_shape
-from mini_iree.compiler.materialize_encoding.layouts import GPU_ERAS, LayoutSource, find_target
+from mini_iree.compiler.materialize_encoding.layouts import LayoutSource, find_target
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext, linalg, stream, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
@@ -366,7 +367,7 @@ class MaterializeContractionOp(_ConversionPattern):
     """A contraction on encoded operands -> `linalg.mmt4d`/`batch_mmt4d` or `iree_codegen.inner_tiled`."""
 
     def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        from mini_iree.compiler.materialize_encoding.contraction import lower_to_inner_tiled, lower_to_mmt4d
+        from mini_iree.compiler.materialize_encoding.contraction import lower_to_mmt4d
 
         if not isinstance(op, linalg.ContractionOp | linalg.GenericOp) or _is_elementwise_generic(op):
             return
@@ -401,17 +402,13 @@ class MaterializeContractionOp(_ConversionPattern):
             raise OpError(op, "has operands with and without packed layouts")
         builder = self.c.builder(op)
         layouts = self.c.layouts
-        if layouts.is_gpu(self.c.func_op):
-            from mini_iree.compiler.resolvers.gpu import choose_data_tiled_mma
-
-            if layouts.target is None:
-                raise OpError(op, "needs the GPU target to choose its data-tiled MMA")
-            kind = choose_data_tiled_mma(layouts.target, encodings[0], layouts.gpu_era)
-            if kind is None:
-                raise OpError(op, "no data-tiled MMA intrinsic on this target takes its element types")
-            result = lower_to_inner_tiled(builder, op, kind, encodings, new_operands, layouts.gpu_era)
+        sizes = [self.c.packed.get(v) for v in new_operands]
+        # The backend of the resolver that chose the layouts lowers the contraction
+        # (IREE's LayoutMaterializerAttr::lowerOp); mmt4d when no resolver says.
+        resolver = layouts.contraction_resolver(self.c.func_op)
+        if resolver is not None:
+            result = resolver.lower_contraction(builder, op, encodings, infos, new_operands, sizes, layouts.profile)
         else:
-            sizes = [self.c.packed.get(v) for v in new_operands]
             if any(s is None for s in sizes):
                 raise OpError(op, "operand sizes of the packed operands are unknown")
             result, _ = lower_to_mmt4d(builder, op, encodings, infos, new_operands, sizes)  # type: ignore[arg-type]
@@ -506,29 +503,32 @@ class MaterializeDeviceEncodingPass(ModulePass):
     `gpu_data_tiling` with the GPU data-tiling resolver, both for the GPU of
     `--iree-gpu-test-target` (without it the padding resolver knows no cache
     and pads nothing); `none` (the default) leaves the target to the IR.
+    `test-cl-gpu-target` is the walkthrough era's spelling of
+    `test-gpu-encoding-resolver=gpu_data_tiling`.
     `gpu-era` picks the GPU heuristics when encodings are resolved:
-    "walkthrough" (the data-tiling walkthrough's, default) or "3.13"; a
-    function whose binding layouts were serialized by the other era's
-    heuristics is resolved with that era instead, so both layouts agree.
+    "walkthrough" (the data-tiling walkthrough's) or "3.13", by default the
+    run's era (read when the pass is built); a function whose binding layouts
+    were serialized by the other era's heuristics is resolved with that era
+    instead, so both layouts agree.
     """
 
     name = "iree-codegen-materialize-device-encoding"
 
     test_gpu_encoding_resolver: str = "none"
+    test_cl_gpu_target: bool = False
     # `3.13` reads as a number on the command line; quoted or not, it is accepted.
-    gpu_era: str | int | float = "walkthrough"
+    gpu_era: str | int | float = field(default_factory=lambda: run_era().name)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        preferred = self.gpu_era if isinstance(self.gpu_era, str) else f"{self.gpu_era:g}"
-        if preferred not in GPU_ERAS:
-            raise PassFailedException(f"unknown gpu-era '{preferred}' (expected one of: {', '.join(GPU_ERAS)})")
+        preferred = option_era(self.gpu_era, "gpu-era")
         if self.test_gpu_encoding_resolver not in _TEST_RESOLVERS:
             raise PassFailedException(
                 f"test-gpu-encoding-resolver: unknown value '{self.test_gpu_encoding_resolver}' "
                 f"(expected one of: {', '.join(_TEST_RESOLVERS)})"
             )
+        test_resolver = "gpu_data_tiling" if self.test_cl_gpu_target else self.test_gpu_encoding_resolver
         for func_op in _dispatch_functions(op):
-            target = find_target(func_op) or _test_target(self.test_gpu_encoding_resolver)
+            target = find_target(func_op) or _test_target(test_resolver, preferred)
             era = _era_matching_bindings(func_op, target, preferred)
             conversion = _Conversion(LayoutSource(target, era, _padding_resolver(target)), func_op)
             patterns = [
@@ -555,14 +555,14 @@ class MaterializeDeviceEncodingPass(ModulePass):
 _TEST_RESOLVERS = {"none": None, "gpu_padding": "pad", "gpu_data_tiling": "data-tiling"}
 
 
-def _test_target(option: str):
+def _test_target(option: str, era: EraProfile):
     """The `--iree-gpu-test-target` GPU with the test resolver, for a function the IR gives no target."""
     from mini_iree.compiler.resolvers.gpu import test_target
 
     resolver = _TEST_RESOLVERS[option]
     if resolver is None:
         return None
-    target = test_target(resolver)
+    target = test_target(resolver, era)
     if target is None and resolver == "pad":
         # IREE builds the resolver without a GPU then: no cache, so no padding.
         from mini_iree.dialects.hal import ExecutableTargetAttr
@@ -581,7 +581,7 @@ def _padding_resolver(target):
     return configured_padding_resolver(target) if get_padding_resolver(target) is not None else None
 
 
-def _era_matching_bindings(func_op: Operation, target, preferred: str) -> str:
+def _era_matching_bindings(func_op: Operation, target, preferred: EraProfile) -> EraProfile:
     """The GPU era whose resolved layouts equal the layouts already on the bindings.
 
     A load reads a serialized binding layout into an op-level encoding; both must
@@ -589,7 +589,7 @@ def _era_matching_bindings(func_op: Operation, target, preferred: str) -> str:
     """
     if target is None:
         return preferred
-    eras = [preferred] + [e for e in GPU_ERAS if e != preferred]
+    eras = [preferred] + [e for e in ERA_PROFILES.values() if e != preferred]
     for era in eras:
         source = LayoutSource(target, era)
         try:

@@ -22,17 +22,15 @@ does not write it and ``Indirect`` when the bound resource is a dynamic value
 Indirect`` when any binding is. Dispatch sites then name the variant exports:
 ``@ex::@rocm_hsaco_fb::@fn`` (one entry per variant the site's device runs).
 
-Deviations, all documented: IREE runs this on ``stream.cmd.dispatch`` after
-stream allocation, which packs several resources into one buffer and passes
-their offsets as extra operands (walkthrough dump 18: the matmul's LHS and RHS
-share ``binding(0)``, the RHS at ``offset(%35#0)``, with 10 constants). mini-iree
-stops at ``stream.async.dispatch``, so every resource gets its own binding at
-offset 0 (the matmul: 3 bindings, 8 constants). A binding's ``alignment`` comes
-from the function argument's ``stream.alignment`` as in IREE; since mini-iree
-has no ``iree-stream-annotate-dispatch-arguments``, a binding without one gets
-the alignment that pass would annotate: the resource offsets' common power-of-two
-alignment at all dispatch sites, 64 (IREE's minimum buffer offset alignment)
-when every offset is 0.
+Dispatch sites are ``stream.cmd.dispatch`` ops, as in IREE, after stream
+allocation and ``iree-stream-fuse-dispatch-bindings`` (walkthrough dump 18: the
+matmul's LHS and RHS share ``binding(0)``, the RHS at ``offset(%35#0)``), or the
+``stream.async.dispatch`` ops of a program not yet allocated, whose resources
+each get their own binding. A binding's ``alignment`` comes from the function
+argument's ``stream.alignment`` (``iree-stream-annotate-dispatch-arguments``) as
+in IREE; a binding without one gets the alignment that pass would annotate:
+the resource offsets' common power-of-two alignment at all dispatch sites, 64
+(IREE's minimum buffer offset alignment) when every offset is 0.
 
 Refused with an error: dispatch sites without any device global in the module,
 function arguments other than ``!stream.binding``/``i32`` (run
@@ -70,13 +68,13 @@ from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.analysis.dispatch_sites import (
     DispatchResource,
     dispatch_ops,
-    export_dispatch_sites,
     exported_function,
     resources,
 )
 from mini_iree.compiler.analysis.integer_facts import IntegerFacts
 from mini_iree.compiler.ir.locations import give_location, is_unknown
 from mini_iree.dialects import hal, stream, util
+from mini_iree.passes.fold_uniform_operands import export_sites, is_dispatch_site
 
 __all__ = ["MaterializeInterfacesPass", "derive_pipeline_layout"]
 
@@ -109,8 +107,23 @@ def _is_static_origin(value: SSAValue) -> bool:
     return False
 
 
+def _resources(site: Operation) -> list[DispatchResource]:
+    """The resources a dispatch site binds, in binding order (``stream.cmd.dispatch``: as it lists them)."""
+    if isinstance(site, stream.CmdDispatchOp):
+        return [DispatchResource(value, access) for value, access in zip(site.resources, site.accesses)]
+    return resources(site)  # type: ignore[arg-type]
+
+
+def _resource_offsets(site: Operation) -> list[SSAValue | None]:
+    """Each binding's byte offset at a site (results of ``stream.async.dispatch`` are bound at 0: None)."""
+    if isinstance(site, stream.CmdDispatchOp):
+        return list(site.resource_offsets)
+    offsets = iter(site.resource_operand_offsets)  # type: ignore[attr-defined]
+    return [next(offsets) if r.access != "wo" else None for r in resources(site)]  # type: ignore[arg-type]
+
+
 def _site_resources(export: Operation, site: Operation, count: int) -> list[DispatchResource]:
-    bound = resources(site)  # type: ignore[arg-type]
+    bound = _resources(site)
     if len(bound) != count:
         name = export.sym_name.data  # type: ignore[attr-defined]
         raise OpError(site, f"binds {len(bound)} resources but @{name} takes {count} bindings")
@@ -160,10 +173,7 @@ def _binding_alignments(facts: IntegerFacts, sites: list[Operation], count: int)
     """What ``iree-stream-annotate-dispatch-arguments`` would put in each binding's ``stream.alignment``."""
     alignments: list[int | None] = [_NATURAL] * count
     for site in sites:
-        offsets = iter(site.resource_operand_offsets)  # type: ignore[attr-defined]
-        for index, resource in enumerate(resources(site)):  # type: ignore[arg-type]
-            # Operand resources are bound at their range offset, results at 0.
-            offset = next(offsets) if resource.access != "wo" else None
+        for index, offset in enumerate(_resource_offsets(site)):
             alignment = _offset_alignment(facts, offset)
             current = alignments[index]
             alignments[index] = None if alignment is None or current is None else min(current, alignment)
@@ -385,9 +395,9 @@ class _Materializer:
 
 
 def _check_only_async_dispatches(module: ModuleOp, executables: set[str]) -> None:
-    """Executables must be reached through ``stream.async.dispatch`` only (the form this pass rewrites)."""
+    """Executables must be reached through ``stream.cmd.dispatch`` or ``stream.async.dispatch`` only."""
     for op in module.walk():
-        if isinstance(op, stream.AsyncDispatchOp):
+        if isinstance(op, stream.AsyncDispatchOp | stream.CmdDispatchOp):
             continue
         refs = op.properties.get("entry_points")
         if not isinstance(refs, ArrayAttr):
@@ -397,7 +407,7 @@ def _check_only_async_dispatches(module: ModuleOp, executables: set[str]) -> Non
                 raise OpError(
                     op,
                     f"dispatches {ref}; iree-hal-materialize-interfaces only rewrites stream.async.dispatch "
-                    "(run iree-stream-encode-host-tensors first)",
+                    "and stream.cmd.dispatch (run iree-stream-encode-host-tensors first)",
                 )
 
 
@@ -409,10 +419,13 @@ class MaterializeInterfacesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         devices = DeviceAnalysis(op)
-        if next(dispatch_ops(op), None) is not None and not devices.device_globals:
+        has_dispatches = next(dispatch_ops(op), None) is not None or any(
+            isinstance(o, stream.CmdDispatchOp) for o in op.walk()
+        )
+        if has_dispatches and not devices.device_globals:
             raise OpError(op, _NO_DEVICES, prefix_op_name=False)
         executables = [e for e in op.ops if isinstance(e, stream.ExecutableOp)]
         _check_only_async_dispatches(op, {e.sym_name.data for e in executables})
-        materializer = _Materializer(op, devices, export_dispatch_sites(op), IntegerFacts())  # type: ignore[arg-type]
+        materializer = _Materializer(op, devices, export_sites(op, is_dispatch_site), IntegerFacts())
         for executable in executables:
             materializer.materialize(executable)

@@ -24,10 +24,10 @@ Constant operands are split on the host at compile time. Other types:
 floats are bitcast to integers of their width first.
 
 Rewritten: public functions of the inner modules of ``stream.executable`` ops
-and the ``stream.async.dispatch`` ops that dispatch their exports (IREE works
-on ``stream.cmd.dispatch``, which mini-iree's host programs do not reach; the
-async dispatch's scalar operands are the same uniform operands). Complex
-operands are refused with an error; everything else is left alone.
+and the ``stream.cmd.dispatch`` ops that dispatch their exports (as in IREE),
+or the ``stream.async.dispatch`` ops of a program not yet allocated (whose
+scalar operands are the same uniform operands). Complex operands are refused
+with an error; everything else is left alone.
 
 Source: IREE ``compiler/src/iree/compiler/Dialect/Stream/Transforms/PackDispatchOperands.cpp``.
 """
@@ -57,12 +57,13 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.analysis.dispatch_sites import export_dispatch_sites, tied_operand_indices
+from mini_iree.compiler.analysis.dispatch_sites import tied_operand_indices
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.locations import is_unknown
 from mini_iree.dialects import stream
 from mini_iree.dialects.arith import IndexCastUIOp
 from mini_iree.dialects.flow import UNTIED_INDEX
+from mini_iree.passes.fold_uniform_operands import export_sites, is_dispatch_site, rebuild_cmd_dispatch
 
 __all__ = ["PackDispatchOperandsPass"]
 
@@ -185,6 +186,16 @@ def _pack_dispatch(dispatch: stream.AsyncDispatchOp) -> None:
     Rewriter.replace_op(dispatch, new_op)
 
 
+def _pack_cmd_dispatch(dispatch: stream.CmdDispatchOp) -> None:
+    for value in dispatch.uniform_operands:
+        _check_packable(dispatch, value.type, "operand")
+    packer = _HostPacker(dispatch)
+    words: list[SSAValue] = []
+    for value in dispatch.uniform_operands:
+        words.extend(packer.split(value))
+    rebuild_cmd_dispatch(dispatch, words)
+
+
 class _DevicePacker:
     """Rebuilds each scalar argument of a function from new i32 arguments."""
 
@@ -297,10 +308,14 @@ class PackDispatchOperandsPass(ModulePass):
                     if isinstance(function, func.FuncOp) and function.body.blocks and _is_public(function):
                         _pack_function(function)
         packed: set[Operation] = set()
-        for export, sites in export_dispatch_sites(op).items():
+        for export, sites in export_sites(op, is_dispatch_site).items():
             if export not in stream_exports:
                 continue
             for dispatch in sites:
-                if dispatch not in packed:
-                    packed.add(dispatch)
-                    _pack_dispatch(dispatch)
+                if dispatch in packed:
+                    continue
+                packed.add(dispatch)
+                if isinstance(dispatch, stream.CmdDispatchOp):
+                    _pack_cmd_dispatch(dispatch)
+                else:
+                    _pack_dispatch(dispatch)  # type: ignore[arg-type]

@@ -39,7 +39,7 @@ no other IR is canonicalized.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -77,6 +77,7 @@ from mini_iree.compiler.analysis.producer_dispatch import (
     producer_dispatch_value_and_op_chain,
 )
 from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_dims
+from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.queries import function_ops, instance_test
@@ -442,19 +443,24 @@ class SetEncodingPass(ModulePass):
     ``padding``: ``#iree_encoding.padding`` on contraction operands produced by
     another dispatch. ``encoding-dims=true`` (``default`` only) attaches the
     dynamic loop sizes as ``encoding_dims{...}`` (IREE 3.13's form); by default
-    they are left out, as in the data-tiling walkthrough.
+    the run's era decides (``compiler/era.py``, read when the pass is built):
+    the data-tiling walkthrough leaves them out. In a run whose era attaches
+    them, ``matmulk`` and ``padding`` encodings simply carry none.
     """
 
     name = "iree-dispatch-creation-set-encoding"
 
     encoding_option: str = "default"
-    encoding_dims: bool = False
+    encoding_dims: bool = field(default_factory=lambda: run_era().encoding_dims)
 
     def __post_init__(self) -> None:
         if self.encoding_option not in _ENCODING_OPTIONS:
             raise ValueError(
                 f"unknown encoding-option '{self.encoding_option}' (expected one of: {', '.join(_ENCODING_OPTIONS)})"
             )
+        if self.encoding_dims and self.encoding_option != "default" and run_era().encoding_dims:
+            # The era's default, not a request: these encodings have no sizes to carry.
+            object.__setattr__(self, "encoding_dims", False)
         if self.encoding_dims and self.encoding_option != "default":
             raise ValueError(
                 f"encoding-dims=true needs encoding-option=default: "

@@ -31,14 +31,15 @@ Left alone: ops without an affinity, encodings that are not serializable
 (IREE does not specialize them either), dispatches whose executable cannot be
 updated (a binding used by something other than ``stream.binding.subspan``).
 
-Resolvers, per executable target, as IREE's HAL interface gives them:
+Resolvers, per executable target, as IREE's HAL interface gives them (each
+asked through ``compiler/resolvers``' interface, ``registry.resolver_of``):
 
 * ``#iree_cpu.cpu_encoding_resolver``/``vmvx_encoding_resolver``/
-  ``#iree_gpu.gpu_encoding_resolver``: ``compiler/resolvers`` (the CPU tile
-  tables, the GPU data-tiled MMA); the option ``gpu-era`` picks the
-  walkthrough's GPU heuristics (default) or IREE 3.13's (``{gpu-era=3.13}``:
-  3.13's unrolling and swizzle, with the ``1 : i8`` distribution factor on
-  every CrossThread dim);
+  ``#iree_gpu.gpu_encoding_resolver``: the CPU tile tables, the GPU
+  data-tiled MMA; the option ``gpu-era`` picks the walkthrough's GPU
+  heuristics or IREE 3.13's (``{gpu-era=3.13}``: 3.13's unrolling and
+  swizzle, with the ``1 : i8`` distribution factor on every CrossThread dim);
+  by default the run's era (``compiler/era.py``);
 * no ``iree.encoding.resolver`` (or a value that is no resolver):
   ``#iree_encoding.identity_resolver``, i.e. ``#iree_encoding.identity``;
 * ``#iree_encoding.specialization_resolver<N>``: ``specialized<N, type>``;
@@ -49,10 +50,11 @@ Resolvers, per executable target, as IREE's HAL interface gives them:
   becomes ``#iree_encoding.layout<[#iree_encoding.padding<[0, 64]>]>`` (the
   pad that moves each row to another cache set), a static padding stays as it
   is, and other encodings have no layout ("failed to resolve recognized
-  layout") unless the target has no known L1 cache (then ``padding<[0, 0]>``);
-* a resolver attribute mini-iree has no layout model for: the encoding is
-  dropped and the tensor stays plain, on the host and in the bindings (IREE's
-  path for a resolver that does not implement layout resolution).
+  layout") unless the target has no known L1 cache (then ``padding<[0, 0]>``).
+
+Which implementation answers for a resolver attribute is the registry's
+business (``compiler/resolvers/registry.py``); this pass only asks each
+resolver for the layout of a type.
 """
 
 from __future__ import annotations
@@ -67,19 +69,18 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import PassFailedException
 
 from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
-from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.analysis.dispatch_sites import exported_function
-from mini_iree.dialects import hal, iree_encoding, stream, util
-from mini_iree.dialects.iree_codegen import EncodingResolverAttr
+from mini_iree.compiler.era import ERA_NAMES, EraProfile, option_era, run_era
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.resolvers.interface import LayoutResolver
+from mini_iree.dialects import iree_encoding, stream, util
 from mini_iree.dialects.iree_tensor_ext import DispatchTensorTypeBase
 
 __all__ = ["SpecializeEncodingsPass"]
 
-RESOLVER_KEY = "iree.encoding.resolver"
-GPU_ERAS = ("walkthrough", "3.13")
+GPU_ERAS = ERA_NAMES
 """Generations of the GPU heuristics (compiler/resolvers/gpu.py): the walkthrough's, the default, and IREE 3.13's."""
 
 # ===----------------------------------------------------------------------=== #
@@ -99,66 +100,15 @@ def _is_unrecognized_or_serialized(type_: Attribute) -> bool:
     return iree_encoding.is_serialized_encoding(type_.encoding)
 
 
-def _drop_encoding(type_: TensorType) -> TensorType:
-    return TensorType(type_.element_type, type_.get_shape())
-
-
 class _NoLayout(Exception):
     """A resolver that knows the encoding returned no layout for it."""
 
 
-@dataclass(frozen=True)
-class _Resolver:
-    """One layout resolver of a device, with the executable target it reads (cloneWithSimplifiedConfig)."""
-
-    attr: Attribute
-    target: hal.ExecutableTargetAttr
-
-    def implements_layouts(self) -> bool:
-        """Whether mini-iree can ask this resolver for a layout (IREE: implements LayoutResolverAttr)."""
-        return isinstance(self.attr, EncodingResolverAttr | iree_encoding.LayoutResolverAttr) or _is_padding_resolver(
-            self.attr
-        )
-
-    def get_layout(self, type_: TensorType, gpu_era: str) -> Attribute:
-        """The serialized layout of `type_` for this target; `_NoLayout` if the resolver gives none."""
-        attr = self.attr
-        encoding = type_.encoding
-        if isinstance(attr, iree_encoding.IdentityResolverAttr | iree_encoding.IdentityEncodingAttr):
-            return iree_encoding.IdentityAttr()
-        if isinstance(attr, iree_encoding.UnsupportedResolverAttr | iree_encoding.UnsupportedEncodingAttr):
-            raise _NoLayout
-        if isinstance(attr, iree_encoding.SpecializationResolverAttr):
-            return iree_encoding.SpecializedAttr(attr.seed, _drop_encoding(type_))
-        if isinstance(attr, iree_encoding.UnspecializedEncodingAttr):
-            return iree_encoding.SpecializedEncodingAttr(attr.seed, _drop_encoding(type_))
-        if _is_padding_resolver(attr):
-            from mini_iree.compiler.resolvers.padding import configured_padding_resolver, get_padding_layout
-
-            layout = get_padding_layout(configured_padding_resolver(self.target), type_)
-            if layout is None:
-                raise _NoLayout
-            return layout
-        if isinstance(attr, EncodingResolverAttr):
-            from mini_iree.compiler.resolvers import serialize_encoding
-            from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
-
-            if isinstance(encoding, iree_encoding.EncodingAttr):
-                layout = serialize_encoding(self.target, encoding, gpu_era=gpu_era)
-                assert isinstance(layout, iree_encoding.LayoutAttr)
-                return layout.layouts.data[0]
-            # Not a data-tiling encoding: the packed-layout resolvers describe it
-            # with the identity (empty) encoding_info, as IREE's getEncodingInfo does.
-            return type(attr).with_encoding_info(MaterializeEncodingInfo())
-        raise _NoLayout
-
-
-def resolve_type(type_: Attribute, resolvers: Sequence[_Resolver], gpu_era: str) -> Attribute:
+def resolve_type(type_: Attribute, resolvers: Sequence[LayoutResolver], era: EraProfile) -> Attribute:
     """`type_` with its encoding serialized for `resolvers` (IREE's getTypeWithResolvedEncodingLayouts).
 
-    Unrecognized and already serialized encodings come back unchanged; a
-    resolver without a layout model drops the encoding. Raises `_NoLayout` when
-    a resolver has no layout for a recognized encoding.
+    Unrecognized and already serialized encodings come back unchanged. Raises
+    `_NoLayout` when a resolver has no layout for a recognized encoding.
     """
     if not _is_recognized(type_):
         return type_
@@ -168,9 +118,9 @@ def resolve_type(type_: Attribute, resolvers: Sequence[_Resolver], gpu_era: str)
         return type_
     if not resolvers:
         raise _NoLayout
-    if not all(r.implements_layouts() for r in resolvers):
-        return _drop_encoding(type_)
-    layouts = [r.get_layout(type_, gpu_era) for r in resolvers]
+    layouts = [r.get_layout(type_, era) for r in resolvers]
+    if any(layout is None for layout in layouts):
+        raise _NoLayout
     clone = getattr(encoding, "clone_with_layouts", None)
     if clone is None:
         # A serializable encoding that cannot take layouts (e.g. a backend
@@ -190,29 +140,19 @@ class _Devices:
 
     analysis: DeviceAnalysis
 
-    def resolvers(self, affinity: Attribute) -> list[_Resolver]:
-        """One resolver per distinct executable target of the affinity's devices, in order."""
-        result: list[_Resolver] = []
+    def resolvers(self, affinity: Attribute) -> list[LayoutResolver]:
+        """One resolver per distinct executable target of the affinity's devices, in order.
+
+        A target without a resolver gets the identity resolver, as IREE's HAL interface gives it.
+        """
+        from mini_iree.compiler.resolvers.registry import resolver_of
+
+        result: list[LayoutResolver] = []
         for target in self.analysis.executable_targets(affinity):
-            attr = target.get_config(RESOLVER_KEY)
-            if attr is None or not _looks_like_resolver(attr):
-                # IREE's HAL interface gives targets without a resolver the identity resolver.
-                attr = iree_encoding.IdentityResolverAttr()
-            resolver = _Resolver(attr, target)
+            resolver = resolver_of(target)
             if resolver not in result:
                 result.append(resolver)
         return result
-
-
-def _looks_like_resolver(attr: Attribute) -> bool:
-    """A resolver attribute: a packed-layout, padding or test resolver."""
-    return isinstance(attr, EncodingResolverAttr | iree_encoding.LayoutResolverAttr) or _is_padding_resolver(attr)
-
-
-def _is_padding_resolver(attr: Attribute) -> bool:
-    from mini_iree.dialects.iree_gpu import GPUPaddingResolverAttr
-
-    return isinstance(attr, GPUPaddingResolverAttr)
 
 
 def _resource_affinity(value: SSAValue, fallback: Attribute) -> Attribute:
@@ -407,7 +347,7 @@ class _Updater:
     """IREE's StreamTensorOpUpdater: collect the tensor-phase ops with recognized encodings, then update them."""
 
     module: ModuleOp
-    gpu_era: str
+    era: EraProfile
     devices: _Devices = field(init=False)
     binding_types_before: dict[int, list[Attribute]] = field(default_factory=dict)
     """Each dispatch's binding types before resolution (by `id`): bindings whose encoding is dropped follow them."""
@@ -439,7 +379,7 @@ class _Updater:
     def _resolve(self, op: Operation, type_: Attribute, affinity: Attribute) -> Attribute:
         resolvers = self.devices.resolvers(affinity)
         try:
-            return resolve_type(type_, resolvers, self.gpu_era)
+            return resolve_type(type_, resolvers, self.era)
         except _NoLayout:
             message = "failed to resolve recognized layout"
             if not resolvers:
@@ -483,20 +423,17 @@ class SpecializeEncodingsPass(ModulePass):
 
     Option ``gpu-era`` (as ``iree-codegen-materialize-device-encoding`` spells
     it): ``walkthrough`` = the data-tiling walkthrough's GPU unrolling and
-    swizzle, the default; ``3.13`` = IREE 3.13's. CPU and VMVX layouts are the
-    same in both.
+    swizzle; ``3.13`` = IREE 3.13's; by default the run's era (read when the
+    pass is built). CPU and VMVX layouts are the same in both.
     """
 
     name = "iree-stream-specialize-encodings"
 
     # `3.13` reads as a number on the command line; quoted or not, it is accepted.
-    gpu_era: str | int | float = "walkthrough"
+    gpu_era: str | int | float = field(default_factory=lambda: run_era().name)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        era = self.gpu_era if isinstance(self.gpu_era, str) else f"{self.gpu_era:g}"
-        if era not in GPU_ERAS:
-            raise PassFailedException(f"unknown gpu-era '{era}' (expected one of: {', '.join(GPU_ERAS)})")
-        updater = _Updater(op, era)
+        updater = _Updater(op, option_era(self.gpu_era, "gpu-era"))
         candidates = updater.collect()
         dispatches = [c for c in candidates if isinstance(c, stream.TensorDispatchOp)]
         for candidate in candidates:

@@ -1,4 +1,4 @@
-"""``arith`` (and ``math``) on numpy: exact integer wrap-around, signed/unsigned views, IEEE floats.
+"""``arith`` on numpy (``math`` is in ``math_ops.py``): exact integer wrap-around, signed/unsigned views, IEEE floats.
 
 Every op works on scalars and elementwise on arrays alike (tensors and vectors
 of scalars, and the whole-array block arguments of vectorized linalg bodies).
@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 
 from mini_iree.dialects.arith import IndexCastUIOp, ScalingExtFOp, ScalingTruncFOp
 from mini_iree.compiler.interpreter.core import (
@@ -363,69 +363,6 @@ class ArithFunctions(InterpreterFunctions):
         return (scalar_of(array.view(numpy_dtype(target)), target),)
 
 
-# -- math ----------------------------------------------------------------------------
-# The float functions of the ``math`` dialect, used by named elementwise ops
-# (``linalg.exp`` has a ``math.exp`` body). They live here, beside arith,
-# because they follow the same scalar-or-array value conventions.
-
-
-def _unary_math(fn):
-    def run(self, interpreter, op, args):
-        dtype = numpy_dtype(element_type(op.result.type))
-        with np.errstate(all="ignore"):
-            value = fn(np.asarray(args[0]).astype(np.float32 if dtype.itemsize < 4 else dtype))
-        return (_result(np.asarray(value).astype(dtype), op.result.type),)
-
-    return run
-
-
-def _binary_math(fn):
-    def run(self, interpreter, op, args):
-        dtype = numpy_dtype(element_type(op.result.type))
-        with np.errstate(all="ignore"):
-            value = fn(np.asarray(args[0], dtype), np.asarray(args[1], dtype))
-        return (_result(np.asarray(value).astype(dtype), op.result.type),)
-
-    return run
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    from math import erf
-
-    return np.vectorize(erf, otypes=[np.float64])(x)
-
-
-_MATH_UNARY = {
-    "AbsFOp": np.abs, "CeilOp": np.ceil, "CosOp": np.cos, "ErfOp": _erf, "Exp2Op": np.exp2, "ExpM1Op": np.expm1,
-    "ExpOp": np.exp, "FloorOp": np.floor, "Log10Op": np.log10, "Log1pOp": np.log1p, "Log2Op": np.log2,
-    "LogOp": np.log, "RoundEvenOp": np.rint, "RoundOp": lambda x: np.trunc(x + np.copysign(0.5, x)),
-    "RsqrtOp": lambda x: 1 / np.sqrt(x), "SinOp": np.sin, "SqrtOp": np.sqrt, "TanhOp": np.tanh, "TanOp": np.tan,
-    "TruncOp": np.trunc, "AtanOp": np.arctan, "SinhOp": np.sinh, "CoshOp": np.cosh,
-}
-_MATH_BINARY = {"PowFOp": np.power, "Atan2Op": np.arctan2, "CopySignOp": np.copysign}
-
-
-class MathFunctions(InterpreterFunctions):
-    """Implementations of the ``math`` dialect's float functions."""
-
-    @impl(math.FmaOp)
-    def run_fma(self, interpreter, op, args):
-        dtype = numpy_dtype(element_type(op.result.type))
-        a, b, c = (np.asarray(x, dtype) for x in args)
-        return (_result(a * b + c, op.result.type),)
-
-    @impl(math.AbsIOp)
-    def run_absi(self, interpreter, op, args):
-        elem = element_type(op.result.type)
-        return (_result(np.abs(_signed(args[0], elem)), op.result.type),)
-
-
-for _name, _fn in _MATH_UNARY.items():
-    setattr(MathFunctions, f"run_{_name}", impl(getattr(math, _name))(_unary_math(_fn)))
-for _name, _fn in _MATH_BINARY.items():
-    setattr(MathFunctions, f"run_{_name}", impl(getattr(math, _name))(_binary_math(_fn)))
-register_impls(MathFunctions)
-
 # -- scaled (MX) casts ------------------------------------------------------------
 
 
@@ -453,7 +390,7 @@ class ScalingCastFunctions(InterpreterFunctions):
         return (_result(value.astype(dtype), op.result.type),)
 
 
-FUNCTIONS = (ArithFunctions, MathFunctions, ScalingCastFunctions)
+FUNCTIONS = (ArithFunctions, ScalingCastFunctions)
 
 # Scalar integer and index ops also get fast paths giving the same values (run_block uses them).
 from mini_iree.compiler.interpreter import arith_scalars  # noqa: E402

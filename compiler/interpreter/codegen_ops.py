@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 import string
 from typing import Any
 
@@ -277,7 +278,7 @@ class LinalgExtFunctions(InterpreterFunctions):
         if buffer is not None:
             # Computed where it is stored next (store_destination.py): the store copies nothing.
             note_write(interpreter, buffer)
-            complete = plan is not None and plan.count() == int(np.prod(np.shape(output), dtype=np.int64))
+            complete = plan is not None and plan.count() == math.prod(np.shape(output))
             if not complete:
                 np.copyto(buffer, output)  # elements no input maps to keep the init's values
             _run_map_store(interpreter, op, source, buffer, plan)
@@ -288,7 +289,7 @@ class LinalgExtFunctions(InterpreterFunctions):
                 if view is not None:
                     relayout_origins(interpreter).record(buffer, view)
             return (buffer,)
-        if plan is not None and plan.count() == int(np.prod(np.shape(output), dtype=np.int64)):
+        if plan is not None and plan.count() == math.prod(np.shape(output)):
             # Every output element is written (each at most once): the init's
             # contents do not matter. When the relayout is a strided view of the
             # input, that view is the result (a store copies it once, later).

@@ -26,9 +26,11 @@ What this module adds:
   with numpy's floating-point warnings off: overflow and invalid operations
   give IEEE infinities and NaNs, silently, as the program's types say;
 * :func:`run_block`, used by every op with a body (linalg, scf, dispatch
-  regions), and :func:`make_interpreter`. A block's ops are read once per
-  interpreter; scalar integer and index ops run through fast paths
-  (:data:`FAST_PATHS`) that give the same values as their implementations.
+  regions), and :func:`make_interpreter`. A block is prepared once per
+  interpreter into a plan (its ops, each resolved to its implementation);
+  scalar integer and index ops run through fast paths (:data:`FAST_PATHS`)
+  that give the same values as their implementations, and ops whose results
+  depend on their attributes alone run once (:func:`_block_steps`).
 """
 
 from __future__ import annotations
@@ -153,23 +155,7 @@ class NumpyInterpreter(Interpreter):
     """
 
     def _run_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
-        entry = self._impls._impl_dict.get(type(op))  # pyright: ignore[reportPrivateUsage]
-        if entry is None:
-            raise InterpreterError(op, "has no interpreter implementation")
-        functions, implementation = entry
-        try:
-            return implementation(functions, self, op, inputs)
-        except InterpreterError:
-            raise
-        except KeyboardInterrupt:
-            raise
-        except MemoryError as error:
-            # numpy says how much it tried to allocate; the op says where the program asked for it.
-            detail = f" ({error})" if str(error) else ""
-            raise InterpreterError(op, f"needs more memory than there is{detail}") from None
-        except Exception as error:  # a numpy failure or an unsupported case
-            raise InterpreterError(op, f"failed: {type(error).__name__}: {error}") from error
-
+        return _invoke(self, op, self._impls._impl_dict.get(type(op)), inputs)  # pyright: ignore[reportPrivateUsage]
 
     def call_op(self, op: Operation | str, inputs: tuple[Any, ...] = ()) -> tuple[Any, ...]:  # type: ignore[override]
         """Call a function op (``func.func``, ``util.func``...) on Python values."""
@@ -192,6 +178,25 @@ class NumpyInterpreter(Interpreter):
                 origins = getattr(self, "_relayout_origins", None)
                 if origins is not None:
                     origins.clear()
+
+
+def _invoke(interpreter: Interpreter, op: Operation, entry: Any, inputs: tuple[Any, ...]) -> OpImplResult:
+    """Run ``op``'s implementation ``entry`` (``(functions, implementation)``, or None when it has none)."""
+    if entry is None:
+        raise InterpreterError(op, "has no interpreter implementation")
+    functions, implementation = entry
+    try:
+        return implementation(functions, interpreter, op, inputs)
+    except InterpreterError:
+        raise
+    except KeyboardInterrupt:
+        raise
+    except MemoryError as error:
+        # numpy says how much it tried to allocate; the op says where the program asked for it.
+        detail = f" ({error})" if str(error) else ""
+        raise InterpreterError(op, f"needs more memory than there is{detail}") from None
+    except Exception as error:  # a numpy failure or an unsupported case
+        raise InterpreterError(op, f"failed: {type(error).__name__}: {error}") from error
 
 
 def run_block(
@@ -239,10 +244,11 @@ def run_region(interpreter: Interpreter, region: Region, args: Sequence[Any]) ->
     it dominates; a block entered again (a loop) rebinds its values. The
     function returns the operands of the first terminator that is not a branch.
     """
-    from xdsl.dialects import cf
-
     if len(region.blocks) == 1:
         return run_block(interpreter, region.block, args)
+    # Only a body with branches needs xDSL's cf dialect (a noticeable import at start-up).
+    from xdsl.dialects import cf
+
     block = region.first_block
     if block is None:
         raise InterpreterError(region.parent_op(), "function body has no blocks")
@@ -285,9 +291,12 @@ def _run_steps(interpreter: Interpreter, block: Block, args: Sequence[Any], step
     local = ctx._local_scope  # pyright: ignore[reportPrivateUsage]
     for arg, value in zip(block.args, args):
         local[arg] = value
-    run_op = interpreter._run_op  # pyright: ignore[reportPrivateUsage]
-    for op, operands, results, fast in steps:
-        inputs = tuple([_lookup(ctx, v) for v in operands])
+    # A subclass observing the ops it runs (the walkthrough's) gets each one through its _run_op.
+    observed = type(interpreter)._run_op is not NumpyInterpreter._run_op  # pyright: ignore[reportPrivateUsage]
+    get = local.get
+    for index, (op, operands, results, fast, entry, memoize) in enumerate(steps):
+        # Most operands are defined in this block: one hash, no call; others are looked up outward.
+        inputs = tuple([x if (x := get(v, _MISSING)) is not _MISSING else _lookup(ctx, v) for v in operands])
         if fast is not None:
             try:
                 values = fast(inputs)
@@ -297,16 +306,31 @@ def _run_steps(interpreter: Interpreter, block: Block, args: Sequence[Any], step
                 for res, value in zip(results, values):
                     local[res] = value
                 continue
-        result = run_op(op, inputs)
+        if observed:
+            result = interpreter._run_op(op, inputs)  # pyright: ignore[reportPrivateUsage]
+        else:
+            result = _invoke(interpreter, op, entry, inputs)
         if result.terminator_value is not None:
             # A terminator with its own implementation (e.g. func.return).
             if isinstance(result.terminator_value, ReturnedValues):
                 return tuple(result.terminator_value.values)
             if isinstance(result.terminator_value, Successor):
                 raise InterpreterError(op, "branches between blocks are not supported")
-        for res, value in zip(results, result.values):
+        values = result.values
+        for res, value in zip(results, values):
             local[res] = value
+        if memoize and not observed and all(type(v) in _IMMUTABLE_SCALARS for v in values):
+            # Values of the op's attributes alone: the next run reuses them.
+            known = tuple(values)
+            steps[index] = (op, operands, results, lambda _inputs, known=known: known, entry, False)
     return None
+
+
+# Result types a memoized op may share between runs: nothing can write into them.
+_IMMUTABLE_SCALARS = frozenset(
+    {int, float, bool, np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+     np.float16, np.float32, np.float64}
+)
 
 
 _MISSING = object()
@@ -335,17 +359,27 @@ FastPath = Callable[[tuple[Any, ...]], "tuple[Any, ...] | None"]
 # A fast path must give exactly the values the op's implementation gives.
 FAST_PATHS: dict[type[Operation], Callable[[Operation], FastPath | None]] = {}
 
-_Steps = tuple[
-    list[tuple[Operation, tuple[SSAValue, ...], tuple[SSAValue, ...], FastPath | None]], Operation | None
-]
+# Ops whose results are a function of their attributes alone, by name (besides
+# ConstantLike ops): the HAL's element and encoding type codes.
+ATTRIBUTE_ONLY_OPS: set[str] = {"hal.element_type", "hal.encoding_type"}
+
+# One op of a block's plan: the op, its operand and result values, its fast path,
+# its implementation (``(functions, implementation)`` as registered, or None), and
+# whether its scalar results may be kept after its first run.
+_Step = tuple[Operation, tuple[SSAValue, ...], tuple[SSAValue, ...], "FastPath | None", Any, bool]
+_Steps = tuple[list[_Step], Operation | None]
 
 
 def _block_steps(interpreter: Interpreter, block: Block) -> _Steps:
-    """The ops ``run_block`` runs (with their operands and results) and the terminator it reads.
+    """A block's plan: the ops ``run_block`` runs, each resolved to what runs it, and the terminator it reads.
 
-    Read once per block and interpreter: a loop body runs many times, and
-    walking the op list through xDSL's linked-list properties each time costs
-    more than many of the ops themselves.
+    Prepared once per block and interpreter, so that running the block again (a
+    loop body, a dispatch, the next call of a function) does not look anything
+    up: walking the op list through xDSL's linked-list properties, finding each
+    op's implementation and fast path cost more than many of the ops
+    themselves. An op without operands whose results depend on its attributes
+    only (``ATTRIBUTE_ONLY_OPS``, ConstantLike ops) and are scalars runs once;
+    later runs reuse its results.
     """
     cache: dict[Block, _Steps] | None = getattr(interpreter, "_block_steps", None)
     if cache is None:
@@ -355,9 +389,26 @@ def _block_steps(interpreter: Interpreter, block: Block) -> _Steps:
     if steps is None:
         ops = list(block.ops)
         terminator = ops.pop() if ops and _is_terminator(ops[-1]) else None
-        steps = ([(op, tuple(op.operands), tuple(op.results), _fast_path(op)) for op in ops], terminator)
+        impls = interpreter._impls._impl_dict  # pyright: ignore[reportPrivateUsage]
+        steps = (
+            [
+                (op, tuple(op.operands), tuple(op.results), _fast_path(op), impls.get(type(op)), _attribute_only(op))
+                for op in ops
+            ],
+            terminator,
+        )
         cache[block] = steps
     return steps
+
+
+def _attribute_only(op: Operation) -> bool:
+    if op.operands or op.regions or not op.results:
+        return False
+    if op.name in ATTRIBUTE_ONLY_OPS:
+        return True
+    from xdsl.traits import ConstantLike
+
+    return op.has_trait(ConstantLike)
 
 
 def _fast_path(op: Operation) -> FastPath | None:

@@ -26,6 +26,7 @@ unpack) have direct numpy implementations.
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -38,7 +39,6 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from mini_iree.compiler.interpreter.affine_ops import eval_affine_expr
 from mini_iree.compiler.interpreter.buffers import BufferPool, scratch_pool
 from mini_iree.compiler.interpreter.core import (
     InterpreterError,
@@ -121,6 +121,8 @@ def loop_view(op: Operation, array: Any, map_: AffineMap, sizes: Sequence[int]) 
             shape[positions[r]] = array.shape[r]
         return np.transpose(array, order).reshape(shape)
     # Any other map: the accessed indices of all points at once.
+    from mini_iree.compiler.interpreter.affine_ops import eval_affine_expr  # not at start-up: see _run_per_point
+
     grids = _grids(sizes)
     indices = []
     for axis, expr in enumerate(map_.results):
@@ -221,7 +223,7 @@ def contract(
     free_b = [d for d in b_dims if d not in a_dims]
 
     def size(dims: Sequence[int]) -> int:
-        return int(np.prod([sizes[d] for d in dims], dtype=np.int64))
+        return math.prod([sizes[d] for d in dims])
 
     lead = [size(batch)] if batch else []
     a2 = _as_matrix(a, a_dims, batch, free_a, contracted, lead + [size(free_a), size(contracted)], pool)
@@ -337,7 +339,7 @@ def _is_zero(array: np.ndarray) -> bool:
     return not array.any()
 
 
-def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, match, maps, ins, outs, sizes):
+def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, match, maps, ins, outs, sizes, positions):
     lhs_casts, rhs_casts, add = match
     a, b = ins
     for cast in lhs_casts:
@@ -360,10 +362,10 @@ def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, ma
     out = _store_destination(interpreter, op, (a, b, acc)) if zero_acc else None
     product = contract(
         a,
-        _dim_positions(maps[0]),
+        positions[0],
         b,
-        _dim_positions(maps[1]),
-        _dim_positions(maps[2]),
+        positions[1],
+        positions[2],
         sizes,
         scratch_pool(interpreter),
         out,
@@ -559,6 +561,10 @@ def _run_per_point(interpreter: Interpreter, op: LinalgStructuredOperation, maps
     results = [np.array(v, copy=True) for v in outs]
     block = op.body.block
     stack = _index_stack(interpreter)
+    # affine_ops imports the affine dialect, and xDSL's memref with it: a cost at start-up
+    # that only the rare map which is not a permutation of loop dimensions needs.
+    from mini_iree.compiler.interpreter.affine_ops import eval_affine_expr
+
     for point in itertools.product(*(range(s) for s in sizes)):
         where = [tuple(int(eval_affine_expr(e, point)) for e in m.results) for m in maps]
         args = [v[w] for v, w in zip(inputs, where[:n_in])] + [r[w] for r, w in zip(results, where[n_in:])]
@@ -572,14 +578,29 @@ def _run_per_point(interpreter: Interpreter, op: LinalgStructuredOperation, maps
     return results
 
 
+def _structure(interpreter: Interpreter, op: LinalgStructuredOperation) -> tuple:
+    """``(maps, iterator types, contraction match, dim positions of each map)``: what
+    :func:`run_structured` reads off the op itself, once per op and interpreter.
+
+    A dispatch runs its linalg op on every call, and matching the body and
+    reading the maps costs more than a small op's arithmetic (the module does
+    not change while an interpreter runs it, see ``make_interpreter``).
+    """
+    cache = interpreter.get_data(LinalgFunctions, "structures", dict)
+    known = cache.get(op)
+    if known is None:
+        maps = [m.data for m in op.get_indexing_maps()]
+        iterators = [str(it.data) for it in op.get_iterator_types()]
+        known = cache[op] = (maps, iterators, match_contraction(op, maps), [_dim_positions(m) for m in maps])
+    return known
+
+
 def run_structured(interpreter: Interpreter, op: LinalgStructuredOperation, ins: Sequence[Any], outs: Sequence[Any]):
     """The new values of ``op``'s outputs (see the module docstring for the tiers)."""
-    maps = [m.data for m in op.get_indexing_maps()]
-    iterators = [str(it.data) for it in op.get_iterator_types()]
+    maps, iterators, match, positions = _structure(interpreter, op)
     sizes = loop_sizes(op, maps, [*ins, *outs])
-    match = match_contraction(op, maps)
     if match is not None:
-        return _run_contraction(interpreter, op, match, maps, ins, outs, sizes)
+        return _run_contraction(interpreter, op, match, maps, ins, outs, sizes, positions)
     try:
         return _run_vectorized(interpreter, op, maps, iterators, ins, outs, sizes)
     except InterpreterError as error:

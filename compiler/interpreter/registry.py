@@ -23,6 +23,7 @@ IMPLEMENTATION_MODULES: tuple[str, ...] = tuple(
         # upstream dialects
         "builtin_ops",
         "arith_ops",
+        "math_ops",
         "func_ops",
         "tensor_ops",
         "linalg_ops",
@@ -45,7 +46,7 @@ DIALECT_MODULES: dict[str, str] = {
     for dialect, name in (
         ("builtin", "builtin_ops"),
         ("arith", "arith_ops"),
-        ("math", "arith_ops"),
+        ("math", "math_ops"),
         ("func", "func_ops"),
         ("tensor", "tensor_ops"),
         ("linalg", "linalg_ops"),

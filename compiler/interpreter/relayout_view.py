@@ -22,15 +22,13 @@ None, and the caller evaluates the body on index arrays as before.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr
 from xdsl.ir import Block, SSAValue
-
-from mini_iree.dialects import affine
 
 __all__ = ["PlanCache", "ScatterPlan", "copy_into", "scatter_plan"]
 
@@ -204,7 +202,7 @@ class ScatterPlan:
     def view(self, source: np.ndarray, output_shape: Sequence[int]) -> np.ndarray | None:
         """The output as a read-only view of ``source``, when the plan writes every output element
         and each output index walks the input at one stride; else None."""
-        if self.count() != int(np.prod(output_shape, dtype=np.int64)):
+        if self.count() != math.prod(output_shape):
             return None
         strides = []
         for extent, terms in zip(output_shape, self.out_places):
@@ -449,6 +447,12 @@ def _same_scalar(value: Any, known: Any) -> bool:
 
 
 def _plan(block: Block, shape: list[int], outer_value) -> ScatterPlan:
+    # Imported here: copy_into serves every linalg program, and the affine dialect
+    # brings xDSL's memref with it, a cost at start-up only map_scatter bodies need.
+    from xdsl.dialects import arith
+
+    from mini_iree.dialects import affine
+
     if not shape or len(block.args) != len(shape):
         raise _Unsupported
     roots = [_Digit(dim, 1, extent) for dim, extent in enumerate(shape)]

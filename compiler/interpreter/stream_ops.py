@@ -28,14 +28,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.ir import Attribute, Operation
+from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
+from xdsl.ir import Attribute, Operation, OpResult
 
 from mini_iree.compiler.interpreter.buffers import BufferPool
-from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype
+from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
 from mini_iree.compiler.interpreter.flow_ops import (
     call_exported_function,
+    exported_function,
     shape_with_dims,
     slice_to_shape,
     typed_view,
@@ -46,7 +48,7 @@ from mini_iree.dialects import iree_encoding, stream
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr
 from mini_iree.dialects.iree_tensor_ext import DispatchTensorTypeBase
 
-__all__ = ["StreamFunctions", "storage_size"]
+__all__ = ["READY", "StreamFunctions", "pack_slice_offsets", "storage_size"]
 
 
 # ---------------------------------------------------------------------------
@@ -349,4 +351,116 @@ def _dispatch(
     return tuple(results)
 
 
-FUNCTIONS = (StreamFunctions,)
+# ---------------------------------------------------------------------------
+# Scheduling: execution regions, timepoints, allocations and commands
+# ---------------------------------------------------------------------------
+
+READY = "timepoint"
+"""The value of every ``!stream.timepoint``: one host runs every op in order, so
+all work has completed by the time a timepoint is looked at."""
+
+def pack_slice_offsets(
+    intervals: Sequence[tuple[int, int]],
+    sizes: Sequence[int],
+    keys: Sequence[Any],
+    static: Sequence[bool],
+    base: int = 0,
+) -> tuple[int, list[int]]:
+    """The total length and each slice's offset, as ``iree-stream-layout-slices`` lays them out
+    (``compiler/analysis/slice_packing.py``): constant-size slices (``static``) greedily first,
+    then the others in bins of one size value (``keys``)."""
+    from mini_iree.compiler.analysis.slice_packing import align, dynamic_bins, pack_static
+
+    offsets = [0] * len(sizes)
+    offset = base
+    fixed = [i for i, s in enumerate(static) if s]
+    if fixed:
+        fixed_offsets, high = pack_static([intervals[i] for i in fixed], [sizes[i] for i in fixed])
+        for index, fixed_offset in zip(fixed, fixed_offsets):
+            offsets[index] = base + fixed_offset
+        offset = base + high
+    others = [i for i, s in enumerate(static) if not s]
+    for members in dynamic_bins([intervals[i] for i in others], [keys[i] for i in others]):
+        for member in members:
+            offsets[others[member]] = offset
+        offset = align(offset + align(sizes[others[members[0]]]))
+    return align(offset), offsets
+
+
+@register_impls
+class StreamSchedulingFunctions(InterpreterFunctions):
+    """Execution regions, timepoints, allocations and ``stream.cmd.*`` commands.
+
+    Resources are flat ``uint8`` arrays; a command works on byte ranges of them
+    (views), so dispatches write straight into the allocations they are given.
+    """
+
+    @impl(stream.AsyncExecuteOp)
+    def run_async_execute(self, interpreter: Interpreter, op: stream.AsyncExecuteOp, args: tuple):
+        captured = args[: len(op.resource_operands)]
+        return (*run_block(interpreter, op.body.block, captured), READY)
+
+    @impl_terminator(stream.YieldOp)
+    def run_yield(self, interpreter: Interpreter, op: stream.YieldOp, args: tuple):
+        return ReturnedValues(args[: len(op.resource_operands)]), ()
+
+    @impl(stream.TimepointAwaitOp)
+    def run_await(self, interpreter: Interpreter, op: stream.TimepointAwaitOp, args: tuple):
+        return tuple(args[1 : 1 + len(op.resource_operands)])
+
+    @impl(stream.TimepointJoinOp)
+    def run_join(self, interpreter: Interpreter, op: stream.TimepointJoinOp, args: tuple):
+        return (READY,)
+
+    @impl(stream.ResourceAllocaOp)
+    def run_resource_alloca(self, interpreter: Interpreter, op: stream.ResourceAllocaOp, args: tuple):
+        # Undefined contents (IREE's `uninitialized`): a reused buffer keeps what it held.
+        buffer = interpreter.get_data(StreamFunctions, "result_buffers", ResultBuffers).resource(op, int(args[0]))
+        return (buffer, READY)
+
+    @impl(stream.ResourceDeallocaOp)
+    def run_resource_dealloca(self, interpreter: Interpreter, op: stream.ResourceDeallocaOp, args: tuple):
+        return (READY,)
+
+    @impl(stream.ResourcePackOp)
+    def run_resource_pack(self, interpreter: Interpreter, op: stream.ResourcePackOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        base = int(values[op.offset]) if op.offset is not None else 0
+        sizes = [int(values[v]) for v in op.dynamic_slice_sizes]
+        slices = list(op.dynamic_slice_sizes)
+        static = [isinstance(v, OpResult) and isinstance(v.op, arith.ConstantOp) for v in slices]
+        total, offsets = pack_slice_offsets(op.intervals, sizes, slices, static, base)
+        return (total, *offsets)
+
+    @impl(stream.CmdExecuteOp)
+    def run_cmd_execute(self, interpreter: Interpreter, op: stream.CmdExecuteOp, args: tuple):
+        run_block(interpreter, op.body.block, args[: len(op.resource_operands)])
+        return (READY,)
+
+    @impl(stream.CmdDispatchOp)
+    def run_cmd_dispatch(self, interpreter: Interpreter, op: stream.CmdDispatchOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        views: list[np.ndarray] = []
+        for resource, offset, length in zip(op.resources, op.resource_offsets, op.resource_lengths):
+            buffer, start, count = values[resource], int(values[offset]), int(values[length])
+            if start < 0 or start + count > buffer.size:
+                raise InterpreterError(op, f"range [{start}, {start + count}) is outside a {buffer.size}-byte resource")
+            views.append(buffer[start : start + count])
+        scalars = [values[v] for v in op.uniform_operands]
+        ref = op.entry_points.data[0]
+        function = exported_function(op, ref)
+        if function.body.blocks and function.body.block.args:
+            # A stream executable's function: bindings and scalars in its argument order.
+            resources, operands = iter(views), iter(scalars)
+            call_args = [
+                next(resources) if isinstance(t, stream.BindingType) else next(operands)
+                for t in function.body.block.arg_types
+            ]
+        else:
+            # A HAL interface function: resources become bindings, scalars push constants.
+            call_args = [*views, *scalars]
+        call_exported_function(interpreter, op, ref, call_args)
+        return ()
+
+
+FUNCTIONS = (StreamFunctions, StreamSchedulingFunctions)

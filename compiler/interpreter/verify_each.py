@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IndexType, IntegerType, ModuleOp, NoneAttr, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from mini_iree.compiler.interpreter import InterpreterError, make_interpreter, public_functions
 from mini_iree.compiler.interpreter.core import numpy_dtype, scalar_of
@@ -165,19 +165,47 @@ def _has_encoded_binding(function: Operation) -> bool:
     return False
 
 
+def _writers(value: SSAValue) -> list[Operation]:
+    """The dispatches whose results are the bytes of ``value``.
+
+    Transfers, casts, clones and awaits move bytes without changing them. After
+    stream allocation a resource is a `stream.resource.alloca`; its bytes are
+    written by the `stream.cmd.dispatch`es of the executions it is handed to.
+    """
+    while True:
+        owner = value.owner
+        if isinstance(owner, (stream.AsyncTransferOp, stream.AsyncCastOp, stream.AsyncCloneOp)):
+            value = owner.operands[0]
+        elif isinstance(owner, stream.TimepointAwaitOp):
+            value = owner.resource_operands[list(owner.res).index(value)]
+        else:
+            break
+    if not isinstance(value.owner, stream.ResourceAllocaOp):
+        return [value.owner] if isinstance(value.owner, Operation) else []
+    writers: list[Operation] = []
+    for use in value.uses:
+        execute = use.operation
+        if not isinstance(execute, stream.CmdExecuteOp):
+            continue
+        inside = execute.body.block.args[list(execute.resource_operands).index(value)]
+        for dispatch in execute.walk():
+            if isinstance(dispatch, stream.CmdDispatchOp) and any(
+                resource == inside and access != "ro" for resource, access in zip(dispatch.resources, dispatch.accesses)
+            ):
+                writers.append(dispatch)
+    return writers
+
+
 def _written_as_storage(export: stream.TensorExportOp) -> bool:
     """Whether an exported encoded tensor's bytes are its layout's storage (see the module doc)."""
     from mini_iree.compiler.interpreter.flow_ops import exported_function
 
-    value = export.source
-    # Transfers, casts and clones move bytes without changing them.
-    while isinstance(value.owner, (stream.AsyncTransferOp, stream.AsyncCastOp, stream.AsyncCloneOp)):
-        value = value.owner.operands[0]
-    writer = value.owner
-    if not isinstance(writer, (stream.AsyncDispatchOp, stream.TensorDispatchOp)):
+    writers = _writers(export.source)
+    dispatches = (stream.AsyncDispatchOp, stream.TensorDispatchOp, stream.CmdDispatchOp)
+    if not writers or not all(isinstance(w, dispatches) for w in writers):
         return False
     try:
-        functions = [exported_function(writer, ref) for ref in writer.entry_points.data]
+        functions = [exported_function(w, ref) for w in writers for ref in w.entry_points.data]
     except InterpreterError:
         return False
     return not any(_has_encoded_binding(f) for f in functions)

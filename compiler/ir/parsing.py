@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
@@ -583,12 +583,28 @@ class LocatedParser(Parser):
             self._resume_from(end)
             return known
         parsed = super().parse_optional_type()
+        if parsed is not None:
+            self._verify_type_encoding(parsed, end)
         # Cached only if the parse ended exactly where the spelling does.
         if parsed is not None:
             after = self._current_token.span.start
             if after >= end and not text[end:after].strip():
                 self._types[key] = parsed
         return parsed
+
+    def _verify_type_encoding(self, type_: Attribute, end: int) -> None:
+        """Check a tensor's encoding against its shape as the type is read.
+
+        MLIR verifies an encoding when the type is built (`VerifiableTensorEncoding`),
+        so a bad one is reported at the type, before any op that holds it.
+        """
+        check = getattr(getattr(type_, "encoding", None), "verify_encoding", None)
+        if check is None:
+            return
+        try:
+            check(type_.get_shape(), type_.get_element_type())  # type: ignore[attr-defined]
+        except VerifyException as err:
+            self.raise_error(str(err).splitlines()[0], end - 1, end)
 
     def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
         start = self._current_token.span.start

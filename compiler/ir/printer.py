@@ -63,7 +63,6 @@ from xdsl.ir.affine import (
 )
 from xdsl.printer import Printer
 
-from mini_iree.compiler.ir.format_printer import format_printer
 
 # ---------------------------------------------------------------------------
 # Affine expressions with MLIR's binding strengths.
@@ -805,7 +804,7 @@ class MLIRPrinter(Printer):
                 self._add_message_on_next_line(message, begin - len(name), begin)
         self._dialect_stack.append(DEFAULT_DIALECTS.get(op.name, ""))
         try:
-            fast = format_printer(type(op)) if self.fast_formats else None
+            fast = _fast_printer(type(op)) if self.fast_formats else None
             if fast is not None:
                 fast.print(self, op)
             else:
@@ -822,6 +821,30 @@ def print_module_to_string(module: Operation, *, generic: bool = False, local_sc
     printer = MLIRPrinter(stream=stream, print_generic_format=generic, local_scope=local_scope)
     printer.print_module(module)
     return stream.getvalue()
+
+
+# Op class -> its declarative-format printer, or None (``format_printer``'s answer).
+_FAST_PRINTERS: dict[type[Operation], object] = {}
+
+
+def _fast_printer(cls: type[Operation]):
+    """``format_printer(cls)``, importing xDSL's declarative-format machinery only when an op has a format.
+
+    A class defined with an ``assembly_format`` has imported that machinery
+    already; printing a module of other ops (an empty module) never needs it,
+    which keeps it off mini-iree-opt's start-up.
+    """
+    try:
+        return _FAST_PRINTERS[cls]
+    except KeyError:
+        pass
+    fast = None
+    if getattr(cls.__dict__.get("print"), "__name__", "") == "print_with_format":
+        from mini_iree.compiler.ir.format_printer import format_printer
+
+        fast = format_printer(cls)
+    _FAST_PRINTERS[cls] = fast
+    return fast
 
 
 __all__ = [

@@ -19,14 +19,15 @@ Dynamic sizes are xDSL's ``DYNAMIC_INDEX`` and projected permutations
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from xdsl.dialects import func
 from xdsl.dialects.builtin import FixedBitwidthType, IndexType, ModuleOp, TensorType, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.traits import MemoryEffect, NoMemoryEffect, OpTrait, is_side_effect_free
 
-from mini_iree.dialects import linalg
+if TYPE_CHECKING:
+    from mini_iree.dialects import linalg
 
 __all__ = [
     "element_bit_width",
@@ -178,6 +179,8 @@ def function_ops(module: ModuleOp) -> list[Operation]:
     """Every ``func.func`` and ``util.func`` of the module (nested modules included)."""
     global _is_function
     if _is_function is None:
+        from xdsl.dialects import func
+
         from mini_iree.dialects import util
 
         _is_function = instance_test(func.FuncOp, util.FuncOp)
@@ -221,6 +224,8 @@ def is_bit_extend_op(op: Operation) -> bool:
     such as a per-channel scale, do not matter: ``(x - zero) * scale`` on an
     ``i8`` weight is a bit extend.
     """
+    from mini_iree.dialects import linalg  # not at start-up: mini-iree-opt may never need linalg
+
     if not isinstance(op, linalg.GenericOp) or len(op.outputs) != 1 or not op.res:
         return False
     if not _all_parallel(op):
@@ -245,6 +250,8 @@ def _is_identity(affine_map: AffineMap) -> bool:
 def is_broadcasting_op(op: Operation) -> bool:
     """IREE's ``isBroadcastingOp``: ``linalg.broadcast``, or a generic reading one input by a lower-rank
     projected permutation whose body just yields."""
+    from mini_iree.dialects import linalg  # not at start-up: mini-iree-opt may never need linalg
+
     if isinstance(op, linalg.BroadcastOp):
         return True
     if not isinstance(op, linalg.GenericOp):
@@ -261,6 +268,8 @@ def is_broadcasting_op(op: Operation) -> bool:
 
 def is_broadcast_op_interface(op: Operation) -> bool:
     """MLIR's ``isaBroadcastOpInterface`` on a generic: yield the single input, read along fewer, increasing dims."""
+    from mini_iree.dialects import linalg  # not at start-up: mini-iree-opt may never need linalg
+
     if not isinstance(op, linalg.GenericOp):
         return False
     if len(op.inputs) != 1 or len(op.outputs) != 1 or not _all_parallel(op):

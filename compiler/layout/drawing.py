@@ -137,3 +137,37 @@ def save_png(picture: Picture, path: str) -> None:
     ax.set_title(picture.title, fontsize=9, family="monospace")
     fig.savefig(path, dpi=150, bbox_inches="tight")
     plt.close(fig)
+
+
+def cute_picture(layout, title: str) -> Picture:
+    """A CuTe layout drawn as CuTe's `print_layout` prints it: mode 0 down, the other modes across.
+
+    Cell `(r, c)` holds `layout((r, c))` (the modes after the first read as one
+    colexicographic column index); a rank-1 layout is one row. Colours follow
+    the offset (cycling the palette, as CuTe's `print_latex` shades by offset),
+    so cells of a broadcast (stride 0) share a colour. A CuTe layout has no
+    padding: every cell is an element.
+    """
+    modes = layout.modes()
+    sizes = [m.size() for m in modes]
+    cells_count = math.prod(sizes)
+    if cells_count > MAX_CELLS or any(s > MAX_CELLS for s in sizes):
+        raise ValueError(f"{cells_count} cells are too many to draw (at most {MAX_CELLS}); draw a smaller layout")
+    grid = layout.coordinate_grid()
+    if len(modes) == 1:
+        offsets2 = grid.reshape(1, -1)
+        indices = [(c,) for c in range(sizes[0])]
+    else:
+        # Columns: modes 1.. in colexicographic order (mode 1 fastest), as CuTe reads a 1-D column index.
+        offsets2 = np.transpose(grid, (0, *range(len(modes) - 1, 0, -1))).reshape(sizes[0], -1)
+        rest = list(np.ndindex(*reversed(sizes[1:])))
+        indices = [(r, *reversed(c)) for r in range(sizes[0]) for c in rest]
+    inside = np.ones(offsets2.shape, dtype=bool)
+    colours = tile_colours(offsets2, inside, 1)
+    rows_idx, cols_idx = np.indices(offsets2.shape)
+    cells = tuple(
+        Cell(r, c, str(o), colour, False, tuple(index))
+        for r, c, o, colour, index in zip(rows_idx.ravel().tolist(), cols_idx.ravel().tolist(),
+                                          offsets2.ravel().tolist(), colours.ravel().tolist(), indices)
+    )  # fmt: skip
+    return Picture(title, offsets2.shape[0], offsets2.shape[1], cells)

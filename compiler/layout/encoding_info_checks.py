@@ -1,8 +1,9 @@
 """The checks an `encoding_info` must pass, without numpy.
 
-The resolvers' verifiers run them when a resolver carrying an `encoding_info` is
-built, and `#iree_encoding.layout` again against the rank of the tensor it is attached
-to; so this module must stay as light as the dialects: no layout algebra, no numpy.
+A resolver carrying an `encoding_info` is checked against the tensor type it is
+attached to, directly or in an `#iree_encoding.layout` (as IREE verifies it since
+2026: a resolver alone is not checked). The dialects call in here, so this module
+must stay as light as they are: no layout algebra, no numpy.
 """
 
 from __future__ import annotations
@@ -30,33 +31,41 @@ def inner_tiles(info: MaterializeEncodingInfo) -> tuple[int | None, ...]:
     return tuple(None if t == DYNAMIC or s else t for t, s in zip(info.inner_tile_sizes, scalable))
 
 
-def verify_encoding_info(info: MaterializeEncodingInfo, rank: int | None) -> None:
-    """The checks `linalg.pack` and `TileSwizzle::verify` make, as EncodingInfoError.
+def _check_indices(indices: Sequence[int], field: str, rank: int) -> None:
+    seen: set[int] = set()
+    for pos in indices:
+        if not 0 <= pos < rank:
+            raise EncodingInfoError(f"{field} index {pos} is out of bounds for tensor rank {rank}")
+        if pos in seen:
+            raise EncodingInfoError(f"{field} contains duplicate index {pos}")
+        seen.add(pos)
 
-    With `rank` None (the attribute alone, no tensor yet) the rank is that of
-    `outerDimsPerm` when it is given; dims are only checked to be non-negative otherwise.
+
+def verify_encoding_info(info: MaterializeEncodingInfo, rank: int) -> None:
+    """The checks of a resolved `encoding_info` against a rank-`rank` tensor, as EncodingInfoError.
+
+    IREE's (since 2026) `verifyPackedLayoutWithType`, in its order and words: an
+    identity layout passes; the tile lists agree in length; innerDimsPos and
+    outerDimsPerm are in bounds and distinct; a swizzle is a permutation of its
+    expanded dims, has a group per inner tile and each group multiplies to its
+    tile. Then what `linalg.pack` needs further: positive tiles, an outerDimsPerm
+    covering every dim, one scalable flag per tile.
     """
-    if rank is None:
-        if info.outer_dims_perm:
-            rank = len(info.outer_dims_perm)
-        elif any(d < 0 for d in info.inner_dims_pos):
-            raise EncodingInfoError(f"innerDimsPos {_list(info.inner_dims_pos)} holds a negative dim")
-        else:
-            rank = max(info.inner_dims_pos, default=-1) + 1
+    if (
+        not info.inner_dims_pos
+        and not info.inner_tile_sizes
+        and not info.outer_dims_perm
+        and info.swizzle is None
+        and info.scalable_tiles is None
+    ):
+        return
     if len(info.inner_dims_pos) != len(info.inner_tile_sizes):
         raise EncodingInfoError(
-            f"innerDimsPos has {len(info.inner_dims_pos)} entries but innerTileSizes has {len(info.inner_tile_sizes)}"
+            f"innerDimsPos size ({len(info.inner_dims_pos)}) does not match innerTileSizes size "
+            f"({len(info.inner_tile_sizes)})"
         )
-    if len(set(info.inner_dims_pos)) != len(info.inner_dims_pos) or any(
-        not 0 <= d < rank for d in info.inner_dims_pos
-    ):
-        raise EncodingInfoError(f"innerDimsPos {_list(info.inner_dims_pos)} is not a set of dims of a rank-{rank} tensor")
-    if any(t != DYNAMIC and t <= 0 for t in info.inner_tile_sizes):
-        raise EncodingInfoError(f"innerTileSizes {_list(info.inner_tile_sizes)} must be positive")
-    if info.outer_dims_perm and sorted(info.outer_dims_perm) != list(range(rank)):
-        raise EncodingInfoError(f"outerDimsPerm {_list(info.outer_dims_perm)} is not a permutation of {rank} dims")
-    if info.scalable_tiles is not None and len(info.scalable_tiles) != len(info.inner_tile_sizes):
-        raise EncodingInfoError("scalableTiles must have one entry per inner tile")
+    _check_indices(info.inner_dims_pos, "innerDimsPos", rank)
+    _check_indices(info.outer_dims_perm, "outerDimsPerm", rank)
     swizzle = info.swizzle
     if swizzle is not None:
         message = swizzle.verify()
@@ -64,22 +73,34 @@ def verify_encoding_info(info: MaterializeEncodingInfo, rank: int | None) -> Non
             raise EncodingInfoError(message)
         if len(swizzle.expand_shape) != len(info.inner_tile_sizes):
             raise EncodingInfoError(
-                f"swizzle has {len(swizzle.expand_shape)} expandShape groups but there are "
-                f"{len(info.inner_tile_sizes)} inner tiles"
+                f"swizzle expandShape size ({len(swizzle.expand_shape)}) does not match innerTileSizes size "
+                f"({len(info.inner_tile_sizes)})"
             )
-        for group, tile in zip(swizzle.expand_shape, inner_tiles(info)):
+        for index, (group, tile) in enumerate(zip(swizzle.expand_shape, inner_tiles(info))):
             product = 1
             for dim in group:
                 product *= dim.size
             if tile is not None and product != tile:
-                raise EncodingInfoError(f"swizzle group of sizes {[d.size for d in group]} does not multiply to {tile}")
+                raise EncodingInfoError(
+                    f"swizzle expandShape[{index}] product ({product}) does not match innerTileSizes[{index}] ({tile})"
+                )
+    for index, tile in enumerate(info.inner_tile_sizes):
+        if tile != DYNAMIC and tile <= 0:
+            raise EncodingInfoError(f"innerTileSizes[{index}] ({tile}) must be positive")
+    if info.outer_dims_perm and len(info.outer_dims_perm) != rank:
+        raise EncodingInfoError(
+            f"outerDimsPerm size ({len(info.outer_dims_perm)}) does not match tensor rank ({rank})"
+        )
+    if info.scalable_tiles is not None and len(info.scalable_tiles) != len(info.inner_tile_sizes):
+        raise EncodingInfoError(
+            f"scalableTiles size ({len(info.scalable_tiles)}) does not match innerTileSizes size "
+            f"({len(info.inner_tile_sizes)})"
+        )
 
 
-
-
-def verify_resolved_layout(layout: object, rank: int | None) -> None:
-    """Raise VerifyException if the `encoding_info` a resolver carries (if any) is not a
-    pack of a rank-`rank` tensor (of any rank when None)."""
+def verify_resolved_layout(layout: object, rank: int) -> None:
+    """Raise VerifyException if the `encoding_info` a resolver carries (if any) does not
+    describe a pack of a rank-`rank` tensor."""
     from xdsl.utils.exceptions import VerifyException
 
     info = getattr(layout, "encoding_info", None)
@@ -88,11 +109,4 @@ def verify_resolved_layout(layout: object, rank: int | None) -> None:
     try:
         verify_encoding_info(info, rank)
     except EncodingInfoError as err:
-        raise VerifyException(f"invalid encoding_info: {err}") from None
-
-
-def verify_resolver(self: EncodingResolverAttr) -> None:
-    """`verify` of the resolvers: their own checks, then those of the `encoding_info`
-    they may carry, which need no tensor."""
-    EncodingResolverAttr.verify(self)
-    verify_resolved_layout(self, None)
+        raise VerifyException(str(err)) from None

@@ -252,10 +252,18 @@ def _dynamic_positions(shape: Sequence[int | None]) -> dict[int, int]:
     return positions
 
 
-def dense_storage_size(b: SizeBuilder, tensor: TensorType) -> Value:
-    """A tensor without a layout: static count x each dynamic dim (`calculateStorageElementCountInBytes`)."""
+def dense_storage_size(b: SizeBuilder, tensor: TensorType, nsw: bool = False) -> Value:
+    """A tensor without a layout: static count x each dynamic dim (`calculateStorageElementCountInBytes`).
+
+    Sub-byte elements are counted several to a byte: power-of-two integers below
+    a byte always, i1 only with `#iree_encoding.packed_storage`. A static count of
+    bits that is not whole bytes is an error, except with packed_storage, which
+    rounds up (`PackedStorageAttr::calculateStorageSizeInBytes`; its dynamic
+    products are `nsw` in IREE 3.13, where it is a serializable layout).
+    """
+    packed = _has_packed_storage(tensor)
     bits = legal_storage_bit_width(tensor)
-    packs = _packs_sub_byte(bits, False)
+    packs = _packs_sub_byte(bits, packed)
     shape = _shape(tensor)
     static_count = 1 if packs else _rounded_byte_width(bits)
     for extent in shape:
@@ -263,9 +271,9 @@ def dense_storage_size(b: SizeBuilder, tensor: TensorType) -> Value:
             static_count *= extent
     value: Value = Const(static_count)
     for index in range(len(_dynamic_positions(shape))):
-        value = b.muli(value, DynamicDim(index))
+        value = b.muli(value, DynamicDim(index), nsw and packed)
     if packs:
-        if all(extent is not None for extent in shape) and (static_count * bits) % 8 != 0:
+        if not packed and all(extent is not None for extent in shape) and (static_count * bits) % 8 != 0:
             raise StorageSizeError(f"{tensor} does not have integral number of total bytes")
         value = b.ceildivui(value, Const(8 // bits))
     return value
@@ -361,7 +369,7 @@ def _layout_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, 
     if isinstance(layout, iree_encoding.IdentityAttr):
         return _padding_storage_size(b, [0] * tensor.get_num_dims(), tensor, nsw)
     if isinstance(layout, iree_encoding.PackedStorageAttr):
-        return dense_storage_size(b, tensor)
+        return dense_storage_size(b, tensor, nsw)
     raise StorageSizeError(f"cannot compute the storage size of layout {layout}")
 
 
@@ -396,4 +404,4 @@ def tensor_storage_size(tensor: TensorType, *, nsw: bool = False) -> StorageSize
         return b.finish(result)
     if isinstance(encoding, iree_encoding.PaddingAttr | iree_encoding.PadEncodingLayoutAttr | iree_encoding.IdentityAttr):
         return b.finish(_layout_storage_size(b, encoding, tensor, nsw))
-    return b.finish(dense_storage_size(b, tensor))
+    return b.finish(dense_storage_size(b, tensor, nsw))

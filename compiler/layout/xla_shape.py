@@ -131,7 +131,9 @@ class XlaShape:
         return f"{self.element_type}[{dims}]"
 
     def __str__(self) -> str:
-        return self.without_layout() + ("" if self.layout is None else str(self.layout))
+        layout = "" if self.layout is None else str(self.layout)
+        # ShapeUtil::HumanStringWithLayout: a scalar's empty layout prints as nothing.
+        return self.without_layout() + ("" if not self.dimensions and layout == "{}" else layout)
 
     def with_default_layout(self) -> XlaShape:
         """The shape with its layout, `{n-1,...,0}` (row-major) when none was given."""

@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import AffineMapAttr, IntegerType, Signedness, Tensor
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
+from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, static_shape, to_ir_shape
 from mini_iree.dialects import iree_codegen, linalg, tensor
@@ -146,9 +147,12 @@ def lower_to_inner_tiled(
     kind: Attribute,
     encodings: Sequence[EncodingAttr],
     operands: Sequence[SSAValue],
-    era: str,
+    era: str | EraProfile | None = None,
 ) -> SSAValue:
-    """`iree_codegen.inner_tiled` with the data-tiled MMA `kind` over (b?, m, n, k)."""
+    """`iree_codegen.inner_tiled` with the data-tiled MMA `kind` over (b?, m, n, k).
+
+    IREE 3.13 also spells out the MMA semantics (`era`; None: the run's).
+    """
     from mini_iree.compiler.resolvers.matmul_info import get_contraction_dims
     from mini_iree.dialects import iree_gpu
 
@@ -167,7 +171,7 @@ def lower_to_inner_tiled(
     parallel = linalg.IteratorTypeAttr.parallel()
     reduction = linalg.IteratorTypeAttr.reduction()
     iterators = [parallel] * (len(loops) - 1) + [reduction]
-    semantics = None if era == "walkthrough" else iree_gpu.MMASemanticsAttr(False, False)
+    semantics = iree_gpu.MMASemanticsAttr(False, False) if era_profile(era).inner_tiled_semantics else None
     inner = iree_codegen.InnerTiledOp([operands[LHS], operands[RHS]], [operands[RESULT]], maps, iterators, kind, semantics)
     return builder.insert(inner).results[0]
 

@@ -19,6 +19,10 @@ A padding layout (`#iree_encoding.padding<[0, 64]>`, from the GPU padding
 resolver) is not packed: every tensor in the function keeps its logical shape
 and only bindings take the padded shape (`LayoutSource.padding`), so for ops
 it is the identity layout too.
+
+Every question about a resolver goes through its `LayoutResolver`
+(`compiler/resolvers/interface.py`): this module never asks which backend a
+resolver belongs to.
 """
 
 from __future__ import annotations
@@ -28,14 +32,15 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
+from mini_iree.compiler.era import ERA_NAMES, EraProfile, era_profile
 from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.resolvers.interface import LayoutResolver
+from mini_iree.compiler.resolvers.registry import resolver_for, resolver_of, same_kind, same_resolver_kind
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext
-from mini_iree.dialects.iree_codegen import EncodingResolverAttr, MaterializeEncodingInfo
-from mini_iree.dialects.iree_cpu import VMVXEncodingResolverAttr
-from mini_iree.dialects.iree_gpu import GPUEncodingResolverAttr, GPUPaddingResolverAttr
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
 TARGET_ATTR = "hal.executable.target"
-GPU_ERAS = ("walkthrough", "3.13")
+GPU_ERAS = ERA_NAMES
 
 
 def _variant_target(op: Operation) -> hal.ExecutableTargetAttr | None:
@@ -72,20 +77,29 @@ def _device_targets(op: Operation) -> list[hal.ExecutableTargetAttr]:
     return targets
 
 
-def binding_resolver_types(func: Operation) -> set[type]:
-    """The resolver attribute classes of the layouts on the function's bindings."""
-    kinds: set[type] = set()
+def _layouts_of(encoding: Attribute) -> list[Attribute] | None:
+    """The serialized layouts an encoding carries (`#iree_encoding.layout<[...]>`, or the older
+    `#iree_encoding.encoding<..., layouts = [...]>`); None when it carries none."""
+    if isinstance(encoding, iree_encoding.LayoutAttr | iree_encoding.EncodingAttr) and isinstance(
+        encoding.layouts, ArrayAttr
+    ):
+        return list(encoding.layouts.data)
+    return None
+
+
+def binding_layouts(func: Operation) -> list[Attribute]:
+    """The serialized layouts on the function's bindings, each kind once, in order of appearance."""
+    layouts: list[Attribute] = []
     for op in func.walk():
         for result in op.results:
             ty = result.type
             if isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase):
                 bound = ty.bound_type
                 encoding = bound.encoding if isinstance(bound, TensorType) else None
-                if isinstance(encoding, iree_encoding.LayoutAttr | iree_encoding.EncodingAttr) and isinstance(
-                    encoding.layouts, ArrayAttr
-                ):
-                    kinds |= {type(layout) for layout in encoding.layouts.data}
-    return kinds
+                for layout in _layouts_of(encoding) or []:
+                    if not any(same_kind(layout, seen) for seen in layouts):
+                        layouts.append(layout)
+    return layouts
 
 
 def find_target(func: Operation) -> hal.ExecutableTargetAttr | None:
@@ -96,13 +110,12 @@ def find_target(func: Operation) -> hal.ExecutableTargetAttr | None:
     attr = func.attributes.get(TARGET_ATTR)
     if isinstance(attr, hal.ExecutableTargetAttr):
         return attr
-    from mini_iree.compiler.resolvers import get_resolver
-
-    kinds = binding_resolver_types(func)
-    candidates = [t for t in _device_targets(func) if get_resolver(t) is not None]
-    if kinds:
-        candidates = [t for t in candidates if type(get_resolver(t)) in kinds]
-    return candidates[0] if len(candidates) == 1 else None
+    layouts = binding_layouts(func)
+    candidates = [resolver_of(t) for t in _device_targets(func)]
+    candidates = [r for r in candidates if r.packs]
+    if layouts:
+        candidates = [r for r in candidates if any(same_resolver_kind(layout, r) for layout in layouts)]
+    return candidates[0].target if len(candidates) == 1 else None
 
 
 @dataclass
@@ -110,10 +123,24 @@ class LayoutSource:
     """Answers "what is the packed layout of this tensor type" for one function."""
 
     target: hal.ExecutableTargetAttr | None
-    gpu_era: str = "walkthrough"
-    padding_resolver: GPUPaddingResolverAttr | None = None
+    era: str | EraProfile | None = None
+    """The era whose GPU heuristics resolve encodings (None: the run's)."""
+    padding_resolver: Attribute | None = None
     """The target's padding resolver, configured with its L1 cache (IREE's padding materialization)."""
     _cache: dict[Attribute, MaterializeEncodingInfo] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.era = era_profile(self.era)
+
+    @property
+    def profile(self) -> EraProfile:
+        assert isinstance(self.era, EraProfile)
+        return self.era
+
+    @property
+    def resolver(self) -> LayoutResolver | None:
+        """The target's resolver (the identity resolver when it names none); None without a target."""
+        return None if self.target is None else resolver_of(self.target)
 
     def padding(self, op: Operation, ty: Attribute) -> list[int] | None:
         """The pad of each dim of a padding layout (IREE's getPadLayout); None: not a padding layout.
@@ -132,9 +159,9 @@ class LayoutSource:
             return None
         if self.padding_resolver is None:
             return None
-        from mini_iree.compiler.resolvers.padding import get_padding_layout
-
-        layout = get_padding_layout(self.padding_resolver, ty)
+        resolver = resolver_for(self.padding_resolver, self.target)
+        assert resolver is not None and resolver.pads
+        layout = resolver.padding_layout(ty)
         return None if layout is None else self._static_padding(op, layout)
 
     @staticmethod
@@ -144,22 +171,17 @@ class LayoutSource:
             raise OpError(op, f"has an unresolved padding {layout}: no padding resolver decides its amount")
         return pads
 
-    def resolver_kind(self, func: Operation) -> type | None:
-        """The resolver class that decides how contractions lower (CPU/VMVX/GPU)."""
-        if self.target is not None:
-            from mini_iree.compiler.resolvers import get_resolver
+    def contraction_resolver(self, func: Operation) -> LayoutResolver | None:
+        """The resolver whose backend computes the function's contractions (IREE's LayoutMaterializerAttr).
 
-            resolver = get_resolver(self.target)
-            if resolver is not None:
-                return type(resolver)
-        kinds = binding_resolver_types(func)
-        return next(iter(kinds)) if len(kinds) == 1 else None
-
-    def is_gpu(self, func: Operation) -> bool:
-        return self.resolver_kind(func) is GPUEncodingResolverAttr
-
-    def is_vmvx(self, func: Operation) -> bool:
-        return self.resolver_kind(func) is VMVXEncodingResolverAttr
+        The target's data-tiling resolver; without one, the resolver that wrote
+        the bindings' layouts, when they are all of one kind.
+        """
+        resolver = self.resolver
+        if resolver is not None and resolver.packs:
+            return resolver
+        layouts = binding_layouts(func)
+        return resolver_for(layouts[0], self.target) if len(layouts) == 1 else None
 
     def info(self, op: Operation, ty: Attribute) -> MaterializeEncodingInfo | None:
         """The layout of `ty` (None: a plain tensor). Identity layouts come back empty."""
@@ -175,23 +197,25 @@ class LayoutSource:
         return info
 
     def _runtime_tiles(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
-        """A dynamic (VMVX microkernel) tile, as the VMVX runtime's tile query answers it.
+        """A dynamic (VMVX microkernel) tile, as the runtime's tile query answers it.
 
         The layout is rebuilt from the contraction encoding: the tensor's own, or the
-        one the VMVX resolver records with its layout (`encoding_attr`).
+        one the resolver records with its layout (VMVX's `encoding_attr`).
         """
-        from mini_iree.compiler.resolvers.cpu import vmvx_runtime_encoding_info
-
-        source = encoding
-        if isinstance(encoding, iree_encoding.LayoutAttr | iree_encoding.EncodingAttr) and isinstance(
-            encoding.layouts, ArrayAttr
-        ):
-            layouts = [layout for layout in encoding.layouts.data if isinstance(layout, VMVXEncodingResolverAttr)]
-            config = layouts[0].configuration_dict if len(layouts) == 1 else None
-            source = config.data.get("encoding_attr") if config is not None else None
-        if not isinstance(source, iree_encoding.EncodingAttr) or isinstance(source.layouts, ArrayAttr):
+        resolver = self.resolver
+        source: Attribute | None = encoding
+        layouts = _layouts_of(encoding)
+        if layouts is not None:
+            writers = [(layout, resolver_for(layout)) for layout in layouts]
+            runtime = [(layout, r) for layout, r in writers if r is not None and r.has_runtime_tiles]
+            resolver = runtime[0][1] if len(runtime) == 1 else None
+            source = resolver.runtime_source(runtime[0][0]) if resolver is not None else None
+        info = None
+        if isinstance(source, iree_encoding.EncodingAttr) and not isinstance(source.layouts, ArrayAttr):
+            info = resolver.runtime_encoding_info(source) if resolver is not None else None
+        if info is None:
             raise OpError(op, "has dynamic inner tiles but no VMVX contraction encoding to choose them from")
-        return vmvx_runtime_encoding_info(source)
+        return info
 
     def _resolve(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
         if isinstance(encoding, iree_encoding.IdentityAttr | iree_encoding.PaddingAttr):
@@ -206,21 +230,19 @@ class LayoutSource:
             # MaterializePadEncodingTypeConverter).
             return MaterializeEncodingInfo()
         # An encoding with `layouts = [...]` is the older spelling of a serialized layout.
-        old_style = isinstance(encoding, iree_encoding.EncodingAttr) and isinstance(encoding.layouts, ArrayAttr)
-        if isinstance(encoding, iree_encoding.LayoutAttr) or old_style:
-            layouts = list(encoding.layouts.data)  # type: ignore[union-attr]
-            if len(layouts) > 1 and self.target is not None:
-                from mini_iree.compiler.resolvers import get_resolver
-
-                resolver = get_resolver(self.target)
-                layouts = [layout for layout in layouts if type(layout) is type(resolver)] or layouts
+        layouts = _layouts_of(encoding)
+        if layouts is not None:
+            resolver = self.resolver
+            if len(layouts) > 1 and resolver is not None and resolver.packs:
+                layouts = [layout for layout in layouts if same_resolver_kind(layout, resolver)] or layouts
             if len(layouts) != 1:
                 raise OpError(op, f"cannot tell which of the layouts of {encoding} this target uses")
             layout = layouts[0]
             if isinstance(layout, iree_encoding.IdentityAttr | iree_encoding.PaddingAttr):
                 return MaterializeEncodingInfo()
-            if isinstance(layout, EncodingResolverAttr):
-                info = layout.encoding_info
+            writer = resolver_for(layout)
+            if writer is not None and writer.packs:
+                info = writer.serialized_info(layout)
                 if info is None:
                     raise OpError(op, f"layout {layout} has no encoding_info to materialize")
                 return info
@@ -232,9 +254,7 @@ class LayoutSource:
                     "has an unresolved encoding but no executable target (hal.executable.variant, "
                     f"'{TARGET_ATTR}' or a device global) names an encoding resolver",
                 )
-            from mini_iree.compiler.resolvers import resolve_encoding_info
-
-            info = resolve_encoding_info(self.target, encoding, gpu_era=self.gpu_era)
+            info = resolver_of(self.target).encoding_info(encoding, self.profile)
             # A target without a resolver (`encoding-layout-resolver=none`) gets IREE's
             # identity_resolver: the encodings are dropped and the ops run as they are.
             return MaterializeEncodingInfo() if info is None else info

@@ -19,6 +19,8 @@ path, and scalable (SVE / RVV `vscale`) tiles, which IREE only produces under
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -32,6 +34,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.era import EraProfile
+from mini_iree.compiler.resolvers.interface import DataTilingResolver
 from mini_iree.compiler.resolvers.matmul_info import (
     MatmulTile,
     get_contraction_dims,
@@ -42,7 +46,6 @@ from mini_iree.compiler.resolvers.matmul_info import (
 )
 from mini_iree.dialects import hal
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
-from mini_iree.dialects.iree_cpu import VMVXEncodingResolverAttr
 from mini_iree.dialects.iree_encoding import EncodingAttr
 
 # ---------------------------------------------------------------------------
@@ -317,9 +320,57 @@ def get_encoding_info(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) 
 
     Identity (empty) when the encoding is not a matmul with at most one
     batch/M/N/K loop or the target has no tile for its element types: IREE
-    then drops the encoding.
+    then drops the encoding. The target's own data-tiling resolver decides; a
+    target that names none is asked as its backend's (VMVX's for `vmvx`).
     """
-    resolver = target.get_config("iree.encoding.resolver")
-    if isinstance(resolver, VMVXEncodingResolverAttr) or (resolver is None and target.backend.data == "vmvx"):
-        return _resolve(encoding, enumerate_vmvx_matmul_tiles(target, encoding))
-    return _resolve(encoding, enumerate_cpu_matmul_tiles(target, encoding))
+    from mini_iree.compiler.era import WALKTHROUGH
+    from mini_iree.compiler.resolvers.registry import resolver_of
+
+    resolver = resolver_of(target)
+    if not resolver.packs:
+        resolver = (VMVXResolver if target.backend.data == "vmvx" else CPUResolver)(resolver.attr, target)
+    info = resolver.encoding_info(encoding, WALKTHROUGH)
+    assert info is not None
+    return info
+
+
+# ---------------------------------------------------------------------------
+# The resolvers (CPUEncodingExternalModels.cpp)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CPUResolver(DataTilingResolver):
+    """`#iree_cpu.cpu_encoding_resolver`: the tile tables of the target's architecture and features."""
+
+    def _tiles(self, encoding: EncodingAttr) -> list[MatmulTile]:
+        assert self.target is not None
+        return enumerate_cpu_matmul_tiles(self.target, encoding)
+
+    def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
+        return _resolve(encoding, self._tiles(encoding))
+
+
+@dataclass(frozen=True)
+class VMVXResolver(CPUResolver):
+    """`#iree_cpu.vmvx_encoding_resolver`: one fixed tile, or tiles the runtime chooses with microkernels.
+
+    Its serialized layouts also record the original encoding (`encoding_attr`),
+    as IREE does, because the runtime's tile query needs it.
+    """
+
+    has_runtime_tiles: ClassVar[bool] = True
+
+    def _tiles(self, encoding: EncodingAttr) -> list[MatmulTile]:
+        assert self.target is not None
+        return enumerate_vmvx_matmul_tiles(self.target, encoding)
+
+    def _configuration(self, encoding: EncodingAttr, info_attr: Attribute) -> dict[str, Attribute]:
+        return {"encoding_attr": encoding, "encoding_info": info_attr}
+
+    def runtime_encoding_info(self, encoding: EncodingAttr) -> MaterializeEncodingInfo | None:
+        return vmvx_runtime_encoding_info(encoding)
+
+    def runtime_source(self, layout: Attribute) -> Attribute | None:
+        config = layout.configuration_dict  # type: ignore[attr-defined]
+        return config.data.get("encoding_attr") if config is not None else None

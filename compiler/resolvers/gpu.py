@@ -11,10 +11,10 @@ IREE (Codegen/ExternalInterfaces/GPUEncodingExternalModels.cpp
 2. `intrinsics_k`: enough K unrolling that one thread's A/B registers fill
    one maximal load (`max_load_instruction_bits`);
 3. M/N unrolling from the VGPR budget, split between plain unrolling and
-   subgroups. Two generations of this heuristic exist and both are kept:
-   `era="walkthrough"` is the quadratic solve of the data-tiling walkthrough
-   (all subgroups on N, then a narrow-M/N fix-up); `era="3.13"` is IREE
-   3.13's enumeration (arithmetic intensity, capped by static sizes and by the
+   subgroups. Two generations of this heuristic exist and both are kept, and
+   the era profile (`compiler/era.py`) picks one: the walkthrough's quadratic
+   solve (all subgroups on N, then a narrow-M/N fix-up), or IREE 3.13's
+   enumeration (arithmetic intensity, capped by static sizes and by the
    chip's workgroup count);
 4. tile = intrinsic shape x unrolling; pack info from `matmul_info`;
 5. swizzle = `DataTiledMMAAttr.swizzle` of the operand, minus the groups of
@@ -22,18 +22,25 @@ IREE (Codegen/ExternalInterfaces/GPUEncodingExternalModels.cpp
 
 Unlike the CPU resolver there is no narrow-N transposition: `inner_tiled`
 takes the intrinsic's operand order as it is.
+
+The targets themselves (`rocm_target`) are described as the era's IREE
+describes them: IREE 3.13 also lists the block intrinsics and the chip's DMA
+sizes and LDS bank count.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.era import ERA_NAMES, EraProfile, era_profile
+from mini_iree.compiler.resolvers.interface import DataTilingResolver
 from mini_iree.compiler.resolvers.matmul_info import (
     MatmulTile,
     get_contraction_dims,
@@ -42,20 +49,19 @@ from mini_iree.compiler.resolvers.matmul_info import (
     get_matmul_sizes,
 )
 from mini_iree.dialects import hal
-from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, TileSwizzle
+from mini_iree.dialects.iree_codegen import EncodingResolverAttr, MaterializeEncodingInfo, TileSwizzle
 from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
 from mini_iree.dialects.iree_gpu import (
     ACC,
     LHS,
     RHS,
     DataTiledMMAAttr,
-    GPUEncodingResolverAttr,
     MMAIntrinsic,
     TargetAttr,
     single_subgroup_layout,
 )
 
-GPU_ERAS = ("walkthrough", "3.13")
+GPU_ERAS = ERA_NAMES
 """Generations of the unrolling heuristic and swizzle: the walkthrough's (the default) and IREE 3.13's."""
 
 TARGET_INFO_KEY = "iree_codegen.target_info"
@@ -65,8 +71,8 @@ TARGET_INFO_KEY = "iree_codegen.target_info"
 # ===----------------------------------------------------------------------=== #
 
 # Preference order as KnownTargets.cpp lists them. The block intrinsics IREE
-# added to CDNA3 later (and 3.13 prints) are left out, as the walkthrough's
-# gfx942 target has none; the resolver skips them anyway.
+# added later (and 3.13 prints) are left out, as the walkthrough's gfx942
+# target has none; the resolver skips them anyway.
 _CDNA2_MMA = (
     "MFMA_F32_16x16x8_BF16 MFMA_F32_32x32x4_BF16 MFMA_F64_16x16x4_F64 MFMA_F32_16x16x4_F32 "
     "MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16 MFMA_I32_16x16x16_I8 MFMA_I32_32x32x8_I8"
@@ -96,6 +102,35 @@ _CDNA4_SCALED_MMA = [
     for t in ("f8E8M0FNU", "f8E5M2", "f8E5M2FNUZ", "f8E4M3FN", "f8E4M3FNUZ", "f4E2M1FN")
 ]
 
+# IREE 3.13's block intrinsics: CDNA3 and CDNA4 list them after the others.
+_BLOCK_MMA = (
+    "MFMA_F32_4x4x4x16B_F16 MFMA_F32_16x16x4x4B_F16 MFMA_F32_32x32x4x2B_F16 MFMA_F32_4x4x4x16B_BF16 "
+    "MFMA_F32_16x16x4x4B_BF16 MFMA_F32_32x32x4x2B_BF16 MFMA_F32_4x4x1x16B_F32 MFMA_F32_16x16x1x4B_F32 "
+    "MFMA_F32_32x32x1x2B_F32 MFMA_F64_4x4x4x4B_F64 MFMA_I32_4x4x4x16B_I8 MFMA_I32_16x16x4x4B_I8 "
+    "MFMA_I32_32x32x4x2B_I8"
+).split()
+# CDNA2 in IREE 3.13: its block intrinsics interleaved with the others (the
+# non-block ones keep their order, so the resolver chooses as before).
+_CDNA2_MMA_3_13 = (
+    "MFMA_F32_16x16x8_BF16 MFMA_F32_32x32x4_BF16 MFMA_F64_16x16x4_F64 MFMA_F32_4x4x4x16B_BF16 "
+    "MFMA_F32_16x16x4x4B_BF16 MFMA_F32_32x32x4x2B_BF16 MFMA_F64_4x4x4x4B_F64 MFMA_F32_16x16x4_F32 "
+    "MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16 MFMA_I32_16x16x16_I8 MFMA_I32_32x32x8_I8 "
+    "MFMA_F32_4x4x4x16B_F16 MFMA_F32_16x16x4x4B_F16 MFMA_F32_32x32x4x2B_F16 MFMA_F32_4x4x1x16B_F32 "
+    "MFMA_F32_16x16x1x4B_F32 MFMA_F32_32x32x1x2B_F32 MFMA_I32_4x4x4x16B_I8 MFMA_I32_16x16x4x4B_I8 "
+    "MFMA_I32_32x32x4x2B_I8"
+).split()
+_MMA_3_13: dict[str, list[str]] = {
+    "gfx90a": _CDNA2_MMA_3_13,
+    "gfx942": _CDNA3_MMA + _BLOCK_MMA,
+    "gfx950": _CDNA4_MMA + _BLOCK_MMA,
+}
+# IREE 3.13's memory fields: arch -> (dma_sizes, workgroup_memory_bank_count).
+_MEMORY_3_13: dict[str, tuple[list[int], int]] = {
+    "gfx90a": ([], 32),
+    "gfx942": ([32], 32),
+    "gfx950": ([32, 128], 64),
+}
+
 # arch -> (mma list, scaled mma list, max_workgroup_memory_bytes, vgpr_space_bits)
 _WGP_DETAILS: dict[str, tuple[list[str], list[str], int, int]] = {
     "gfx90a": (_CDNA2_MMA, [], 64 * 1024, 256 * 32),
@@ -114,12 +149,15 @@ ENCODING_LAYOUT_RESOLVERS = {
 """IREE's `--iree-hip-encoding-layout-resolver` values and the resolver each puts in the target."""
 
 
-def rocm_target_text(arch: str, resolver: str = "data-tiling") -> str:
-    """The `#hal.executable.target<"rocm", ...>` of `arch`, as the walkthrough prints gfx942's.
+def rocm_target_text(arch: str, resolver: str = "data-tiling", era: str | EraProfile | None = None) -> str:
+    """The `#hal.executable.target<"rocm", ...>` of `arch`, as the era's IREE prints it (None: the run's era).
 
     `resolver` is IREE's `--iree-hip-encoding-layout-resolver`: `data-tiling`
-    (the walkthrough's), `pad` (rows padded for the L1 cache) or `none`.
+    (the walkthrough's), `pad` (rows padded for the L1 cache) or `none`. The
+    walkthrough's gfx942 is its dumps' target; IREE 3.13 adds the block
+    intrinsics, `dma_sizes` and `workgroup_memory_bank_count`.
     """
+    profile = era_profile(era)
     if arch not in _WGP_DETAILS:
         raise ValueError(f"unknown ROCm architecture '{arch}' (known: {', '.join(KNOWN_ROCM_ARCHS)})")
     if resolver not in ENCODING_LAYOUT_RESOLVERS:
@@ -129,7 +167,14 @@ def rocm_target_text(arch: str, resolver: str = "data-tiling") -> str:
     resolver_attr = ENCODING_LAYOUT_RESOLVERS[resolver]
     resolver_entry = f"iree.encoding.resolver = {resolver_attr}, " if resolver_attr else ""
     mma, scaled, smem, vgpr = _WGP_DETAILS[arch]
+    if profile.gpu_block_intrinsics:
+        mma = _MMA_3_13[arch]
     scaled_text = f" scaled_mma = [{', '.join(scaled)}]," if scaled else ""
+    memory_text = ""
+    if profile.gpu_memory_fields:
+        dma_sizes, banks = _MEMORY_3_13[arch]
+        dma_text = f", dma_sizes = [{', '.join(map(str, dma_sizes))}]" if dma_sizes else ""
+        memory_text = f"{dma_text}, workgroup_memory_bank_count = {banks}"
     wgp = (
         "compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, "
         "subgroup = shuffle|arithmetic, dot = dp4xi8toi32, "
@@ -137,7 +182,7 @@ def rocm_target_text(arch: str, resolver: str = "data-tiling") -> str:
         "subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], "
         f"max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = {smem}, "
         "max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, "
-        f"simds_per_wgp = 4, vgpr_space_bits = {vgpr}"
+        f"simds_per_wgp = 4, vgpr_space_bits = {vgpr}{memory_text}"
     )
     return (
         '#hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip", '
@@ -157,12 +202,21 @@ def _context() -> Context:
     return ctx
 
 
+def rocm_target(
+    arch: str, resolver: str = "data-tiling", era: str | EraProfile | None = None
+) -> hal.ExecutableTargetAttr:
+    """The executable target of a known AMD GPU (gfx90a, gfx942, gfx950); data tiling on by default.
+
+    Described as `era`'s IREE describes it (None: the run's era).
+    """
+    return _rocm_target(arch, resolver, era_profile(era).name)
+
+
 @cache
-def rocm_target(arch: str, resolver: str = "data-tiling") -> hal.ExecutableTargetAttr:
-    """The executable target of a known AMD GPU (gfx90a, gfx942, gfx950); data tiling on by default."""
+def _rocm_target(arch: str, resolver: str, era: str) -> hal.ExecutableTargetAttr:
     from xdsl.parser import Parser
 
-    attr = Parser(_context(), rocm_target_text(arch, resolver), f"<{arch}>").parse_attribute()
+    attr = Parser(_context(), rocm_target_text(arch, resolver, era), f"<{arch}>").parse_attribute()
     assert isinstance(attr, hal.ExecutableTargetAttr)
     return attr
 
@@ -181,9 +235,11 @@ def set_test_target(arch: str | None) -> None:
     _test_target = arch
 
 
-def test_target(resolver: str = "data-tiling") -> hal.ExecutableTargetAttr | None:
-    """The `--iree-gpu-test-target` GPU with `resolver`, or None when the option is not given."""
-    return None if _test_target is None else rocm_target(_test_target, resolver)
+def test_target(
+    resolver: str = "data-tiling", era: str | EraProfile | None = None
+) -> hal.ExecutableTargetAttr | None:
+    """The `--iree-gpu-test-target` GPU with `resolver` (as `era` describes it); None without the option."""
+    return None if _test_target is None else rocm_target(_test_target, resolver, era)
 
 
 def gpu_target_info(target: Attribute) -> TargetAttr | None:
@@ -193,7 +249,7 @@ def gpu_target_info(target: Attribute) -> TargetAttr | None:
     config: Attribute | None = None
     if isinstance(target, hal.ExecutableTargetAttr):
         config = target.get_config(TARGET_INFO_KEY)
-    elif isinstance(target, GPUEncodingResolverAttr) and target.configuration_dict is not None:
+    elif isinstance(target, EncodingResolverAttr) and target.configuration_dict is not None:
         config = target.configuration_dict.data.get(TARGET_INFO_KEY)
     elif isinstance(target, DictionaryAttr):
         config = target.data.get(TARGET_INFO_KEY)
@@ -339,16 +395,16 @@ def _unroll_3_13(
 
 
 def choose_data_tiled_mma(
-    target: Attribute, encoding: EncodingAttr, era: str = "walkthrough"
+    target: Attribute, encoding: EncodingAttr, era: str | EraProfile | None = None
 ) -> DataTiledMMAAttr | None:
     """The `#iree_gpu.data_tiled_mma_layout` a matmul encoding gets on `target`, or None.
 
     None when the target is not a GPU with the register/memory limits data
     tiling needs, the encoding is not a matmul, or no intrinsic takes its
-    element types: IREE then leaves the tensor unpacked.
+    element types: IREE then leaves the tensor unpacked. `era` (None: the
+    run's) picks the unrolling heuristic.
     """
-    if era not in GPU_ERAS:
-        raise ValueError(f"unknown GPU era '{era}' (expected one of {', '.join(GPU_ERAS)})")
+    profile = era_profile(era)
     info = gpu_target_info(target)
     if info is None or encoding.get_op_type() is not EncodingOpType.MATMUL:
         return None
@@ -362,11 +418,11 @@ def choose_data_tiled_mma(
     bits_a, bits_b, bits_c = bits  # type: ignore[misc]
     # Enough K unrolling that one thread's A and B registers make one maximal load.
     intrinsics_k = max(1, info.max_load_instruction_bits // min(bits_a, bits_b))
-    unroll = _unroll_walkthrough if era == "walkthrough" else _unroll_3_13
+    unroll = _unroll_3_13 if profile.gpu_unroll_by_intensity else _unroll_walkthrough
     im, sm, in_, sn = unroll((bits_a, bits_b, bits_c), intrinsics_k, info, encoding, intrinsic)
     # The walkthrough's attribute does not list the interleaved operands: back
     # then the K unrolling of both inputs was always interleaved.
-    interleave_k = None if era == "walkthrough" else [LHS, RHS]
+    interleave_k = [LHS, RHS] if profile.gpu_lists_interleaved_operands else None
     return DataTiledMMAAttr(
         intrinsic, im, sm, in_, sn, intrinsics_k, 1, operands_interleaving_intrinsics_k=interleave_k
     )
@@ -385,7 +441,9 @@ def _remove_group(swizzle: TileSwizzle, index: int) -> None:
     swizzle.permutation = [p if p < start else p - width for p in swizzle.permutation if not start <= p < start + width]
 
 
-def encoding_swizzle(encoding: EncodingAttr, mma: DataTiledMMAAttr, era: str = "walkthrough") -> TileSwizzle | None:
+def encoding_swizzle(
+    encoding: EncodingAttr, mma: DataTiledMMAAttr, era: str | EraProfile | None = None
+) -> TileSwizzle | None:
     """The swizzle of this operand's inner tile (IREE's getEncodingSwizzle).
 
     The intrinsic's groups are (M, K) for LHS, (N, K) for RHS and (M, N) for
@@ -396,7 +454,7 @@ def encoding_swizzle(encoding: EncodingAttr, mma: DataTiledMMAAttr, era: str = "
     operand = encoding.get_operand_index()
     if dims is None or operand not in (LHS, RHS, ACC):
         return None
-    swizzle = mma.swizzle(operand, cross_thread_outermost=(era == "walkthrough"))
+    swizzle = mma.swizzle(operand, cross_thread_outermost=era_profile(era).gpu_swizzle_cross_thread_outermost)
     if swizzle is None:
         return None
     groups = {LHS: (dims.m, dims.k), RHS: (dims.n, dims.k), ACC: (dims.m, dims.n)}[operand]
@@ -408,7 +466,9 @@ def encoding_swizzle(encoding: EncodingAttr, mma: DataTiledMMAAttr, era: str = "
     return swizzle
 
 
-def get_encoding_info(target: Attribute, encoding: EncodingAttr, era: str = "walkthrough") -> MaterializeEncodingInfo:
+def get_encoding_info(
+    target: Attribute, encoding: EncodingAttr, era: str | EraProfile | None = None
+) -> MaterializeEncodingInfo:
     """The packed, swizzled layout of a matmul operand on a GPU target.
 
     The identity layout (an empty `MaterializeEncodingInfo`) when no data-tiled
@@ -423,3 +483,61 @@ def get_encoding_info(target: Attribute, encoding: EncodingAttr, era: str = "wal
         return info
     info.swizzle = encoding_swizzle(encoding, mma, era)
     return info
+
+
+# ===----------------------------------------------------------------------=== #
+# The resolver
+# ===----------------------------------------------------------------------=== #
+
+
+@dataclass(frozen=True)
+class GPUResolver(DataTilingResolver):
+    """`#iree_gpu.gpu_encoding_resolver`: tiles of one data-tiled MMA, swizzled for the threads that hold them.
+
+    Contractions on its layouts become `iree_codegen.inner_tiled` with that MMA.
+    """
+
+    def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
+        assert self.target is not None
+        return get_encoding_info(self.target, encoding, era)
+
+    def _info_attr(self, info: MaterializeEncodingInfo, era: EraProfile) -> Attribute:
+        info_attr = info.to_attr()
+        return info_attr if era.gpu_distribution_factors else _without_distribution_factors(info_attr)
+
+    def lower_contraction(self, builder, op, encodings, infos, operands, sizes, era):
+        from mini_iree.compiler.ir.diagnostics import OpError
+        from mini_iree.compiler.materialize_encoding.contraction import lower_to_inner_tiled
+
+        if self.target is None:
+            raise OpError(op, "needs the GPU target to choose its data-tiled MMA")
+        kind = choose_data_tiled_mma(self.target, encodings[0], era)
+        if kind is None:
+            raise OpError(op, "no data-tiled MMA intrinsic on this target takes its element types")
+        return lower_to_inner_tiled(builder, op, kind, encodings, operands, era)
+
+
+def _without_distribution_factors(info_attr: Attribute) -> Attribute:
+    """`encoding_info` as the walkthrough prints it: swizzle dims are `["Kind", size : i16]`.
+
+    The thread distribution factor (`, 1 : i8`) and the scalable multiplier
+    came later; the walkthrough's layouts have neither.
+    """
+    from xdsl.dialects.builtin import ArrayAttr
+
+    assert isinstance(info_attr, DictionaryAttr)
+    swizzle = info_attr.data.get("swizzle")
+    if not isinstance(swizzle, DictionaryAttr) or not isinstance(swizzle.data.get("expandShape"), ArrayAttr):
+        return info_attr
+    expand_shape = swizzle.data["expandShape"]
+    assert isinstance(expand_shape, ArrayAttr)
+    groups = ArrayAttr(
+        [
+            ArrayAttr([ArrayAttr(dim.data[:2]) if isinstance(dim, ArrayAttr) else dim for dim in group.data])
+            if isinstance(group, ArrayAttr)
+            else group
+            for group in expand_shape.data
+        ]
+    )
+    new_swizzle = DictionaryAttr({**swizzle.data, "expandShape": groups})
+    return DictionaryAttr({**info_attr.data, "swizzle": new_swizzle})

@@ -20,15 +20,21 @@ cache sets (IREE's Codegen/ExternalInterfaces/GPUEncodingExternalModels.cpp
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntAttr, TensorType
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.era import EraProfile
+from mini_iree.compiler.resolvers.interface import LayoutResolver
 from mini_iree.dialects import hal
 from mini_iree.dialects.iree_encoding import PaddingAttr
 from mini_iree.dialects.iree_gpu import GPUPaddingResolverAttr
 
 __all__ = [
     "L1_CACHE_INFO",
+    "GPUPaddingResolver",
     "configured_padding_resolver",
     "get_padding_layout",
     "get_padding_resolver",
@@ -41,10 +47,10 @@ L1_CACHE_INFO: dict[str, tuple[int, int]] = {"gfx90a": (128, 4), "gfx942": (128,
 
 def get_padding_resolver(target: hal.ExecutableTargetAttr) -> GPUPaddingResolverAttr | None:
     """The padding resolver a target names in `iree.encoding.resolver`, if it names one."""
-    from mini_iree.compiler.resolvers import RESOLVER_KEY
+    from mini_iree.compiler.resolvers.registry import resolver_of
 
-    resolver = target.get_config(RESOLVER_KEY)
-    return resolver if isinstance(resolver, GPUPaddingResolverAttr) else None
+    resolver = resolver_of(target)
+    return resolver.attr if resolver.pads else None  # type: ignore[return-value]
 
 
 def configured_padding_resolver(target: Attribute | None) -> GPUPaddingResolverAttr:
@@ -103,3 +109,22 @@ def get_padding_layout(resolver: GPUPaddingResolverAttr, tensor: TensorType) -> 
         # Rows a whole set span long would all start in the same set: shift by a line.
         pad_bytes += line_bytes
     return PaddingAttr([0] * (rank - 1) + [pad_bytes * 8 // element_bits])
+
+
+@dataclass(frozen=True)
+class GPUPaddingResolver(LayoutResolver):
+    """`#iree_gpu.gpu_padding_resolver`, configured with its target's L1 cache when asked for a layout."""
+
+    pads: ClassVar[bool] = True
+
+    def configured(self) -> GPUPaddingResolverAttr:
+        """The resolver attribute with the target's cache filled in (`cloneWithSimplifiedConfig`)."""
+        return configured_padding_resolver(self.target)
+
+    def get_layout(self, type_: TensorType, era: EraProfile) -> Attribute | None:
+        """The layout specialization stores: the resolver configured for its target, then asked."""
+        return get_padding_layout(self.configured(), type_)
+
+    def padding_layout(self, tensor: TensorType) -> PaddingAttr | None:
+        """The padding by this resolver's own cache parameters (a configured resolver's)."""
+        return get_padding_layout(self.attr, tensor)  # type: ignore[arg-type]

@@ -16,6 +16,13 @@ A `ukernels=VALUE` token among the features (`riscv32:+m,ukernels=all`,
 `vmvx:ukernels=all`) sets the `ukernels` entry: riscv32 only data-tiles with
 microkernels, and VMVX then leaves its tile sizes to the runtime.
 
+A target is described as the era's IREE describes it (`compiler/era.py`; the
+run's era unless an `era=walkthrough|3.13` token says which:
+`gfx942:era=3.13`, `x86_64:+avx512f,era=3.13`, `vmvx:era=3.13`). IREE 3.13
+adds fields the walkthrough's targets do not print: the GPUs' block
+intrinsics, DMA sizes and LDS bank count, the CPUs' `cpu` name, VMVX's
+`ukernels`.
+
 CPU targets carry what IREE's llvm-cpu backend records (`cpu_features`,
 `data_layout`, `max_stack_allocation_size`, `native_vector_size`,
 `target_triple`) and the CPU encoding resolver.
@@ -28,6 +35,7 @@ import re
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, i64
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.resolvers.cpu import vlen_from_features
 from mini_iree.dialects import hal
 from mini_iree.dialects.iree_cpu import CPUEncodingResolverAttr, VMVXEncodingResolverAttr
@@ -67,6 +75,7 @@ _CPU_ARCHS: dict[str, tuple[str, str, str]] = {
 
 _FEATURE = re.compile(r"[+-][A-Za-z0-9_.]+")
 _OPTION = re.compile(r"ukernels=([A-Za-z0-9_]+)")
+_ERA = re.compile(r"era=([A-Za-z0-9_.]+)")
 _GPU_ARCH = re.compile(r"gfx[0-9a-f]+")
 _GPU_RESOLVER = re.compile(r"encoding-layout-resolver=([A-Za-z0-9_-]+)")
 
@@ -80,12 +89,21 @@ def _native_vector_size(arch: str, features: list[str]) -> int:
     return 16
 
 
-def cpu_target(arch: str, features: list[str] | tuple[str, ...] = (), ukernels: str | None = None) -> hal.ExecutableTargetAttr:
-    """An llvm-cpu embedded-ELF target for `arch` with these `cpu_features` tokens."""
+def cpu_target(
+    arch: str,
+    features: list[str] | tuple[str, ...] = (),
+    ukernels: str | None = None,
+    era: str | EraProfile | None = None,
+) -> hal.ExecutableTargetAttr:
+    """An llvm-cpu embedded-ELF target for `arch` with these `cpu_features` tokens, as `era` prints it."""
     if arch not in _CPU_ARCHS:
         raise ValueError(f"unknown CPU architecture '{arch}'; {ACCEPTED_FORMS}")
     format_arch, triple, data_layout = _CPU_ARCHS[arch]
-    config: dict[str, Attribute] = {
+    config: dict[str, Attribute] = {}
+    if era_profile(era).cpu_name_field:
+        # No CPU is named: the features say everything the resolvers read.
+        config["cpu"] = StringAttr("")
+    config |= {
         "cpu_features": StringAttr(",".join(features)),
         "data_layout": StringAttr(data_layout),
         "iree.encoding.resolver": CPUEncodingResolverAttr(),
@@ -98,9 +116,12 @@ def cpu_target(arch: str, features: list[str] | tuple[str, ...] = (), ukernels: 
     return hal.ExecutableTargetAttr("llvm-cpu", f"embedded-elf-{format_arch}", config)
 
 
-def vmvx_target(ukernels: str | None = None) -> hal.ExecutableTargetAttr:
-    """The VMVX bytecode target with its encoding resolver."""
+def vmvx_target(ukernels: str | None = None, era: str | EraProfile | None = None) -> hal.ExecutableTargetAttr:
+    """The VMVX bytecode target with its encoding resolver, as `era` prints it."""
     config: dict[str, Attribute] = {"iree.encoding.resolver": VMVXEncodingResolverAttr()}
+    if ukernels is None and era_profile(era).vmvx_ukernels_field:
+        # IREE's --iree-vmvx-enable-microkernels is off by default.
+        ukernels = "none"
     if ukernels is not None:
         config["ukernels"] = StringAttr(ukernels)
     return hal.ExecutableTargetAttr("vmvx", "vmvx-bytecode-fb", config)
@@ -131,54 +152,71 @@ def _parse_ir(text: str) -> hal.ExecutableTargetAttr:
     return attr
 
 
-def _split_options(name: str, tokens: list[str]) -> tuple[list[str], str | None]:
+def _split_options(name: str, tokens: list[str]) -> tuple[list[str], str | None, str | None]:
     features: list[str] = []
     ukernels: str | None = None
+    era: str | None = None
     for token in tokens:
         if match := _OPTION.fullmatch(token):
             ukernels = match.group(1)
+        elif match := _ERA.fullmatch(token):
+            era = _era_name(name, match.group(1))
         elif _FEATURE.fullmatch(token):
             features.append(token)
         else:
             raise ValueError(f"bad feature '{token}' in target '{name}'; {ACCEPTED_FORMS}")
-    return features, ukernels
+    return features, ukernels, era
 
 
-def parse_target(text: str) -> hal.ExecutableTargetAttr:
+def _era_name(name: str, era: str) -> str:
+    try:
+        return era_profile(era).name
+    except ValueError as err:
+        raise ValueError(f"{err} in target '{name}'; {ACCEPTED_FORMS}") from None
+
+
+def parse_target(text: str, era: str | EraProfile | None = None) -> hal.ExecutableTargetAttr:
     """A target from `#hal.executable.target<...>` text or a short name (see the module doc).
 
-    Raises ValueError, listing the accepted forms, for anything else.
+    A short name is described as `era`'s IREE does (None: the run's era), unless
+    its own `era=` token says otherwise. Raises ValueError, listing the accepted
+    forms, for anything else.
     """
     name = text.strip()
     if name.startswith("#"):
         return _parse_ir(name)
     arch, _, rest = name.partition(":")
     if _GPU_ARCH.fullmatch(arch):
-        return _gpu_target(name, arch, rest)
+        return _gpu_target(name, arch, rest, era)
     tokens = [t.strip() for t in rest.split(",")] if rest else []
     if any(not t for t in tokens) or (rest == "" and name.endswith(":")):
         raise ValueError(f"empty feature in target '{name}'; {ACCEPTED_FORMS}")
-    features, ukernels = _split_options(name, tokens)
+    features, ukernels, named_era = _split_options(name, tokens)
+    era = named_era or era
     if arch == "vmvx":
         if features:
             raise ValueError(f"vmvx takes no CPU features (got '{rest}'); {ACCEPTED_FORMS}")
-        return vmvx_target(ukernels)
+        return vmvx_target(ukernels, era)
     if arch in _CPU_ARCHS:
-        return cpu_target(arch, features, ukernels)
+        return cpu_target(arch, features, ukernels, era)
     raise ValueError(f"unknown target '{name}'; {ACCEPTED_FORMS}")
 
 
-def _gpu_target(name: str, arch: str, rest: str) -> hal.ExecutableTargetAttr:
-    """`gfx942` or `gfx942:encoding-layout-resolver=pad`."""
+def _gpu_target(name: str, arch: str, rest: str, era: str | EraProfile | None) -> hal.ExecutableTargetAttr:
+    """`gfx942`, `gfx942:encoding-layout-resolver=pad`, `gfx942:era=3.13` (or both, comma-separated)."""
     from mini_iree.compiler.resolvers.gpu import rocm_target
 
     resolver = "data-tiling"
     if rest or name.endswith(":"):
-        match = _GPU_RESOLVER.fullmatch(rest.strip())
-        if match is None:
-            raise ValueError(f"bad GPU option '{rest}' in target '{name}'; {ACCEPTED_FORMS}")
-        resolver = match.group(1)
+        for token in rest.split(","):
+            token = token.strip()
+            if match := _GPU_RESOLVER.fullmatch(token):
+                resolver = match.group(1)
+            elif match := _ERA.fullmatch(token):
+                era = _era_name(name, match.group(1))
+            else:
+                raise ValueError(f"bad GPU option '{rest}' in target '{name}'; {ACCEPTED_FORMS}")
     try:
-        return rocm_target(arch, resolver)
+        return rocm_target(arch, resolver, era)
     except ValueError as err:
         raise ValueError(f"{err}; {ACCEPTED_FORMS}") from None

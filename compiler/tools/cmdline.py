@@ -28,11 +28,18 @@ class CommandLineError(Exception):
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, but `iree-dispatch-creation-set-encoding` stays on one line."""
+    """argparse's formatter, but `iree-dispatch-creation-set-encoding` stays on one line, and a flag whose
+    value can only follow an `=` (an action with an ``equals_metavar``) shows as LLVM shows it: `--flag[=VALUE]`."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         text = self._whitespace_matcher.sub(" ", text).strip()  # type: ignore[attr-defined]
         return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+    def _format_action_invocation(self, action: argparse.Action) -> str:
+        metavar = getattr(action, "equals_metavar", None)
+        if metavar:
+            return ", ".join(f"{option}[={metavar}]" for option in action.option_strings)
+        return super()._format_action_invocation(action)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -59,6 +66,34 @@ class ArgumentParser(argparse.ArgumentParser):
         close = difflib.get_close_matches(flag, known, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         return f"unknown command line argument '{flag}'{hint}"
+
+
+def llvm_dashes(args: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """The arguments with LLVM's single-dash spelling of long flags made argparse's double-dash one.
+
+    LLVM's command-line library reads `-split-input-file` as `--split-input-file`,
+    and IREE's tests write both. A token is rewritten only when the name before its
+    `=` is one of the parser's long flags; others (`-p`, `-o`, an unknown `-flag`)
+    are left for argparse. The value after a flag that takes one is never touched,
+    nor anything after `--`.
+    """
+    long_names = {s[2:] for action in parser._actions for s in action.option_strings if s.startswith("--")}
+    takes_value = {s for action in parser._actions if action.nargs is None for s in action.option_strings}
+    out: list[str] = []
+    skip_value = False
+    for index, token in enumerate(args):
+        if skip_value:
+            out.append(token)
+            skip_value = False
+            continue
+        if token == "--":
+            out.extend(args[index:])
+            break
+        if token.startswith("-") and not token.startswith("--") and token[1:].split("=", 1)[0] in long_names:
+            token = "-" + token
+        skip_value = "=" not in token and token in takes_value
+        out.append(token)
+    return out
 
 
 def non_negative(text: str) -> int:

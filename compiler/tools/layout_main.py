@@ -8,6 +8,13 @@
     mini-iree-layout draw 'f32[3,5]{1,0:T(2,2)}' -o fig1.svg
     mini-iree-layout resolve --target gfx942 --types f32,f32,f32 --sizes ?,?,? [--json]
 
+A CuTe layout (`(4,8):(8,1)`, `((2,2),8):((1,16),2)`) is accepted where an XLA
+shape is; `cute` runs CuTe's layout algebra and `convert` moves a layout
+between CuTe, XLA and IREE, checked on every element:
+
+    mini-iree-layout cute composition '(6,2):(8,2)' '(4,3):(3,1)'   -> ((2,2),3):((24,2),8)
+    mini-iree-layout convert --to cute 'bf16[4,8]{1,0:T(2,4)(2,1)}'  -> ((2,2),8):((1,16),2)
+
 `resolve` asks a target's encoding resolver which layout each operand of a
 plain matmul gets. Every other subcommand also takes an IREE encoding instead of an XLA shape:
 
@@ -394,6 +401,249 @@ def _add_resolve_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
+# ===----------------------------------------------------------------------=== #
+# CuTe layouts: the same subcommands, CuTe's algebra, conversions
+# ===----------------------------------------------------------------------=== #
+
+CUTE_MAX_ELEMENTS = 1 << 22
+"""Commands that look at every element of a CuTe layout stop beyond this many."""
+
+
+def _cute(text: str):
+    """A CuTe layout, plain or swizzled (`Sw<3,4,3> o 0 o (8,8):(8,1)`)."""
+    from mini_iree.compiler.layout.cute_swizzle import parse_any_cute
+
+    return parse_any_cute(text)
+
+
+def _plain_cute(text: str):
+    from mini_iree.compiler.layout import cute
+
+    if text.lstrip().startswith(("Sw<", "SW_")):
+        raise ValueError(f"CuTe's layout algebra here takes plain shape:stride layouts, not the swizzled '{text}'")
+    return cute.parse_cute(text)
+
+
+def _cute_elements(layout, what: str) -> None:
+    if layout.size() > CUTE_MAX_ELEMENTS:
+        raise ValueError(f"{what} looks at every element: at most {CUTE_MAX_ELEMENTS}, this layout has {layout.size()}")
+
+
+def _cute_coordinate(text: str, layout) -> tuple[int, ...] | int:
+    """`IDX` for a CuTe layout: one integer per top-level mode, or one 1-D index."""
+    values = _index_tuple(text, len(text.split(",")) if text.strip() else 0)
+    modes = layout.modes()
+    if len(values) == 1 and len(modes) > 1:
+        if not 0 <= values[0] < layout.size():
+            raise ValueError(f"index {values[0]} out of bounds (the layout has size {layout.size()})")
+        return values[0]
+    if len(values) != len(modes):
+        raise ValueError(f"index '{text}' has {len(values)} components, the layout has {len(modes)} modes")
+    for dim, (value, mode) in enumerate(zip(values, modes)):
+        if not 0 <= value < mode.size():
+            raise ValueError(f"index out of bounds in mode {dim} (size {mode.size()})")
+    return tuple(values) if len(values) > 1 else values[0]
+
+
+def _cute_equivalents(layout, element_type: str) -> list[str]:
+    """`xla: ...` and `iree: ...` lines for a CuTe layout, or why there is none."""
+    from mini_iree.compiler.layout import conversion as C
+
+    lines = []
+    try:
+        lines.append(f"xla: {C.cute_to_xla(layout, _xla_element_type(element_type)).text}")
+    except C.Refused as why:
+        lines.append(f"xla: none ({why})")
+    try:
+        converted = C.cute_to_iree_converted(layout)
+        lines.append(f"iree: encoding_info = {converted.text} on {L.format_shape(converted.shape)}x{element_type}")
+    except C.Refused as why:
+        lines.append(f"iree: none ({why})")
+    return lines
+
+
+def cute_subcommand(args: argparse.Namespace) -> None:
+    """index / grid / size / canonical / explain / draw on a CuTe layout."""
+    from mini_iree.compiler.layout import cute
+
+    layout = _cute(args.subject)
+    if args.encoding_info is not None or args.shape is not None:
+        raise ValueError("a CuTe layout names its own shape: --encoding-info and --shape do not go with it")
+    command = args.command
+    if command == "index":
+        if not args.indices:
+            raise ValueError("give at least one index, e.g. 2,3")
+        for text in args.indices:
+            print(layout(_cute_coordinate(text, layout)))
+    elif command == "grid":
+        if len(layout) != 2:
+            raise ValueError(f"grid needs a rank-2 layout, this one has rank {len(layout)}")
+        _cute_elements(layout, "grid")
+        if layout.size() > GRID_MAX_ELEMENTS:
+            raise ValueError(f"grid prints at most {GRID_MAX_ELEMENTS} elements, this layout has {layout.size()}")
+        grid = layout.coordinate_grid()
+        width = max((len(str(int(v))) for v in grid.ravel()), default=1)
+        for row in grid:
+            print(" ".join(str(int(v)).rjust(width) for v in row))
+    elif command == "size":
+        entry = {"elements": layout.size(), "cosize": layout.cosize()}
+        if args.json:
+            print(json.dumps(entry))
+        else:
+            print(f"elements: {entry['elements']}")
+            print(f"cosize: {entry['cosize']}")
+    elif command == "canonical":
+        print(layout)
+    elif command == "explain":
+        _cute_elements(layout, "explain")
+        print(f"cute: {layout}")
+        print(f"  {len(layout)} modes of sizes {', '.join(str(m.size()) for m in layout.modes())}: "
+              f"size {layout.size()}, cosize {layout.cosize()}")  # fmt: skip
+        if isinstance(layout, cute.Layout):
+            print(f"  coalesced: {cute.coalesce(layout)}")
+        else:
+            print(f"  coalesced: {layout.swizzle} o {layout.offset} o {cute.coalesce(layout.layout)}")
+        kind = "compact (one-to-one onto 0..size-1)" if cute.is_compact(layout) else (
+            "one-to-one, with holes" if cute.is_injective(layout) else "not one-to-one (elements share offsets)")
+        print(f"  {kind}")
+        for line in _cute_equivalents(layout, args.element_type):
+            print(line)
+    elif command == "draw":
+        from mini_iree.compiler.layout import drawing
+
+        picture = drawing.cute_picture(layout, f"CuTe {layout}")
+        if args.output.endswith(".svg"):
+            write_output(args.output, drawing.to_svg(picture))
+        elif args.output.endswith(".png"):
+            drawing.save_png(picture, args.output)
+        else:
+            raise ValueError("-o must name a .svg or .png file")
+
+
+CUTE_OPERATIONS = {
+    # name: (arguments, function name in compiler/layout/cute.py)
+    "coalesce": (1, "coalesce"),
+    "filter": (1, "filter_layout"),
+    "composition": (2, "composition"),
+    "complement": (1, "complement"),
+    "right-inverse": (1, "right_inverse"),
+    "left-inverse": (1, "left_inverse"),
+    "logical-divide": (2, "logical_divide"),
+    "zipped-divide": (2, "zipped_divide"),
+    "tiled-divide": (2, "tiled_divide"),
+    "flat-divide": (2, "flat_divide"),
+    "logical-product": (2, "logical_product"),
+    "zipped-product": (2, "zipped_product"),
+    "tiled-product": (2, "tiled_product"),
+    "blocked-product": (2, "blocked_product"),
+    "raked-product": (2, "raked_product"),
+}
+
+
+def cmd_cute(args: argparse.Namespace) -> None:
+    from mini_iree.compiler.layout import cute
+
+    arity, name = CUTE_OPERATIONS[args.operation]
+    a = _plain_cute(args.a)
+    if args.operation == "complement":
+        cotarget = args.b if args.b is not None else "1"
+        if not cotarget.isdigit():
+            raise ValueError(f"complement takes a layout and a cotarget size, e.g. '4:2' 24; got '{cotarget}'")
+        result = cute.complement(a, int(cotarget))
+    elif arity == 1:
+        if args.b is not None:
+            raise ValueError(f"{args.operation} takes one layout")
+        result = getattr(cute, name)(a)
+    else:
+        if args.b is None:
+            raise ValueError(f"{args.operation} takes two layouts (the second may be a tiler '<3:4, 8:2>')")
+        b = cute.parse_tiler(args.b) if args.b.lstrip().startswith("<") else _plain_cute(args.b)
+        if args.operation in ("blocked-product", "raked-product") and isinstance(b, tuple):
+            raise ValueError(f"{args.operation} takes a layout, not a tiler")
+        result = getattr(cute, name)(a, b)
+    print(result)
+
+
+def _add_cute_parser(commands: argparse._SubParsersAction) -> None:
+    help_text = "CuTe's layout algebra: composition, complement, inverses, divides, products, coalesce"
+    sub = commands.add_parser("cute", help=help_text, description=help_text)
+    sub.add_argument("operation", choices=list(CUTE_OPERATIONS))
+    sub.add_argument("a", metavar="A", help="a CuTe layout such as '(4,8):(1,4)'")
+    sub.add_argument("b", metavar="B", nargs="?", help="the second layout or tiler '<3:4, 8:2>' (complement: a size)")
+
+
+def cmd_convert(args: argparse.Namespace) -> None:
+    from mini_iree.compiler.layout import conversion as C
+
+    try:
+        if args.subject is not None and args.encoding_info is None and _is_cute(args.subject):
+            if args.shape is not None:
+                raise ValueError("a CuTe layout names its own shape: --shape does not go with it")
+            layout = _cute(args.subject)
+            _cute_elements(layout, "convert")
+            if args.to == "xla":
+                result = C.cute_to_xla(layout, _xla_element_type(args.element_type))
+            elif args.to == "iree":
+                result = C.cute_to_iree_converted(layout, allow_swizzle=not args.no_swizzle)
+            else:
+                result = C.Converted(str(layout), layout.size(), cute=layout, shape=layout.coordinate_grid().shape)
+            shape_text = f"{L.format_shape(result.shape)}x{args.element_type}"
+        else:
+            subject = _subject(args)
+            _check_fits_int64(subject)
+            elements = subject.relayout.elements()
+            if elements is not None and elements > CUTE_MAX_ELEMENTS:
+                raise ValueError(
+                    f"convert looks at every element: at most {CUTE_MAX_ELEMENTS}, this shape has {elements}"
+                )
+            if subject.xla is not None:
+                if args.to == "cute":
+                    result = C.xla_to_cute(subject.xla)
+                elif args.to == "iree":
+                    result = C.xla_to_iree(subject.xla, allow_swizzle=not args.no_swizzle)
+                else:
+                    result = C.Converted(str(subject.xla), elements or 0, xla=subject.xla)
+                shape_text = f"{L.format_shape(subject.xla.dimensions)}x{subject.element_type}"
+            else:
+                assert subject.info is not None
+                shape = subject.relayout.logical_shape
+                if args.to == "cute":
+                    result = C.iree_to_cute(subject.info, shape)
+                elif args.to == "xla":
+                    result = C.iree_to_xla(subject.info, shape, _xla_element_type(subject.element_type))
+                else:
+                    result = C.Converted(L.format_encoding_info(subject.info), elements or 0, info=subject.info)
+                shape_text = args.shape
+    except C.Refused as why:
+        names = {"cute": "CuTe", "xla": "XLA", "iree": "IREE"}
+        raise ValueError(f"no {names[args.to]} form: {why}") from None
+    if args.to == "iree":
+        print(f"encoding_info = {result.text}")
+        print(f"shape: {shape_text.lower() if shape_text else shape_text}")
+    else:
+        print(result.text)
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"checked: {result.elements_checked} elements at the same offset")
+
+
+def _add_convert_parser(commands: argparse._SubParsersAction) -> None:
+    help_text = "the same layout in CuTe, XLA or IREE form, checked on every element (or why there is none)"
+    sub = commands.add_parser("convert", help=help_text, description=help_text)
+    sub.add_argument("subject", nargs="?", help="an XLA shape or a CuTe layout")
+    sub.add_argument("--to", required=True, choices=("cute", "xla", "iree"))
+    sub.add_argument("--encoding-info", help="an IREE encoding_info dictionary instead of an XLA shape")
+    sub.add_argument("--shape", help="the tensor type with --encoding-info, e.g. 10x7xf32")
+    sub.add_argument("--element-type", default="f32", help="a CuTe layout's element type (default f32)")
+    sub.add_argument("--no-swizzle", action="store_true", help="--to iree: refuse rather than use a GPU swizzle")
+
+
+def _is_cute(text: str | None) -> bool:
+    from mini_iree.compiler.layout.cute import looks_like_cute
+
+    return text is not None and looks_like_cute(text)
+
+
 COMMANDS = {
     "index": (cmd_index, "linear index of each IDX (comma-separated, '' for rank 0)"),
     "grid": (cmd_grid, "the linear index of every element of a rank-2 shape"),
@@ -405,11 +655,11 @@ COMMANDS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mini-iree-layout", description="XLA tiled layouts and IREE encodings.")
+    parser = _Parser(prog="mini-iree-layout", description="XLA tiled layouts, IREE encodings and CuTe layouts.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (_, help_text) in COMMANDS.items():
         sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("subject", nargs="?", help="an XLA shape such as 'f32[3,5]{1,0:T(2,2)}'")
+        sub.add_argument("subject", nargs="?", help="an XLA shape such as 'f32[3,5]{1,0:T(2,2)}' or a CuTe layout")
         if name == "index":
             sub.add_argument("indices", nargs="*", metavar="IDX")
         sub.add_argument("--encoding-info", help="an IREE encoding_info dictionary instead of an XLA shape")
@@ -419,15 +669,23 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--json", action="store_true", help="print a JSON object")
         if name == "draw":
             sub.add_argument("-o", "--output", required=True, help="FILE.svg or FILE.png")
+        if name == "explain":
+            sub.add_argument("--element-type", default="f32", help="a CuTe layout's element type (default f32)")
     _add_resolve_parser(commands)
+    _add_cute_parser(commands)
+    _add_convert_parser(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        if args.command == "resolve":
-            cmd_resolve(args)
+        if args.command in ("resolve", "cute", "convert"):
+            {"resolve": cmd_resolve, "cute": cmd_cute, "convert": cmd_convert}[args.command](args)
+            sys.stdout.flush()
+            return 0
+        if args.encoding_info is None and _is_cute(args.subject):
+            cute_subcommand(args)
             sys.stdout.flush()
             return 0
         if args.command == "index" and args.encoding_info is not None and args.subject is not None:

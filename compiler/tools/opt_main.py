@@ -2,8 +2,15 @@
 
     mini-iree-opt input.mlir -p 'iree-dispatch-creation-set-encoding' -o out.mlir
     mini-iree-opt input.mlir --pass-pipeline='builtin.module(util.func(cse))'
+    mini-iree-opt --iree-dispatch-creation-set-encoding -split-input-file --canonicalize --cse \\
+        --iree-util-hoist-into-globals=max-size-increase-threshold=64 input.mlir
     mini-iree-opt invalid.mlir --split-input-file --verify-diagnostics
     mini-iree-opt input.mlir -p '...' --verify-each-with-interpreter --interpreter-dynamic-size=37
+
+As in iree-opt, every pass and named pipeline is also a flag (options after `=`, in
+MLIR's spelling), run in command-line order together with ``-p``; LLVM's single-dash
+spelling of long flags (`-split-input-file`, `-pass-pipeline=...`) is accepted.
+``--iree-era`` names the IREE era the run follows (``_apply_run_era``).
 
 Dialects and passes are registered lazily (see ``mini_iree.dialects`` and
 ``mini_iree.passes``), so ``--help`` starts about as fast as ``xdsl-opt``; numpy is
@@ -31,7 +38,13 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from mini_iree import __version__
-from mini_iree.compiler.tools.cmdline import ArgumentParser, CommandLineError, non_negative, one_line_warnings
+from mini_iree.compiler.tools.cmdline import (
+    ArgumentParser,
+    CommandLineError,
+    llvm_dashes,
+    non_negative,
+    one_line_warnings,
+)
 from mini_iree.compiler.ir.diagnostics import (
     CURRENT_OPERATION,
     Diagnostic,
@@ -54,6 +67,7 @@ from mini_iree.compiler.tools.pipeline import (
     textual_pipeline,
 )
 from mini_iree.compiler.ir.verifier import ModuleVerifier, verify_op_tree
+from mini_iree.passes import ERAS
 
 # MLIR splits on a line holding only the marker; IREE's `// -----// IR Dump ...`
 # headers are not split points.
@@ -118,15 +132,17 @@ class MiniIREEOptMain:
         self.ctx = Context()
         self.register_all_dialects()
         self.register_all_passes()
-        arg_parser = ArgumentParser(
+        arg_parser = _OptArgumentParser(
             prog="mini-iree-opt", description="mini-iree's modular optimizer driver (mlir-opt conventions)"
         )
         self.register_all_arguments(arg_parser)
-        self.args = arg_parser.parse_args(args)
+        argv = sys.argv[1:] if args is None else list(args)
+        self.args = arg_parser.parse_args(llvm_argv(argv, arg_parser))
         self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
         self.timing = Timing()
         self.check_summaries: list[str] = []
         self.statistics: list = []
+        _apply_run_era(self.args.iree_era)
         self.setup_pipeline()
 
     # -- registration ------------------------------------------------------
@@ -148,6 +164,7 @@ class MiniIREEOptMain:
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         register_arguments(arg_parser, sorted(self.available_passes), sorted(_pipelines()), self.version_format)
+        register_pass_flags(arg_parser, self.available_passes, _pipelines())
 
     # -- pipeline ----------------------------------------------------------
 
@@ -162,11 +179,23 @@ class MiniIREEOptMain:
                 raise DiagnosticError(
                     Diagnostic(SourceLoc(CMDLINE, 1, 1), "'-p' and '--pass-pipeline' cannot be used together")
                 )
+            parts = self.args.pipeline_parts or []
+            if self.args.pass_pipeline and any(kind == "flag" for kind, _, _ in parts):
+                # mlir-opt's words (PassPipelineCLParser::addToPipeline).
+                raise DiagnosticError(
+                    Diagnostic(
+                        SourceLoc(CMDLINE, 1, 1), "'-pass-pipeline' option can't be used with individual pass options"
+                    )
+                )
             refs = []
-            if self.args.passes:
-                refs = parse_pipeline_text(self.args.passes, mlir_syntax=False)
-            elif self.args.pass_pipeline:
+            if self.args.pass_pipeline:
                 refs = parse_pipeline_text(self.args.pass_pipeline, mlir_syntax=True)
+            # `-p` and pass flags, in the order of the command line, as mlir-opt runs its pass flags.
+            for kind, name, text in parts:
+                if kind == "flag":
+                    refs.append(PassRef(name, text or None, 1))
+                else:
+                    refs.extend(parse_pipeline_text(text, mlir_syntax=False))
             try:
                 self.passes = build_passes(refs, self.available_passes, get_all_pipelines())
             except ImportError as err:
@@ -524,6 +553,7 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
     parser.add_argument(
         "-p",
         "--passes",
+        action=_PassesAction,
         default="",
         metavar="PIPELINE",
         help="passes to run, comma-separated, options in braces ('cse,iree-util-hoist-into-globals{...}'). "
@@ -660,7 +690,130 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         metavar="ARCH",
         help="the GPU (gfx90a, gfx942, gfx950) that passes' test options compile for when the IR names no target",
     )
+    parser.add_argument(
+        "--iree-era",
+        choices=ERAS,
+        default="walkthrough",
+        metavar="ERA",
+        help="whose IREE the run follows: 'walkthrough' (September 2025, the default) or '3.13'",
+    )
     parser.add_argument("--version", action=VersionAction, version_format=version_format)
+
+
+def _apply_run_era(name: str) -> None:
+    """Make the run follow one of IREE's eras (`--iree-era`): 'walkthrough' or '3.13'.
+
+    Called before the pipeline is built, on every run (the default era included), so
+    that a run in the same process never keeps an earlier run's era: passes and
+    pipelines not given an era of their own follow this one (`compiler/era.py`).
+    """
+    if name not in ERAS:
+        raise CommandLineError(f"unknown era '{name}' for --iree-era (known: {', '.join(ERAS)})")
+    from mini_iree.compiler.era import set_run_era
+
+    set_run_era(name)
+
+
+class _PassesAction(argparse.Action):
+    """`-p PIPELINE`: stored as `passes`, and placed among the pass flags where it was written.
+
+    Given twice, the last one counts.
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, values)
+        parts = [part for part in (getattr(namespace, "pipeline_parts", None) or []) if part[0] != "p"]
+        parts.append(("p", "", values))
+        namespace.pipeline_parts = parts
+
+
+class _PassFlagAction(argparse.Action):
+    """A pass or named pipeline given as a flag, as mlir-opt / iree-opt take them:
+    `--cse`, `--iree-util-hoist-into-globals=max-size-increase-threshold=64`,
+    `--iree-dispatch-creation-set-encoding="encoding-option=padding"` (the options in
+    MLIR's spelling, blank-separated). Each occurrence runs, in command-line order.
+
+    As in LLVM, the options follow an `=`: `--cse in.mlir` does not take `in.mlir`
+    (``llvm_argv`` writes a bare flag `--cse=`, so that argparse never looks further).
+    """
+
+    equals_metavar = "'OPTION=VALUE ...'"
+
+    def __init__(self, option_strings, dest, pass_name: str = "", describe: Callable[[], str] | None = None, **kwargs):
+        kwargs["default"] = None
+        super().__init__(option_strings, dest, nargs="?", const="", **kwargs)
+        self.pass_name = pass_name
+        self.describe = describe
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        parts = list(getattr(namespace, "pipeline_parts", None) or [])
+        parts.append(("flag", self.pass_name, (values or "").strip()))
+        namespace.pipeline_parts = parts
+
+
+class _OptArgumentParser(ArgumentParser):
+    """mini-iree-opt's parser: the pass flags' summaries are read (their modules imported) only for `--help`."""
+
+    def format_help(self) -> str:
+        for action in self._actions:
+            if isinstance(action, _PassFlagAction) and action.help is None and action.describe is not None:
+                action.help = action.describe().replace("%", "%%")
+        # The usage line names the other flags and stands for the pass flags with one entry.
+        usage, self.usage = self.usage, self._usage_line()
+        try:
+            return super().format_help()
+        finally:
+            self.usage = usage
+
+    def format_usage(self) -> str:
+        return f"usage: {self._usage_line()}\n"
+
+    def _usage_line(self) -> str:
+        others = [action for action in self._actions if not isinstance(action, _PassFlagAction)]
+        formatter = super()._get_formatter()
+        formatter.add_usage(None, others, self._mutually_exclusive_groups, prefix="")
+        return formatter.format_help().strip() + " [--PASS[=OPTIONS] ...]"
+
+
+def register_pass_flags(parser: argparse.ArgumentParser, passes: dict, pipelines: dict) -> None:
+    """Every registered pass and named pipeline as a flag of its own (mlir-opt's "Compiler passes to run")."""
+    group = parser.add_argument_group(
+        "Compiler passes to run",
+        "every pass and pass pipeline of --list-passes is also a flag, run in command-line order together with "
+        "-p: --NAME, or --NAME='OPTION=VALUE ...' (the options --list-passes shows); not with --pass-pipeline",
+    )
+    for name in sorted(passes):
+        group.add_argument(f"--{name}", action=_PassFlagAction, dest="pipeline_parts", pass_name=name,
+                           describe=lambda name=name: _pass_summary(name, passes[name]))  # fmt: skip
+    for name in sorted(pipelines):
+        if name in passes:
+            continue
+        group.add_argument(f"--{name}", action=_PassFlagAction, dest="pipeline_parts", pass_name=name,
+                           describe=lambda name=name: "pipeline: " + _summary(_pipeline_summary(pipelines[name])))  # fmt: skip
+
+
+def llvm_argv(args: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """The command line as argparse must see it to read it as LLVM does: `-flag` is `--flag`, and a pass flag
+    without options is written `--pass=` (its options can only follow an `=`)."""
+    pass_flags = {s for action in parser._actions if isinstance(action, _PassFlagAction) for s in action.option_strings}
+    out = []
+    after_dashes = False
+    for token in llvm_dashes(args, parser):
+        after_dashes = after_dashes or token == "--"
+        out.append(f"{token}=" if not after_dashes and token in pass_flags else token)
+    return out
+
+
+def _pass_summary(name: str, loader: Callable) -> str:
+    try:
+        cls = loader()
+    except ImportError as err:
+        return f"(cannot be loaded: {err})"
+    return _UPSTREAM_SUMMARIES.get(name) or _summary(cls.__doc__)
+
+
+def _pipeline_summary(pipeline) -> str:
+    return getattr(pipeline, "summary", None) or str(pipeline)
 
 
 class VersionAction(argparse.Action):

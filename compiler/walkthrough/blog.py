@@ -100,6 +100,15 @@ PLACES: dict[str, BlogPlace] = {
     "iree-stream-materialize-encodings": BlogPlace(
         "MaterializeEncodingsPass (Stream)", ("17-materialize-encodings.after.mlir",)
     ),
+    "iree-stream-materialize-copy-on-write": BlogPlace(CODEGEN, note="stream scheduling the post passes over"),
+    "iree-stream-schedule-execution": BlogPlace(CODEGEN, note="stream scheduling the post passes over"),
+    "iree-stream-schedule-allocation": BlogPlace(
+        CODEGEN, note="one allocation for the encoded operands: the offset binding of dump 18"
+    ),
+    "iree-stream-layout-slices": BlogPlace(CODEGEN, note="the offsets inside that allocation"),
+    "iree-stream-fuse-dispatch-bindings": BlogPlace(CODEGEN, note="one binding per resource: the 2 bindings of dump 18"),
+    "iree-stream-annotate-dispatch-arguments": BlogPlace(CODEGEN, note="the offset facts (udiv) of dump 18"),
+    "iree-stream-fold-uniform-operands": BlogPlace(CODEGEN, note="repeated operands folded: the 4 push constants of dump 19"),
     "iree-stream-annotate-dispatch-assumptions": BlogPlace(CODEGEN, note="HAL preparation the post passes over"),
     "iree-stream-pack-dispatch-operands": BlogPlace(CODEGEN, note="HAL preparation the post passes over"),
     "iree-hal-materialize-interfaces": BlogPlace(CODEGEN, note="the bindings and push constants of dumps 18-23"),
@@ -120,8 +129,13 @@ PLACES: dict[str, BlogPlace] = {
         ("22-combine-layout-transformation.gemm.after.mlir", "23-combine-layout-transformation.relayout.after.mlir"),
     ),
 }
-# Passes mini-iree also knows under IREE 3.13's names.
+# Passes mini-iree also knows under IREE 3.13's names, and the GPU pipeline's variant.
 PLACES["iree-codegen-combine-result-layout-transformation"] = PLACES["iree-codegen-combine-layout-transformation"]
+PLACES["iree-codegen-gpu-combine-layout-transformation"] = PLACES["iree-codegen-combine-layout-transformation"]
+PLACES["iree-codegen-gpu-generalize-named-ops"] = BlogPlace(
+    CODEGEN, note="the GPU pipeline's generalization: dumps 20 and 21 print transposes as linalg.generic"
+)
+PLACES["for-target-backends"] = BlogPlace(CODEGEN, note="a pass for the executables of some targets only")
 
 
 def place_of(flag: str) -> BlogPlace | None:

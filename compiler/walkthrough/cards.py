@@ -161,6 +161,13 @@ def collect_cards(walk: Walkthrough) -> tuple[list[EncodingCard], dict[int, list
     return list(cards.values()), per_stage
 
 
+def _cute_form(xla_text: str) -> tuple[str, str] | None:
+    """The CuTe form of a card's XLA form, with the shape it is for (`conversion.cute_form_of_xla_text`)."""
+    from mini_iree.compiler.layout.conversion import cute_form_of_xla_text
+
+    return cute_form_of_xla_text(xla_text)
+
+
 def card_html(card: EncodingCard, stage_names: dict[int, str]) -> str:
     out = [f'<article class="encoding" id="{card.anchor}" data-kind="{card.kind}">']
     out.append(f"<h3>{escape(card.tensor_text)}</h3>")
@@ -177,6 +184,11 @@ def card_html(card: EncodingCard, stage_names: dict[int, str]) -> str:
             out.append(f'<p class="xla">encoding_info = {escape(view.info_text)}</p>')
         if view.xla:
             out.append(f'<p class="xla">XLA: <code class="xla-form">{escape(view.xla)}</code></p>')
+            cute = _cute_form(view.xla)
+            if cute is not None:
+                # The same layout in CuTe's shape:stride notation (none when the XLA form pads or mixes dims).
+                where = f' <span class="meta">{escape(cute[1])}</span>' if cute[1] else ""
+                out.append(f'<p class="xla">CuTe: <code class="cute-form">{escape(cute[0])}</code>{where}</p>')
         if view.xla_tiles:
             tiles = [line for line in view.xla_tiles if not line.startswith("= ")]
             out.append('<p class="meta">its tiles, one at a time:</p><ol class="xla-tiles">')

@@ -262,8 +262,9 @@ def test_compare_page_when_one_pipeline_fails(tmp_path: Path, capsys):
                  "-o", str(out)])  # fmt: skip
     assert code == 1 and "'linalg.matvec' op" in capsys.readouterr().err
     page = out.read_text()
-    # gfx942 stops at materialize-device-encoding: its three last rows say so and link to its failure.
-    assert page.count('pipeline a stopped before this pass (<a href="#a-failure">why</a>)') == 3
+    # gfx942 stops at materialize-device-encoding: its six last rows (the GPU steps included) say so
+    # and link to its failure.
+    assert page.count('pipeline a stopped before this pass (<a href="#a-failure">why</a>)') == 6
     assert 'id="a-failure" data-failed-pass="iree-codegen-materialize-device-encoding"' in page
     assert 'id="b-failure"' not in page and 'data-side="b"><section class="stage" id="b-stage-31"' in page
 

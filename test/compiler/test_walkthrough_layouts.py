@@ -299,3 +299,29 @@ def test_ramp_png_holds_one_pixel_per_cell():
     # Elements take the first 2 * steps colours, padding the rest; the hue is the offset within the tile.
     np.testing.assert_array_equal(pixels < 2 * steps, emap.inside)
     np.testing.assert_array_equal(pixels % steps, (steps * (emap.offsets % 2048)) // 2048)
+
+
+# -- the CuTe form beside the XLA form ----------------------------------------------------------------------
+
+
+def test_card_shows_the_cute_form_of_its_xla_form(gfx942_cards):
+    from mini_iree.compiler.layout.cute import parse_cute
+
+    card = _card(gfx942_cards, 0)
+    html = unescape(card_html(card, {s: f"{s}. pass" for s in card.stages}))
+    xla_text = re.search(r'<code class="xla-form">([^<]+)</code>', html).group(1)
+    match = re.search(r'<code class="cute-form">([^<]+)</code> <span class="meta">on ([\dx]+) ', html)
+    assert match, "the card has an XLA form, so it shows its CuTe form"
+    cute, sample = parse_cute(match.group(1)), tuple(int(d) for d in match.group(2).split("x"))
+    # The CuTe layout puts every element of the sample shape where the XLA form does.
+    dims = re.match(r"(\w+)\[[^\]]*\](.*)", xla_text)
+    xla = L.parse_shape(f"{dims.group(1)}[{','.join(map(str, sample))}]{dims.group(2)}")
+    np.testing.assert_array_equal(cute.coordinate_grid(), L.xla_relayout(xla).index_grid())
+
+
+def test_card_without_a_cute_form_shows_none():
+    from mini_iree.compiler.walkthrough.cards import _cute_form
+
+    # 10 rows in tiles of 8: the padding has no CuTe form, so the card shows no CuTe line.
+    assert _cute_form("f32[10,7]{1,0:T(8,1)}") is None
+    assert _cute_form("f32[16,7]{1,0:T(8,1)}") == ("((8,2),7):((1,56),8)", "")

@@ -92,10 +92,11 @@ def test_rewrites_are_recorded_per_pass(walk):
     materialize = _stage(walk, "iree-codegen-materialize-device-encoding")
     assert materialize.rewrites["SetEncodingOpLoweringConversion"] == 2
     assert materialize.rewrites["MaterializeContractionOp"] == 1
-    # A pattern that edits the IR itself (not through the rewriter) is counted too.
-    assert _stage(walk, "iree-codegen-combine-layout-transformation").rewrites == {
-        "FoldRelayoutChainIntoMapScatterPattern": 3
-    }
+    # A pattern that edits the IR itself (not through the rewriter) is counted too; on gfx942 the
+    # relayouts are combined by the GPU variant (run on the rocm executables by for-target-backends).
+    gpu_combine = next(s for s in walk.stages if "iree-codegen-gpu-combine-layout-transformation" in s.spec)
+    assert gpu_combine.rewrites == {"FoldRelayoutChainIntoMapScatterPattern": 3}
+    assert _stage(walk, "iree-codegen-combine-layout-transformation").rewrites == {}
     no_patterns = _stage(walk, "iree-flow-outline-dispatch-regions")
     assert no_patterns.pattern_walks == 0 and no_patterns.rewrites == {}
     assert selective_walker.pattern_recorder is None  # off outside the run

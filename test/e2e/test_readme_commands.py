@@ -53,7 +53,7 @@ def test_the_readme_has_commands_to_run():
     assert len(commands) >= 20
     # The quick start's two commands are exactly these.
     assert "pip install -e . && mini-iree-opt -p 'data-tiling{target=gfx942}' examples/matmul.mlir" in readme_commands()
-    assert "pip install -e '.[test]' && pytest" in readme_commands()
+    assert "pip install -e '.[test,parity]' && pytest" in readme_commands()
 
 
 def test_every_file_a_command_reads_is_in_the_repository():

@@ -356,6 +356,7 @@ def test_modules_for_keeps_registration_order():
     names = ["stream.async.dispatch", "arith.addi", "func.func", "unknown.op", "math.exp"]
     assert modules_for(names) == [
         "mini_iree.compiler.interpreter.arith_ops",
+        "mini_iree.compiler.interpreter.math_ops",
         "mini_iree.compiler.interpreter.func_ops",
         "mini_iree.compiler.interpreter.stream_ops",
     ]

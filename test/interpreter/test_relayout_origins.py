@@ -118,7 +118,8 @@ def _store_after_pack(text: str, executable: str) -> str:
     """``text`` with the encoding dispatch ``executable`` also writing 42 into its packed
     buffer's first element, after the pack is stored (a program the shortcut must see)."""
     start = text.index(f"hal.executable private @{executable} ")
-    store = re.compile(r"(\n(\s*)iree_codegen\.store_to_buffer %\w+, (%\w+) : [^\n]* into (memref<[^>]*>>))")
+    # The buffer's type runs to the end of the line (a binding at an offset is `strided<[...], offset: N>`).
+    store = re.compile(r"(\n(\s*)iree_codegen\.store_to_buffer %\w+, (%\w+) : [^\n]* into (memref<[^\n]*>))")
     found = store.search(text, start)
     assert found is not None
     indent, buffer, type_ = found.group(2), found.group(3), found.group(4)

@@ -226,10 +226,11 @@ def test_bridge_says_why_not():
     [
         ("{innerDimsPos = [0, 1]", "cannot parse encoding_info"),
         ("{innerDimsPos = [0, 1]}", "encoding_info must be"),
-        ("{innerDimsPos = [0, 2], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}", "not a set of dims"),
-        ("{innerDimsPos = [0, 1], innerTileSizes = [8], outerDimsPerm = [0, 1]}", "innerTileSizes has 1"),
+        ("{innerDimsPos = [0, 2], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}", "index 2 is out of bounds"),
+        ("{innerDimsPos = [0, 1], innerTileSizes = [8], outerDimsPerm = [0, 1]}", r"innerTileSizes size \(1\)"),
         ("{innerDimsPos = [0, 1], innerTileSizes = [8, 0], outerDimsPerm = [0, 1]}", "must be positive"),
-        ("{innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 0]}", "not a permutation"),
+        ("{innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 0]}", "duplicate index 0"),
+        ("{innerDimsPos = [0], innerTileSizes = [8], outerDimsPerm = [0]}", r"outerDimsPerm size \(1\) does not match"),
     ],
 )
 def test_encoding_errors(text, message):

@@ -1,4 +1,6 @@
 // RUN: mini-iree-opt %s -p 'iree-codegen-materialize-device-encoding{test-gpu-encoding-resolver=gpu_data_tiling}' --iree-gpu-test-target=gfx942 | filecheck %s
+// The walkthrough era's spelling of the same option, as its IREE tests write it:
+// RUN: mini-iree-opt %s --iree-codegen-materialize-device-encoding=test-cl-gpu-target --iree-gpu-test-target=gfx942 | filecheck %s
 
 // IREE's test option for functions without a target: the --iree-gpu-test-target GPU with its data-tiling
 // resolver, here the walkthrough's gfx942 LHS layout (128x16 tiles, swizzled 8x4x4x4x4).

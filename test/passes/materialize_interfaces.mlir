@@ -380,3 +380,113 @@ module @undispatched_executable_left_alone attributes {stream.affinity.default =
     }
   }
 }
+
+// -----
+
+// stream.cmd.dispatch sites after fusion: two reads of one resource share
+// binding 0 at two offsets; the layout counts the operands left after folding.
+
+// CHECK-LABEL: // -----
+// CHECK: #pipeline_layout = #hal.pipeline.layout<constants = 8, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+// CHECK-LABEL: module @cmd_dispatch
+// CHECK:        hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%{{.+}}#0) flags("ReadOnly|Indirect")
+// CHECK-NEXT:   hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%{{.+}}#1) flags("ReadOnly|Indirect")
+// CHECK-NEXT:   hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%{{.+}}#2) flags(Indirect)
+// CHECK:        stream.cmd.dispatch @ex::@embedded_elf_x86_64::@add[%0](
+#executable_target_embedded_elf_x86_64 = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">
+#device_target_local = #hal.device.target<"local", [#executable_target_embedded_elf_x86_64]> : !hal.device
+module @cmd_dispatch attributes {stream.affinity.default = #hal.device.affinity<@__device_0>} {
+  util.global private @__device_0 = #device_target_local
+  stream.executable private @ex {
+    stream.executable.export public @add workgroups(%arg0: index) -> (index, index, index) {
+      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg0)
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @add(%arg0: !stream.binding {stream.alignment = 64 : index}, %arg1: !stream.binding {stream.alignment = 64 : index}, %arg2: i32, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32, %arg9: i32) {
+        %c32_i64 = arith.constant 32 : i64
+        %0 = arith.extui %arg2 : i32 to i64
+        %1 = arith.extui %arg3 : i32 to i64
+        %2 = arith.shli %1, %c32_i64 : i64
+        %3 = arith.ori %0, %2 : i64
+        %4 = arith.index_castui %3 : i64 to index
+        %5 = arith.extui %arg4 : i32 to i64
+        %6 = arith.extui %arg5 : i32 to i64
+        %7 = arith.shli %6, %c32_i64 : i64
+        %8 = arith.ori %5, %7 : i64
+        %9 = arith.index_castui %8 : i64 to index
+        %10 = arith.extui %arg6 : i32 to i64
+        %11 = arith.extui %arg7 : i32 to i64
+        %12 = arith.shli %11, %c32_i64 : i64
+        %13 = arith.ori %10, %12 : i64
+        %14 = arith.index_castui %13 : i64 to index
+        %15 = arith.extui %arg8 : i32 to i64
+        %16 = arith.extui %arg9 : i32 to i64
+        %17 = arith.shli %16, %c32_i64 : i64
+        %18 = arith.ori %15, %17 : i64
+        %19 = arith.index_castui %18 : i64 to index
+        %20:4 = util.assume.int 
+            %4[<umin = 0, umax = 0>, <umin = 0, umax = 2305843009213693696, udiv = 256>], 
+            %9[<umin = 0, umax = 0>, <umin = 0, umax = 4611686018427387392, udiv = 256>], 
+            %14[<umin = 0, umax = 2305843009213693696, udiv = 256>, <umin = 0, umax = 0>], 
+            %19<umin = 0, umax = 9007199254740991>
+          : index, index, index, index
+        %21 = iree_tensor_ext.dispatch.workload.ordinal %20#3, 0 : index
+        %22 = stream.binding.subspan %arg0[%20#0] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%21}
+        %23 = stream.binding.subspan %arg0[%20#1] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%21}
+        %24 = stream.binding.subspan %arg1[%20#2] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%21}
+        %25 = iree_tensor_ext.dispatch.tensor.load %22, offsets = [0], sizes = [%21], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%21} -> tensor<?xf32>
+        %26 = iree_tensor_ext.dispatch.tensor.load %23, offsets = [0], sizes = [%21], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%21} -> tensor<?xf32>
+        %27 = tensor.empty(%21) : tensor<?xf32>
+        %28 = linalg.add ins(%25, %26 : tensor<?xf32>, tensor<?xf32>) outs(%27 : tensor<?xf32>) -> tensor<?xf32>
+        iree_tensor_ext.dispatch.tensor.store %28, %24, offsets = [0], sizes = [%21], strides = [1] : tensor<?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%21}
+        return
+      }
+    }
+  }
+  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view {
+    %c32_i64 = arith.constant 32 : i64
+    %c0_i32 = arith.constant 0 : i32
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %c4 = arith.constant 4 : index
+    %0 = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
+    %1 = arith.muli %0, %c4 : index
+    %2 = arith.muli %1, %c64 : index
+    %3 = stream.tensor.import on(#hal.device.affinity<@__device_0>) %arg0 : !hal.buffer_view -> tensor<?xf32>{%0} in !stream.resource<external>{%1}
+    %4 = arith.addi %2, %2 : index
+    %5 = arith.addi %4, %c16 : index
+    %6 = arith.addi %5, %c64 : index
+    %result, %result_timepoint = stream.resource.alloca uninitialized on(#hal.device.affinity<@__device_0>) : !stream.resource<transient>{%6} => !stream.timepoint
+    %result_0, %result_timepoint_1 = stream.resource.alloca uninitialized on(#hal.device.affinity<@__device_0>) : !stream.resource<external>{%1} => !stream.timepoint
+    %7 = stream.timepoint.join max(%result_timepoint, %result_timepoint_1) => !stream.timepoint
+    %8 = stream.cmd.execute on(#hal.device.affinity<@__device_0>) await(%7) => with(%3 as %arg1: !stream.resource<external>{%1}, %result as %arg2: !stream.resource<transient>{%6}, %result_0 as %arg3: !stream.resource<external>{%1}) {
+      %13 = arith.index_castui %2 : index to i64
+      %14 = arith.trunci %13 : i64 to i32
+      %15 = arith.shrui %13, %c32_i64 : i64
+      %16 = arith.trunci %15 : i64 to i32
+      %17 = arith.index_castui %0 : index to i64
+      %18 = arith.trunci %17 : i64 to i32
+      %19 = arith.shrui %17, %c32_i64 : i64
+      %20 = arith.trunci %19 : i64 to i32
+      stream.cmd.dispatch @ex::@add[%0](%c0_i32, %c0_i32, %c0_i32, %c0_i32, %14, %16, %18, %20 : i32, i32, i32, i32, i32, i32, i32, i32) {
+        ro %arg1[%c0 for %1] : !stream.resource<external>{%1},
+        wo %arg2[%c0 for %6] : !stream.resource<transient>{%6}
+      }
+      %21 = arith.index_castui %4 : index to i64
+      %22 = arith.trunci %21 : i64 to i32
+      %23 = arith.shrui %21, %c32_i64 : i64
+      %24 = arith.trunci %23 : i64 to i32
+      stream.cmd.dispatch @ex::@add[%0](%14, %16, %22, %24, %c0_i32, %c0_i32, %18, %20 : i32, i32, i32, i32, i32, i32, i32, i32) {
+        ro %arg2[%c0 for %6] : !stream.resource<transient>{%6},
+        wo %arg3[%c0 for %1] : !stream.resource<external>{%1}
+      }
+    } => !stream.timepoint
+    %9 = stream.resource.dealloca on(#hal.device.affinity<@__device_0>) await(%8) => %result : !stream.resource<transient>{%6} => !stream.timepoint
+    %10 = stream.timepoint.join max(%9, %8) => !stream.timepoint
+    %11 = stream.timepoint.await %10 => %result_0 : !stream.resource<external>{%1}
+    %12 = stream.tensor.export on(#hal.device.affinity<@__device_0>) %11 : tensor<?xf32>{%0} in !stream.resource<external>{%1} -> !hal.buffer_view
+    util.return %12 : !hal.buffer_view
+  }
+}

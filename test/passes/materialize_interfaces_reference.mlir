@@ -3,15 +3,13 @@
 // RUN:   -p iree-stream-annotate-dispatch-assumptions,iree-stream-pack-dispatch-operands,iree-hal-materialize-interfaces \
 // RUN:   --mlir-print-local-scope | filecheck %s
 
-// Walkthrough dump 17 through the three passes gives the form walkthrough dumps 18/19
-// start from (before codegen). Two documented differences from IREE's dumps:
-// * dump 19's encode dispatch has 4 constants because iree-stream-fold-uniform-operands
-//   (not in mini-iree) merges the repeated operands `%0, %1, %0, %1`; here each of the
-//   four index operands is its own pair of constants (8), and util.assume.int lists
-//   four distinct values instead of `%8, %13, %8, %13`;
-// * dump 18's matmul packs LHS and RHS into one binding with an offset operand
-//   (10 constants, stream allocation passes); here each resource is its own binding
-//   at offset 0: 3 bindings, 8 constants.
+// Walkthrough dump 17 through the three passes alone, on its stream.async.dispatch
+// sites: every resource is its own binding at offset 0 (the matmul: 3 bindings, 8
+// constants) and the encode dispatch passes `%0, %1, %0, %1` as four operands. The
+// data-tiling-codegen pipeline first schedules and allocates the work, fuses bindings
+// and folds uniform operands (iree-stream-schedule-allocation ...
+// iree-stream-fold-uniform-operands), which gives dumps 18/19's 2 bindings with 10 and
+// 4 constants (test_fold_uniform_operands.py, test_fuse_dispatch_bindings.py).
 
 // CHECK-LABEL: hal.executable private @matmul_f32f32f32_dispatch_0 {
 // CHECK-NEXT:    hal.executable.variant public @rocm_hsaco_fb target(#hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip"

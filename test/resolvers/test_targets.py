@@ -114,8 +114,8 @@ def test_gpu_names_go_to_the_gpu_module(monkeypatch):
     seen: list[str] = []
     fake = types.ModuleType("mini_iree.compiler.resolvers.gpu")
 
-    def rocm_target(arch: str, resolver: str = "data-tiling") -> hal.ExecutableTargetAttr:
-        seen.append(f"{arch}/{resolver}")
+    def rocm_target(arch: str, resolver: str = "data-tiling", era: str | None = None) -> hal.ExecutableTargetAttr:
+        seen.append(f"{arch}/{resolver}" + (f"/{era}" if era else ""))
         return hal.ExecutableTargetAttr("rocm", "rocm-hsaco-fb", {})
 
     fake.rocm_target = rocm_target  # type: ignore[attr-defined]
@@ -123,7 +123,8 @@ def test_gpu_names_go_to_the_gpu_module(monkeypatch):
     for arch in ("gfx942", "gfx90a", "gfx950"):
         assert parse_target(arch).backend.data == "rocm"
     assert parse_target("gfx942:encoding-layout-resolver=pad").backend.data == "rocm"
-    assert seen == ["gfx942/data-tiling", "gfx90a/data-tiling", "gfx950/data-tiling", "gfx942/pad"]
+    assert parse_target("gfx942:era=3.13,encoding-layout-resolver=pad").backend.data == "rocm"
+    assert seen == ["gfx942/data-tiling", "gfx90a/data-tiling", "gfx950/data-tiling", "gfx942/pad", "gfx942/pad/3.13"]
 
 
 @pytest.mark.parametrize(

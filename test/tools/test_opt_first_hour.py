@@ -102,7 +102,10 @@ def test_dump_pass_pipeline_prints_the_expanded_pipeline_that_parses_back(tmp_pa
     assert len(lines) == count + 3  # builtin.module(, the passes, ), the blank line
     # Every option with its value, sorted by name, as MLIR prints them.
     assert "  iree-dispatch-creation-set-encoding{encoding-dims=false encoding-option=default}," in lines
-    assert "  iree-codegen-materialize-device-encoding{gpu-era=walkthrough test-gpu-encoding-resolver=none}," in lines
+    assert (
+        "  iree-codegen-materialize-device-encoding{gpu-era=walkthrough test-cl-gpu-target=false "
+        "test-gpu-encoding-resolver=none}," in lines
+    )
     again = run_opt([MATMUL, f"--pass-pipeline={dump}"])
     assert again.returncode == 0, again.stderr
     assert again.stdout == result.stdout

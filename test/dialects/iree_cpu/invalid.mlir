@@ -21,8 +21,10 @@ func.func @cpu_encoding_resolver_unknown_parameter() attributes {r = #iree_cpu.c
 
 // -----
 
-// expected-error @+1 {{invalid encoding_info: outerDimsPerm [0, 128] is not a permutation of 2 dims}}
-#target = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 128]}}>}>
-func.func @f() attributes {hal.executable.target = #target} {
+// A resolved layout is checked against the tensor type it is attached to (the
+// resolver alone, in an executable target say, is not), as IREE checks it.
+#layout = #iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 128]}}>
+// expected-error @+1 {{outerDimsPerm index 128 is out of bounds for tensor rank 2}}
+func.func @f(%arg0: tensor<?x?xf32, #layout>) {
   return
 }

@@ -321,7 +321,7 @@ func.func @zero_iteration_size(%arg0: tensor<0x5xf32, #encoding>) -> tensor<0x5x
 
 // -----
 
-// expected-error @+1 {{invalid encoding_info: outerDimsPerm [0, 128] is not a permutation of 2 dims}}
+// expected-error @+2 {{outerDimsPerm index 128 is out of bounds for tensor rank 2}}
 #encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 128]}}>]>
 func.func @layout_outer_dims_perm_out_of_range(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
   return %arg0 : tensor<?x?xf32, #encoding>
@@ -329,7 +329,7 @@ func.func @layout_outer_dims_perm_out_of_range(%arg0: tensor<?x?xf32, #encoding>
 
 // -----
 
-// expected-error @+1 {{invalid encoding_info: innerDimsPos [1, 1] is not a set of dims of a rank-2 tensor}}
+// expected-error @+2 {{innerDimsPos contains duplicate index 1}}
 #encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [1, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}}>]>
 func.func @layout_inner_dims_pos_repeated(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
   return %arg0 : tensor<?x?xf32, #encoding>
@@ -337,7 +337,7 @@ func.func @layout_inner_dims_pos_repeated(%arg0: tensor<?x?xf32, #encoding>) -> 
 
 // -----
 
-// expected-error @+1 {{invalid encoding_info: innerDimsPos has 2 entries but innerTileSizes has 1}}
+// expected-error @+2 {{innerDimsPos size (2) does not match innerTileSizes size (1)}}
 #encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8], outerDimsPerm = [0, 1]}}>]>
 func.func @layout_tile_count(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
   return %arg0 : tensor<?x?xf32, #encoding>
@@ -345,7 +345,7 @@ func.func @layout_tile_count(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf3
 
 // -----
 
-// expected-error @+1 {{invalid encoding_info: innerTileSizes [0, 1] must be positive}}
+// expected-error @+2 {{innerTileSizes[0] (0) must be positive}}
 #encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [0, 1], outerDimsPerm = [0, 1]}}>]>
 func.func @layout_zero_tile(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
   return %arg0 : tensor<?x?xf32, #encoding>
@@ -353,7 +353,7 @@ func.func @layout_zero_tile(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32
 
 // -----
 
-// expected-error @+1 {{invalid encoding_info: swizzle group of sizes [4, 4] does not multiply to 8}}
+// expected-error @+2 {{swizzle expandShape[0] product (16) does not match innerTileSizes[0] (8)}}
 #encoding = #iree_encoding.layout<[#iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 4], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 4 : i16], ["CrossIntrinsic", 4 : i16]], [["CrossThread", 4 : i16]]], permutation = [0, 1, 2]}}}>]>
 func.func @layout_swizzle_does_not_split_the_tile(%arg0: tensor<?x?xf32, #encoding>) -> tensor<?x?xf32, #encoding> {
   return %arg0 : tensor<?x?xf32, #encoding>
@@ -363,7 +363,7 @@ func.func @layout_swizzle_does_not_split_the_tile(%arg0: tensor<?x?xf32, #encodi
 
 #encoding = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}}>]>
 util.func public @layout_of_another_rank(%d0: index) -> index {
-  // expected-error @+1 {{'stream.tensor.sizeof' op invalid encoding_info: innerDimsPos [0, 1] is not a set of dims of a rank-1 tensor}}
+  // expected-error @+1 {{innerDimsPos index 1 is out of bounds for tensor rank 1}}
   %0 = stream.tensor.sizeof tensor<?xf32, #encoding>{%d0} : index
   util.return %0 : index
 }

@@ -88,14 +88,14 @@ func.func @gpu_encoding_resolver_bad_encoding_info() attributes {r = #iree_gpu.g
 // -----
 
 // expected-error @+1 {{swizzle permutation size (4) does not match total expanded dimensions (3)}}
-func.func @gpu_encoding_resolver_swizzle_permutation_size() attributes {r = #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]], [["CrossIntrinsic", 4 : i16], ["CrossThread", 4 : i16]]], permutation = [0, 1, 2, 3]}}}>} {
+func.func @gpu_encoding_resolver_swizzle_permutation_size(%arg0: tensor<?x?xf32, #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]], [["CrossIntrinsic", 4 : i16], ["CrossThread", 4 : i16]]], permutation = [0, 1, 2, 3]}}}>>) {
   return
 }
 
 // -----
 
 // expected-error @+1 {{swizzle permutation is not a valid permutation}}
-func.func @gpu_encoding_resolver_swizzle_not_permutation() attributes {r = #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]], [["CrossIntrinsic", 4 : i16], ["CrossThread", 4 : i16]]], permutation = [0, 2, 2]}}}>} {
+func.func @gpu_encoding_resolver_swizzle_not_permutation(%arg0: tensor<?x?xf32, #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]], [["CrossIntrinsic", 4 : i16], ["CrossThread", 4 : i16]]], permutation = [0, 2, 2]}}}>>) {
   return
 }
 
@@ -145,8 +145,8 @@ func.func @target_wgp_missing_subgroup() attributes {t = #iree_gpu.target<arch =
 
 // -----
 
-// expected-error @+1 {{invalid encoding_info: swizzle has 1 expandShape groups but there are 2 inner tiles}}
+// expected-error @+2 {{swizzle expandShape size (1) does not match innerTileSizes size (2)}}
 #layout = #iree_gpu.gpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [16, 4], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["CrossThread", 16 : i16]]], permutation = [0]}}}>
-func.func @swizzle_groups_per_tile() attributes {layout = #layout} {
+func.func @swizzle_groups_per_tile(%arg0: tensor<?x?xf32, #layout>) {
   return
 }

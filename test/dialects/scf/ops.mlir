@@ -173,3 +173,26 @@ func.func @forall_empty_in_parallel(%init: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Dump 23's padding loops: a workgroup-level forall holding a thread-level one whose
+// bounds are the workgroup tile's, each with its own mapping.
+// CHECK-LABEL: func.func @forall_thread_mapping
+// CHECK:       scf.forall (%[[I:.+]], %[[J:.+]]) = (%{{.+}}, 0) to (%{{.+}}, %{{.+}}) step (1, 64) {
+// CHECK-NEXT:    %[[U:.+]] = affine.min
+// CHECK-NEXT:    %[[V:.+]] = affine.min
+// CHECK-NEXT:    scf.forall (%[[TI:.+]], %[[TJ:.+]]) = (%[[I]], %[[J]]) to (%[[U]], %[[V]]) step (1, 1) {
+// CHECK-NEXT:      "test.op"(%[[TI]], %[[TJ]]) : (index, index) -> ()
+// CHECK-NEXT:    } {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]}
+// CHECK-NEXT:  } {mapping = [#iree_codegen.workgroup_mapping<x>, #iree_codegen.workgroup_mapping<y>]}
+func.func @forall_thread_mapping(%lo: index, %m: index, %n: index) {
+  scf.forall (%i, %j) = (%lo, 0) to (%m, %n) step (1, 64) {
+    %u = affine.min affine_map<(d0)[s0] -> (d0 + 1, s0)>(%i)[%m]
+    %v = affine.min affine_map<(d0)[s0] -> (d0 + 64, s0)>(%j)[%n]
+    scf.forall (%ti, %tj) = (%i, %j) to (%u, %v) step (1, 1) {
+      "test.op"(%ti, %tj) : (index, index) -> ()
+    } {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]}
+  } {mapping = [#iree_codegen.workgroup_mapping<x>, #iree_codegen.workgroup_mapping<y>]}
+  return
+}

@@ -137,3 +137,34 @@ util.func public @tensor_constant_untyped_value() -> !stream.resource<constant> 
   %cst = stream.tensor.constant : tensor<4xf32> in !stream.resource<constant> = "four floats"
   util.return %cst : !stream.resource<constant>
 }
+
+// -----
+
+util.func public @cmd_dispatch_unknown_access(%arg0: !stream.resource<transient>, %arg1: index) {
+  %c0 = arith.constant 0 : index
+  %0 = stream.cmd.execute with(%arg0 as %arg2: !stream.resource<transient>{%arg1}) {
+    stream.cmd.dispatch @ex::@fn {
+      // expected-error @+1 {{expected one of ro, wo, rw}}
+      xx %arg2[%c0 for %arg1] : !stream.resource<transient>{%arg1}
+    }
+  } => !stream.timepoint
+  util.return
+}
+
+// -----
+
+util.func public @async_execute_yield_types(%arg0: !stream.resource<*>, %arg1: index) {
+  // expected-error @+1 {{'stream.async.execute' op stream.yield types do not match the op's result types}}
+  %results, %result_timepoint = stream.async.execute with(%arg0 as %arg2: !stream.resource<*>{%arg1}) -> !stream.resource<external>{%arg1} {
+    stream.yield %arg2 : !stream.resource<*>{%arg1}
+  } => !stream.timepoint
+  util.return
+}
+
+// -----
+
+util.func public @resource_pack_intervals(%arg0: index) {
+  // expected-error @+1 {{'stream.resource.pack' op requires a [start, end] range for each slice}}
+  %0:2 = "stream.resource.pack"(%arg0) <{lifetime_intervals = [0 : index], operandSegmentSizes = array<i32: 0, 1>}> : (index) -> (index, index)
+  util.return
+}
