@@ -24,23 +24,21 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.folder import Folder
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.ir import Operation, Region
 from xdsl.ir.post_order import PostOrderIterator
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
-from xdsl.rewriter import Rewriter
 from xdsl.traits import (
     ConstantLike,
     HasCanonicalizationPatternsTrait,
     HasFolder,
-    IsolatedFromAbove,
     IsTerminator,
     SymbolOpInterface,
 )
 from xdsl.transforms.dead_code_elimination import result_only_effects
 
-from mini_iree.compiler.ir.locations import fused_location
-from mini_iree.compiler.ir.queries import effect_free_by_class, nested_ops, op_has_trait
+from mini_iree.compiler.ir.constants import hoist_and_unique_constants
+from mini_iree.compiler.ir.queries import effect_free_by_class, op_has_trait
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 
 # ---------------------------------------------------------------------------
@@ -183,61 +181,6 @@ def region_dce(region: Region, listener: PatternRewriterListener | None = None) 
     live_set = _LiveSet(_live_ops(region))
     live_set.delete_dead(region, listener)
     return live_set.changed
-
-
-def _insertion_region(op: Operation) -> Region | None:
-    """The region of the nearest isolated-from-above ancestor of ``op``."""
-    region = op.parent_region()
-    while region is not None:
-        owner = region.parent_op()
-        if owner is None or op_has_trait(owner, IsolatedFromAbove):
-            return region
-        region = owner.parent_region()
-    return None
-
-
-def _constant_key(op: Operation) -> tuple[str, tuple[tuple[str, Attribute], ...], tuple[Attribute, ...]]:
-    properties = tuple(sorted(op.properties.items()))
-    return op.name, properties, tuple(result.type for result in op.results)
-
-
-def hoist_and_unique_constants(root: Operation) -> None:
-    """Move each constant to the front of its insertion region's entry block; drop duplicates.
-
-    The constant kept for duplicates takes the fused location of them all. (MLIR's
-    folder gives merged and moved constants ``loc(unknown)`` instead, to bound the
-    size of locations in very large programs; here provenance is worth more, and
-    a fused location lists each site once.)
-    """
-    unique: dict[tuple[Region, object], Operation] = {}
-    merged: dict[Operation, list[Operation]] = {}
-    owned: set[Operation] = set()
-    constants = [op for op in nested_ops(root) if op_has_trait(op, ConstantLike) and not op.attributes]
-    for op in constants:
-        region = _insertion_region(op)
-        if region is None or not region.blocks:
-            continue
-        key = (region, _constant_key(op))
-        existing = unique.get(key)
-        if existing is not None:
-            for result, kept in zip(op.results, existing.results):
-                result.replace_all_uses_with(kept)
-            merged.setdefault(existing, [existing]).append(op)
-            Rewriter.erase_op(op)
-            continue
-        insert_block: Block = region.blocks[0]
-        first = insert_block.first_op
-        previous = op.prev_op
-        if op.parent_block() is not insert_block or (first is not op and previous not in owned):
-            op.detach()
-            if insert_block.first_op is None:
-                insert_block.add_op(op)
-            else:
-                insert_block.insert_op_before(op, insert_block.first_op)
-        unique[key] = op
-        owned.add(op)
-    for kept, sources in merged.items():
-        kept.location = fused_location(sources)
 
 
 @dataclass(frozen=True)

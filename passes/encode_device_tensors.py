@@ -54,7 +54,7 @@ from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.layout.storage import legal_storage_bit_width
 from mini_iree.dialects import iree_tensor_ext, linalg, stream, tensor
-from mini_iree.passes.canonicalize import hoist_and_unique_constants
+from mini_iree.compiler.ir.constants import hoist_and_unique_constants
 
 __all__ = ["EncodeDeviceTensorsPass"]
 

@@ -72,7 +72,7 @@ from mini_iree.compiler.layout.storage import (
     tensor_storage_size,
 )
 from mini_iree.dialects import stream, util
-from mini_iree.passes.canonicalize import hoist_and_unique_constants
+from mini_iree.compiler.ir.constants import hoist_and_unique_constants
 
 __all__ = ["EncodeHostTensorsPass", "emit_storage_size", "host_function_like_ops"]
 

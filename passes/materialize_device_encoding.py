@@ -42,6 +42,7 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import PassFailedException
 
 from mini_iree.compiler.era import ERA_PROFILES, EraProfile, option_era, run_era
+from mini_iree.compiler.ir.constants import hoist_and_unique_constants
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, mixed_sizes, static_shape, to_ir_shape
@@ -546,8 +547,11 @@ class MaterializeDeviceEncodingPass(ModulePass):
                 GreedyRewritePatternApplier(patterns), apply_recursively=False, walk_regions_first=False
             ).rewrite_module(func_op)  # type: ignore[arg-type]
             _finish(func_op)
-            # IREE's clean-up after the conversion: the packed sizes each op
-            # asked for (`affine.apply ceildiv`, `tensor.empty`) are computed once.
+            # IREE's clean-up after the conversion: its greedy folding places the
+            # constants at the top of the function (dumps 18/19), and the packed
+            # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
+            # computed once.
+            hoist_and_unique_constants(func_op)
             cse(func_op)
 
 

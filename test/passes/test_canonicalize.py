@@ -19,7 +19,8 @@ from xdsl.transforms.dead_code_elimination import region_dce as xdsl_region_dce
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.ir.printer import print_module_to_string
 from mini_iree.compiler.tools.opt_main import MiniIREEOptMain
-from mini_iree.passes.canonicalize import CanonicalizePass, hoist_and_unique_constants, region_dce
+from mini_iree.compiler.ir.constants import hoist_and_unique_constants
+from mini_iree.passes.canonicalize import CanonicalizePass, region_dce
 
 REPO = Path(__file__).resolve().parents[2]
 
