@@ -78,6 +78,10 @@ _PASSES: dict[str, str] = {
     "iree-codegen-materialize-device-encoding": (
         "mini_iree.passes.materialize_device_encoding:MaterializeDeviceEncodingPass"
     ),
+    # IREE's materialization with the identity resolver: every encoding dropped.
+    "iree-codegen-materialize-encoding-into-nop": (
+        "mini_iree.passes.materialize_encoding_into_nop:MaterializeEncodingIntoNopPass"
+    ),
     # The walkthrough era's separate pass for padding layouts.
     "iree-codegen-materialize-encoding-into-padding": (
         "mini_iree.passes.materialize_encoding_into_padding:MaterializeEncodingIntoPaddingPass"

@@ -50,7 +50,7 @@ from mini_iree.compiler.materialize_encoding.layouts import LayoutSource, find_t
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext, linalg, stream, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
-__all__ = ["MaterializeDeviceEncodingPass"]
+__all__ = ["MaterializeDeviceEncodingPass", "encoded_functions", "materialize_function"]
 
 _CAST_MARK = "__materialize_encoding_cast"
 
@@ -479,7 +479,8 @@ def _finish(func_op: Operation) -> None:
             op.erase()
 
 
-def _dispatch_functions(module: ModuleOp) -> list[Operation]:
+def encoded_functions(module: ModuleOp) -> list[Operation]:
+    """The functions with a body that hold an encoded tensor type."""
     return [
         op
         for op in module.walk()
@@ -528,31 +529,36 @@ class MaterializeDeviceEncodingPass(ModulePass):
                 f"(expected one of: {', '.join(_TEST_RESOLVERS)})"
             )
         test_resolver = "gpu_data_tiling" if self.test_cl_gpu_target else self.test_gpu_encoding_resolver
-        for func_op in _dispatch_functions(op):
+        for func_op in encoded_functions(op):
             target = find_target(func_op) or _test_target(test_resolver, preferred)
             era = _era_matching_bindings(func_op, target, preferred)
-            conversion = _Conversion(LayoutSource(target, era, _padding_resolver(target)), func_op)
-            patterns = [
-                MaterializeInterfaceBindingEncoding(conversion),
-                MaterializeTensorExtDispatchTensorLoadOp(conversion),
-                MaterializeTensorExtDispatchTensorStoreOp(conversion),
-                SetEncodingOpLoweringConversion(conversion),
-                UnsetEncodingOpLoweringConversion(conversion),
-                MaterializeTensorEmptyOp(conversion),
-                MaterializeFillOp(conversion),
-                MaterializeContractionOp(conversion),
-                MaterializeGenericOp(conversion),
-            ]
-            SelectivePatternRewriteWalker(
-                GreedyRewritePatternApplier(patterns), apply_recursively=False, walk_regions_first=False
-            ).rewrite_module(func_op)  # type: ignore[arg-type]
-            _finish(func_op)
-            # IREE's clean-up after the conversion: its greedy folding places the
-            # constants at the top of the function (dumps 18/19), and the packed
-            # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
-            # computed once.
-            hoist_and_unique_constants(func_op)
-            cse(func_op)
+            materialize_function(func_op, LayoutSource(target, era, _padding_resolver(target)))
+
+
+def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
+    """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
+    conversion = _Conversion(layouts, func_op)
+    patterns = [
+        MaterializeInterfaceBindingEncoding(conversion),
+        MaterializeTensorExtDispatchTensorLoadOp(conversion),
+        MaterializeTensorExtDispatchTensorStoreOp(conversion),
+        SetEncodingOpLoweringConversion(conversion),
+        UnsetEncodingOpLoweringConversion(conversion),
+        MaterializeTensorEmptyOp(conversion),
+        MaterializeFillOp(conversion),
+        MaterializeContractionOp(conversion),
+        MaterializeGenericOp(conversion),
+    ]
+    SelectivePatternRewriteWalker(
+        GreedyRewritePatternApplier(patterns), apply_recursively=False, walk_regions_first=False
+    ).rewrite_module(func_op)  # type: ignore[arg-type]
+    _finish(func_op)
+    # IREE's clean-up after the conversion: its greedy folding places the
+    # constants at the top of the function (dumps 18/19), and the packed
+    # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
+    # computed once.
+    hoist_and_unique_constants(func_op)
+    cse(func_op)
 
 
 # test-gpu-encoding-resolver values -> IREE's --iree-hip-encoding-layout-resolver spelling.
