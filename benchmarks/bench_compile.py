@@ -33,12 +33,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from machine import cpu_name  # benchmarks/ is on sys.path when a benchmark runs
 
 # The CPU features of the whole-pipeline comparison (mini-iree's `target=`, IREE's
 # --iree-llvmcpu-target-cpu-features): AVX2, as the walkthrough's host.
@@ -72,17 +73,6 @@ def matmul_chain(n: int) -> str:
         ]
     lines += [f"  return %x{n} : tensor<?x?xf32>", "}"]
     return "\n".join(lines) + "\n"
-
-
-def cpu_name() -> str:
-    """The CPU's model name (from /proc/cpuinfo where there is one)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def cpu_time(command: list[str]) -> tuple[float, float]:

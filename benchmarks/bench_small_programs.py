@@ -29,7 +29,6 @@ if __name__ == "__main__":
         os.environ[_var] = "1"
 
 import argparse  # noqa: E402
-import platform  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -40,20 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_matmul import EXAMPLE, PIPELINE_TARGETS, data_tiling  # noqa: E402
 
 from mini_iree.compiler.interpreter import find_function, make_interpreter, parse_module_text  # noqa: E402
+from machine import cpu_name  # noqa: E402  (benchmarks/ is on sys.path when a benchmark runs)
 
 # The problem sizes and the ratios to numpy the interpreter should reach on them.
 GOALS = {(255, 513, 1023): 0.8, (256, 256, 256): 0.7}
 DEFAULT_SIZES = "255x513x1023,256x256x256,512x512x512"
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def paired(reference, candidate, pairs: int) -> tuple[float, float, float]:

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import resource
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from machine import cpu_name  # benchmarks/ is on sys.path when a benchmark runs
 
 TINY = """func.func @add(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %r = arith.addf %a, %b : tensor<4xf32>
@@ -36,17 +37,6 @@ TINY = """func.func @add(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> 
 """
 
 EMPTY = "builtin.module {\n}\n"
-
-
-def cpu_name() -> str:
-    """The CPU's model name (from /proc/cpuinfo where there is one)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def cpu_time(command: list[str]) -> float:

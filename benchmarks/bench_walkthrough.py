@@ -17,24 +17,15 @@ the sizes).
 from __future__ import annotations
 
 import argparse
-import platform
 import resource
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from machine import cpu_name  # benchmarks/ is on sys.path when a benchmark runs
+
 REPO = Path(__file__).resolve().parents[1]
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def cpu_seconds(args: list[str]) -> float:
