@@ -27,16 +27,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mini_iree.compiler.analysis.dispatch_sites import (
+    export_dispatch_sites,
+    exported_function,
+)
+from mini_iree.dialects import stream, util
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
 from xdsl.ir import Attribute, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
-
-from mini_iree.compiler.analysis.dispatch_sites import exported_function
-from mini_iree.dialects import stream, util
-from mini_iree.passes.fold_uniform_operands import export_sites
 
 __all__ = ["AnnotateDispatchArgumentsPass", "potential_values"]
 
@@ -111,7 +119,7 @@ class AnnotateDispatchArgumentsPass(ModulePass):
     name = "iree-stream-annotate-dispatch-arguments"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sites = export_sites(op, lambda o: isinstance(o, stream.CmdDispatchOp))
+        sites = export_dispatch_sites(op, lambda o: isinstance(o, stream.CmdDispatchOp))
         for executable in op.ops:
             if not isinstance(executable, stream.ExecutableOp):
                 continue

@@ -34,17 +34,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mini_iree.compiler.analysis.dispatch_sites import (
+    export_dispatch_sites,
+    exported_function,
+    uniform_operands,
+)
+from mini_iree.compiler.analysis.integer_facts import IntegerFacts
+from mini_iree.compiler.analysis.offset_divisibility import OffsetDivisibility
+from mini_iree.dialects import stream, util
 from xdsl.context import Context
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from mini_iree.compiler.analysis.dispatch_sites import exported_function
-from mini_iree.compiler.analysis.integer_facts import IntegerFacts
-from mini_iree.compiler.analysis.offset_divisibility import OffsetDivisibility
-from mini_iree.dialects import stream, util
-from mini_iree.passes.fold_uniform_operands import export_sites, is_dispatch_site, site_uniform_operands
 
 __all__ = ["AnnotateDispatchAssumptionsPass", "operand_assumption"]
 
@@ -71,7 +73,7 @@ def _annotate_export(
     block = function.body.block
     # The k-th scalar operand of a dispatch is the k-th non-binding argument.
     scalar_args = [a for a in block.args if not isinstance(a.type, stream.BindingType)]
-    site_operands = [site_uniform_operands(site) for site in sites]
+    site_operands = [uniform_operands(site) for site in sites]
     arguments: list[SSAValue] = []
     rows: list[list[util.IntAssumptionAttr]] = []
     for index, arg in enumerate(scalar_args):
@@ -105,7 +107,7 @@ class AnnotateDispatchAssumptionsPass(ModulePass):
     name = "iree-stream-annotate-dispatch-assumptions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sites = export_sites(op, is_dispatch_site)
+        sites = export_dispatch_sites(op)
         facts = IntegerFacts()
         divisibility = OffsetDivisibility(facts)
         for executable in op.ops:

@@ -27,65 +27,43 @@ Source: IREE ``compiler/src/iree/compiler/Dialect/Stream/Transforms/FoldUniformO
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ArrayAttr, FunctionType, IndexType, IntegerAttr, IntegerType, ModuleOp, SymbolRefAttr
-from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
-
-from mini_iree.compiler.analysis.dispatch_sites import exported_function, tied_operand_indices
+from mini_iree.compiler.analysis.dispatch_sites import (
+    export_dispatch_sites,
+    exported_function,
+    rebuild_cmd_dispatch,
+    tied_operand_indices,
+    uniform_operands,
+)
 from mini_iree.compiler.era import option_era, run_era
 from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.dialects import stream
 from mini_iree.dialects.flow import UNTIED_INDEX
 from mini_iree.dialects.iree_tensor_ext import DispatchWorkloadOrdinalOp
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
 
 __all__ = [
     "FoldUniformOperandsPass",
     "erase_uniform_operands",
-    "export_sites",
-    "is_dispatch_site",
-    "rebuild_cmd_dispatch",
-    "site_uniform_operands",
 ]
 
 
 # ---------------------------------------------------------------------------
 # Dispatch sites: their uniform operands, and removing some of them
 # ---------------------------------------------------------------------------
-
-
-def site_uniform_operands(site: Operation) -> list[SSAValue]:
-    """The uniform (non-resource) operands of a dispatch site, in order (IREE's ``getUniformOperands``)."""
-    if isinstance(site, stream.CmdDispatchOp):
-        return list(site.uniform_operands)
-    assert isinstance(site, stream.AsyncDispatchOp)
-    return [v for v in site.resource_operands if not isinstance(v.type, stream.ResourceType)]
-
-
-def rebuild_cmd_dispatch(
-    site: stream.CmdDispatchOp, uniform: list[SSAValue] | None = None, workload: list[SSAValue] | None = None
-) -> stream.CmdDispatchOp:
-    """The same ``stream.cmd.dispatch`` with other uniform operands or workload, in its place."""
-    new_op = stream.CmdDispatchOp(
-        list(site.entry_points.data),
-        list(site.workload) if workload is None else workload,
-        list(site.uniform_operands) if uniform is None else uniform,
-        site.resources,
-        site.resource_sizes,
-        site.resource_offsets,
-        site.resource_lengths,
-        site.accesses,
-    )
-    new_op.attributes |= site.attributes
-    new_op.location = site.location
-    Rewriter.replace_op(site, new_op)
-    return new_op
 
 
 def _erase_async(site: stream.AsyncDispatchOp, dead: set[int]) -> Operation:
@@ -180,7 +158,7 @@ def _uniform_duplicates(value_lists: list[list[SSAValue]]) -> dict[int, int]:
 
 def _deduplicate_operands(function: func.FuncOp, sites: list[Operation]) -> list[Operation]:
     """IREE's ``deduplicateOperands``: operands equal to an earlier operand at every site go."""
-    base_of = _uniform_duplicates([site_uniform_operands(site) for site in sites])
+    base_of = _uniform_duplicates([uniform_operands(site) for site in sites])
     if not base_of:
         return sites
     dead = set(base_of)
@@ -268,7 +246,7 @@ def _constant_int(value: SSAValue) -> int | None:
 
 def _inline_uniform_constants(function: func.FuncOp, sites: list[Operation]) -> list[Operation]:
     """IREE's ``inlineUniformConstants``: constants equal at every site move into the function."""
-    operands = [site_uniform_operands(site) for site in sites]
+    operands = [uniform_operands(site) for site in sites]
     count = len(operands[0])
     uniform: dict[int, int] = {}
     for idx in range(count):
@@ -297,7 +275,7 @@ def _foldable(function: func.FuncOp | None, sites: list[Operation]) -> bool:
         return False
     if any(len(site.entry_points.data) != 1 for site in sites):  # type: ignore[attr-defined]
         return False
-    counts = {len(site_uniform_operands(site)) for site in sites}
+    counts = {len(uniform_operands(site)) for site in sites}
     return len(counts) == 1 and counts.pop() == len(_operand_args(function))
 
 
@@ -313,32 +291,6 @@ def fold_export(export: stream.ExecutableExportOp, sites: list[Operation], workl
     if workloads:
         sites = _deduplicate_workloads(export, function, sites)
     _inline_uniform_constants(function, sites)
-
-
-def _lookup(module: ModuleOp, ref: SymbolRefAttr) -> Operation | None:
-    found: Operation | None = SymbolTable.lookup_symbol(module, ref.root_reference.data)
-    for nested in ref.nested_references.data:
-        if found is None or found.get_trait(SymbolTable) is None:
-            return None
-        found = SymbolTable.lookup_symbol(found, nested.data)
-    return found
-
-
-def export_sites(module: ModuleOp, is_site: Callable[[Operation], bool]) -> dict[Operation, list[Operation]]:
-    """Dispatch sites grouped by the export each entry point names (IREE's ``entryDispatchMap``)."""
-    sites: dict[Operation, list[Operation]] = {}
-    for op in module.walk():
-        if not is_site(op):
-            continue
-        for ref in op.entry_points.data:  # type: ignore[attr-defined]
-            if (export := _lookup(module, ref)) is not None:
-                sites.setdefault(export, []).append(op)
-    return sites
-
-
-def is_dispatch_site(op: Operation) -> bool:
-    """A ``stream.cmd.dispatch`` (IREE's dispatch sites) or ``stream.async.dispatch`` (before allocation)."""
-    return isinstance(op, stream.AsyncDispatchOp | stream.CmdDispatchOp)
 
 
 @dataclass(frozen=True)
@@ -358,7 +310,7 @@ class FoldUniformOperandsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         folds_workloads = option_era(self.era, "era").fold_workload_operands
-        sites = export_sites(op, is_dispatch_site)
+        sites = export_dispatch_sites(op)
         for executable in op.ops:
             if not isinstance(executable, stream.ExecutableOp):
                 continue

@@ -31,17 +31,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mini_iree.compiler.analysis.dispatch_sites import (
+    export_dispatch_sites,
+    exported_function,
+)
+from mini_iree.compiler.ir.locations import fused_location
+from mini_iree.dialects import stream
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+)
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from mini_iree.compiler.analysis.dispatch_sites import exported_function
-from mini_iree.compiler.ir.locations import fused_location
-from mini_iree.dialects import stream
-from mini_iree.passes.fold_uniform_operands import export_sites
 
 __all__ = ["FuseDispatchBindingsPass"]
 
@@ -171,7 +179,7 @@ class FuseDispatchBindingsPass(ModulePass):
     alias_mutable_bindings: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sites = export_sites(op, lambda o: isinstance(o, stream.CmdDispatchOp))
+        sites = export_dispatch_sites(op, lambda o: isinstance(o, stream.CmdDispatchOp))
         zeros: dict[Operation, SSAValue] = {}
         for executable in op.ops:
             if not isinstance(executable, stream.ExecutableOp):

@@ -48,6 +48,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
+from mini_iree.compiler.analysis.dispatch_sites import (
+    DispatchResource,
+    dispatch_ops,
+    export_dispatch_sites,
+    exported_function,
+    resources,
+)
+from mini_iree.compiler.analysis.integer_facts import IntegerFacts
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.locations import give_location, is_unknown
+from mini_iree.dialects import hal, stream, util
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -62,19 +74,6 @@ from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, SymbolTable
-
-from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
-from mini_iree.compiler.ir.diagnostics import OpError
-from mini_iree.compiler.analysis.dispatch_sites import (
-    DispatchResource,
-    dispatch_ops,
-    exported_function,
-    resources,
-)
-from mini_iree.compiler.analysis.integer_facts import IntegerFacts
-from mini_iree.compiler.ir.locations import give_location, is_unknown
-from mini_iree.dialects import hal, stream, util
-from mini_iree.passes.fold_uniform_operands import export_sites, is_dispatch_site
 
 __all__ = ["MaterializeInterfacesPass", "derive_pipeline_layout"]
 
@@ -426,6 +425,6 @@ class MaterializeInterfacesPass(ModulePass):
             raise OpError(op, _NO_DEVICES, prefix_op_name=False)
         executables = [e for e in op.ops if isinstance(e, stream.ExecutableOp)]
         _check_only_async_dispatches(op, {e.sym_name.data for e in executables})
-        materializer = _Materializer(op, devices, export_sites(op, is_dispatch_site), IntegerFacts())
+        materializer = _Materializer(op, devices, export_dispatch_sites(op), IntegerFacts())
         for executable in executables:
             materializer.materialize(executable)

@@ -36,6 +36,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mini_iree.compiler.analysis.dispatch_sites import (
+    export_dispatch_sites,
+    rebuild_cmd_dispatch,
+    tied_operand_indices,
+)
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.locations import is_unknown
+from mini_iree.dialects import stream
+from mini_iree.dialects.arith import IndexCastUIOp
+from mini_iree.dialects.flow import UNTIED_INDEX
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
@@ -56,14 +66,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from mini_iree.compiler.analysis.dispatch_sites import tied_operand_indices
-from mini_iree.compiler.ir.diagnostics import OpError
-from mini_iree.compiler.ir.locations import is_unknown
-from mini_iree.dialects import stream
-from mini_iree.dialects.arith import IndexCastUIOp
-from mini_iree.dialects.flow import UNTIED_INDEX
-from mini_iree.passes.fold_uniform_operands import export_sites, is_dispatch_site, rebuild_cmd_dispatch
 
 __all__ = ["PackDispatchOperandsPass"]
 
@@ -308,7 +310,7 @@ class PackDispatchOperandsPass(ModulePass):
                     if isinstance(function, func.FuncOp) and function.body.blocks and _is_public(function):
                         _pack_function(function)
         packed: set[Operation] = set()
-        for export, sites in export_sites(op, is_dispatch_site).items():
+        for export, sites in export_dispatch_sites(op).items():
             if export not in stream_exports:
                 continue
             for dispatch in sites:

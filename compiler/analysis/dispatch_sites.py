@@ -17,22 +17,24 @@ the same shape:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, SymbolRefAttr
-from xdsl.ir import Operation, SSAValue
-from xdsl.traits import SymbolTable
 
 from mini_iree.dialects import stream
 from mini_iree.dialects.flow import UNTIED_INDEX
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import Rewriter
+from xdsl.traits import SymbolTable
 
 __all__ = [
     "DispatchResource",
     "dispatch_ops",
     "export_dispatch_sites",
     "exported_function",
+    "is_dispatch_site",
+    "rebuild_cmd_dispatch",
     "resources",
     "tied_operand_indices",
     "uniform_operands",
@@ -68,9 +70,17 @@ def tied_operand_indices(op: stream.AsyncDispatchOp) -> list[int]:
     return indices + [UNTIED_INDEX] * (len(op.results) - len(indices))
 
 
-def uniform_operands(op: stream.AsyncDispatchOp) -> list[SSAValue]:
-    """The scalar operands of a dispatch (IREE's ``getUniformOperands``)."""
-    return [v for v in op.resource_operands if not isinstance(v.type, stream.ResourceType)]
+def is_dispatch_site(op: Operation) -> bool:
+    """A ``stream.cmd.dispatch`` (IREE's dispatch sites) or ``stream.async.dispatch`` (before allocation)."""
+    return isinstance(op, stream.AsyncDispatchOp | stream.CmdDispatchOp)
+
+
+def uniform_operands(site: Operation) -> list[SSAValue]:
+    """The scalar operands of a dispatch site, in order (IREE's ``getUniformOperands``)."""
+    if isinstance(site, stream.CmdDispatchOp):
+        return list(site.uniform_operands)
+    assert isinstance(site, stream.AsyncDispatchOp)
+    return [v for v in site.resource_operands if not isinstance(v.type, stream.ResourceType)]
 
 
 def resources(op: stream.AsyncDispatchOp) -> list[DispatchResource]:
@@ -94,14 +104,39 @@ def _lookup(module: ModuleOp, ref: SymbolRefAttr) -> Operation | None:
     return found
 
 
-def export_dispatch_sites(module: ModuleOp) -> dict[Operation, list[stream.AsyncDispatchOp]]:
-    """Dispatch sites grouped by the export op each entry point names (IREE's ``entryDispatchMap``)."""
-    sites: dict[Operation, list[stream.AsyncDispatchOp]] = {}
-    for op in dispatch_ops(module):
-        for ref in op.entry_points.data:
+def export_dispatch_sites(
+    module: ModuleOp, is_site: Callable[[Operation], bool] = is_dispatch_site
+) -> dict[Operation, list[Operation]]:
+    """Dispatch sites (those ``is_site`` accepts) grouped by the export op each entry point names
+    (IREE's ``entryDispatchMap``)."""
+    sites: dict[Operation, list[Operation]] = {}
+    for op in module.walk():
+        if not is_site(op):
+            continue
+        for ref in op.entry_points.data:  # type: ignore[attr-defined]
             if (export := _lookup(module, ref)) is not None:
                 sites.setdefault(export, []).append(op)
     return sites
+
+
+def rebuild_cmd_dispatch(
+    site: stream.CmdDispatchOp, uniform: list[SSAValue] | None = None, workload: list[SSAValue] | None = None
+) -> stream.CmdDispatchOp:
+    """The same ``stream.cmd.dispatch`` with other uniform operands or workload, in its place (and location)."""
+    new_op = stream.CmdDispatchOp(
+        list(site.entry_points.data),
+        list(site.workload) if workload is None else workload,
+        list(site.uniform_operands) if uniform is None else uniform,
+        site.resources,
+        site.resource_sizes,
+        site.resource_offsets,
+        site.resource_lengths,
+        site.accesses,
+    )
+    new_op.attributes |= site.attributes
+    new_op.location = site.location
+    Rewriter.replace_op(site, new_op)
+    return new_op
 
 
 def exported_function(export: stream.ExecutableExportOp) -> func.FuncOp | None:

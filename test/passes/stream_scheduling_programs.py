@@ -13,23 +13,17 @@ from pathlib import Path
 
 from conftest import REPO, run_opt
 
+from mini_iree.passes import get_all_pipelines
+
 MATMUL = REPO / "examples" / "matmul.mlir"
 
-SCHEDULING = [
-    "iree-stream-materialize-copy-on-write",
-    "iree-stream-schedule-execution",
-    "iree-stream-schedule-allocation",
-    "iree-stream-layout-slices",
-    "iree-stream-fuse-dispatch-bindings",
-    "iree-stream-annotate-dispatch-arguments",
-    "iree-stream-annotate-dispatch-assumptions",
-    "iree-stream-pack-dispatch-operands",
-    "canonicalize",
-    "cse",
-    "iree-stream-fold-uniform-operands",
-    "cse",
-    "iree-hal-materialize-interfaces",
-]
+def _scheduling() -> list[str]:
+    # The pipeline's own list (data-tiling-codegen), from its first pass to materialize-interfaces.
+    passes = get_all_pipelines()["data-tiling-codegen"].expand().split(",")
+    return passes[: passes.index("iree-hal-materialize-interfaces") + 1]
+
+
+SCHEDULING = _scheduling()
 
 
 def walkthrough_stream(directory: Path, target: str = "gfx942", era: str = "walkthrough") -> Path:
@@ -44,7 +38,8 @@ def walkthrough_stream(directory: Path, target: str = "gfx942", era: str = "walk
 
 def verify_through(path: Path, last: str, size: int = 9) -> str:
     """Runs ``SCHEDULING`` up to and including ``last``, every pass checked by the interpreter."""
-    passes = SCHEDULING[: SCHEDULING.index(last) + 1]
+    names = [entry.partition("{")[0] for entry in SCHEDULING]
+    passes = SCHEDULING[: names.index(last) + 1]
     result = run_opt([str(path), "-p", ",".join(passes), "--verify-each-with-interpreter", f"--interpreter-dynamic-size={size}"])
     assert result.returncode == 0, result.stderr
     assert f"pass '{last}' kept the results" in result.stderr, result.stderr
