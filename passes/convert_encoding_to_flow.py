@@ -24,7 +24,6 @@ from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.analysis.dispatch_regions import is_outside_dispatch
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.queries import instance_test
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, iree_encoding
 
@@ -81,5 +80,4 @@ class ConvertEncodingToFlowPass(ModulePass):
         patterns = [ConvertSetEncodingOpToFlow(), ConvertUnsetEncodingOpToFlow()]
         SelectivePatternRewriteWalker(
             GreedyRewritePatternApplier(patterns, dce_enabled=False),
-            roots=instance_test(iree_encoding.SetEncodingOp, iree_encoding.UnsetEncodingOp),
         ).rewrite_module(op)

@@ -388,7 +388,6 @@ class HoistEncodingOpsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         SelectivePatternRewriteWalker(
             GreedyRewritePatternApplier([BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False),
-            roots=instance_test(iree_encoding.SetEncodingOp, iree_encoding.UnsetEncodingOp),
         ).rewrite_module(op)
         hoist_set_encodings(op)
 

@@ -44,7 +44,6 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     rebuild_dispatch_region,
 )
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
-from mini_iree.compiler.ir.queries import instance_test
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, iree_encoding, tensor
 
@@ -282,5 +281,4 @@ class PropagateEncodingsPass(ModulePass):
         ]
         SelectivePatternRewriteWalker(
             GreedyRewritePatternApplier(patterns, dce_enabled=False),
-            roots=instance_test(iree_encoding.SetEncodingOp, tensor.CastOp),
         ).rewrite_module(op)

@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from mini_iree.compiler.ir.queries import instance_test
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import iree_tensor_ext
 
@@ -46,6 +45,5 @@ class RemoveTensorBarriersPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         SelectivePatternRewriteWalker(
             RemoveTensorBarrierPattern(),
-            roots=instance_test(iree_tensor_ext.ComputeBarrierStartOp, iree_tensor_ext.ComputeBarrierEndOp),
             apply_recursively=False,
         ).rewrite_module(op)

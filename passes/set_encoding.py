@@ -38,7 +38,7 @@ no other IR is canonicalized.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -59,7 +59,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, enclosing_dispatch_region, erase_if_dead
 from mini_iree.compiler.analysis.encoding_properties import (
-    DATA_TILING_HINT,
     contraction_dims,
     contraction_encoding_properties,
     get_dynamic_loop_dims,
@@ -81,7 +80,7 @@ from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.queries import function_ops, instance_test
-from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker, op_predicate_rewrite_pattern
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
 # IREE's EncodingOptions, as `encoding-option` spells them.
@@ -165,9 +164,8 @@ class SetDataTilingEncodings(RewritePattern):
     encoding_option: str = "default"
     encoding_dims: bool = False
 
+    @op_predicate_rewrite_pattern(has_data_tiling_hint)
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not has_data_tiling_hint(op):
-            return
         remove_data_tiling_hint(op)
         if not isinstance(op, LinalgStructuredOperation) or not has_pure_tensor_semantics(op):
             raise OpError(op, "has the data-tiling hint but is not a linalg op on tensors")
@@ -412,7 +410,8 @@ class SetPaddingEncodings(RewritePattern):
     multi-result producer keep coming from the original region.
     """
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LinalgStructuredOperation, rewriter: PatternRewriter) -> None:
         consumer_region = enclosing_dispatch_region(op)
         if consumer_region is None:
             return
@@ -476,17 +475,11 @@ class SetEncodingPass(ModulePass):
             FoldFillWithPad(),
         ]
 
-    def _roots(self) -> Callable[[Operation], bool]:
-        """The ops the patterns can rewrite: the walker need not visit the others."""
-        if self.encoding_option == "padding":
-            return instance_test(LinalgStructuredOperation)
-        is_fill_fold_root = instance_test(iree_encoding.SetEncodingOp, tensor.PadOp)
-        return lambda op: DATA_TILING_HINT in op.attributes or is_fill_fold_root(op)
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in function_ops(op):
-            walker = SelectivePatternRewriteWalker(GreedyRewritePatternApplier(self._patterns()), roots=self._roots())
-            walker.rewrite_region(function.regions[0])
+            SelectivePatternRewriteWalker(GreedyRewritePatternApplier(self._patterns())).rewrite_region(
+                function.regions[0]
+            )
 
 
 __all__ = [

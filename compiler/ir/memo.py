@@ -88,12 +88,14 @@ class Memo(_Table, Generic[K, V]):
     def __init__(self, name: str, limit: int | None = 1 << 16):
         super().__init__(name, limit)
 
-    def lookup(self, key: Hashable, compute: Callable[[], V]) -> V:
+    def lookup(self, key: Hashable, compute: Callable[..., V], *args: object) -> V:
+        """The value for ``key``, ``compute(*args)`` the first time (arguments, not a closure: no
+        function is made per call on the hot path)."""
         try:
             return self.entries[key]
         except KeyError:
             pass
-        value = compute()
+        value = compute(*args)
         self._room()
         self.entries[key] = value
         return value

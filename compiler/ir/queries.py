@@ -26,6 +26,9 @@ from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.traits import MemoryEffect, NoMemoryEffect, OpTrait, is_side_effect_free
 
+from mini_iree.compiler.ir.memo import ClassMemo, Memo
+from mini_iree.compiler.ir.xdsl_internals import nested_ops, nested_ops_post_order
+
 if TYPE_CHECKING:
     from mini_iree.dialects import linalg
 
@@ -44,78 +47,27 @@ __all__ = [
 ]
 
 
-# xDSL's ``Operation.walk`` nests a generator per op, region and block: each op
-# it yields passes through every level above it. A pass that looks at every op
-# of a module pays that on each walk, so its hot loops take one of these lists
-# instead, read off the linked lists of ops and blocks directly.
-
-
-def nested_ops(op: Operation) -> list[Operation]:
-    """``op`` and every op nested in it, in ``op.walk()`` order (pre-order).
-
-    A snapshot: ops inserted or erased afterwards are not reflected.
-    """
-    found: list[Operation] = []
-    append = found.append
-
-    def visit(current: Operation) -> None:
-        append(current)
-        for region in current.regions:
-            block = region._first_block  # noqa: SLF001 - see above: walking the linked lists directly
-            while block is not None:
-                child = block._first_op  # noqa: SLF001
-                while child is not None:
-                    if child.regions:
-                        visit(child)
-                    else:
-                        append(child)
-                    child = child._next_op  # noqa: SLF001
-                block = block._next_block  # noqa: SLF001
-
-    visit(op)
-    return found
-
-
-def nested_ops_post_order(op: Operation, reverse: bool = False) -> list[Operation]:
-    """``op`` and every op nested in it, in ``op.walk(region_first=True, reverse=reverse)`` order.
-
-    Nested ops come before the op holding them; with ``reverse``, regions,
-    blocks and ops are visited last to first (users before producers). A
-    snapshot, as :func:`nested_ops`.
-    """
-    found: list[Operation] = []
-    append = found.append
-
-    def visit(current: Operation) -> None:
-        for region in reversed(current.regions) if reverse else current.regions:
-            block = region._last_block if reverse else region._first_block  # noqa: SLF001
-            while block is not None:
-                child = block._last_op if reverse else block._first_op  # noqa: SLF001
-                while child is not None:
-                    if child.regions:
-                        visit(child)
-                    else:
-                        append(child)
-                    child = child._prev_op if reverse else child._next_op  # noqa: SLF001
-                block = block._prev_block if reverse else block._next_block  # noqa: SLF001
-        append(current)
-
-    visit(op)
-    return found
-
+# ``nested_ops`` and ``nested_ops_post_order`` read the linked lists of ops and
+# blocks directly (xDSL's ``walk`` nests a generator per op, region and block):
+# they live with the other readers of xDSL's internals.
 
 # Traits belong to an op's class (``Operation.has_trait`` is a classmethod), so
 # the answer for a class, trait and default never changes.
-_CLASS_TRAITS: dict[tuple[type[Operation], type[OpTrait] | OpTrait, bool], bool] = {}
+_CLASS_TRAITS: Memo[tuple[type[Operation], type[OpTrait] | OpTrait, bool], bool] = Memo(
+    "queries.op_has_trait", limit=None
+)
+
+
+def _class_has_trait(op_class: type[Operation], trait: type[OpTrait] | OpTrait, value_if_unregistered: bool) -> bool:
+    return op_class.has_trait(trait, value_if_unregistered=value_if_unregistered)
 
 
 def op_has_trait(op: Operation, trait: type[OpTrait] | OpTrait, value_if_unregistered: bool = True) -> bool:
     """``op.has_trait(trait, value_if_unregistered=...)``, remembered per op class."""
-    key = (type(op), trait, value_if_unregistered)
-    known = _CLASS_TRAITS.get(key)
-    if known is None:
-        known = _CLASS_TRAITS[key] = op.has_trait(trait, value_if_unregistered=value_if_unregistered)
-    return known
+    op_class = type(op)
+    return _CLASS_TRAITS.lookup(
+        (op_class, trait, value_if_unregistered), _class_has_trait, op_class, trait, value_if_unregistered
+    )
 
 
 def instance_test(*classes: type) -> Callable[[object], bool]:
@@ -140,20 +92,17 @@ def instance_test(*classes: type) -> Callable[[object], bool]:
 # Op classes whose memory-effect traits all report "none" whatever the op
 # (``Pure``, ``NoMemoryEffect``): True; classes with no such trait: False;
 # classes whose effects depend on the op (``RecursiveMemoryEffect``): None.
-_CLASS_EFFECT_FREE: dict[type[Operation], bool | None] = {}
+_CLASS_EFFECT_FREE: ClassMemo[bool | None] = ClassMemo("queries.effect_free_by_class")
 _NO_EFFECTS = NoMemoryEffect.get_effects.__func__  # a trait class that does not override it reports none
 
 
 def _class_effect_free(op_class: type[Operation]) -> bool | None:
-    if op_class not in _CLASS_EFFECT_FREE:
-        traits = op_class.get_traits_of_type(MemoryEffect)
-        if not traits:
-            _CLASS_EFFECT_FREE[op_class] = False
-        elif all(getattr(type(t).get_effects, "__func__", None) is _NO_EFFECTS for t in traits):
-            _CLASS_EFFECT_FREE[op_class] = True
-        else:
-            _CLASS_EFFECT_FREE[op_class] = None
-    return _CLASS_EFFECT_FREE[op_class]
+    traits = op_class.get_traits_of_type(MemoryEffect)
+    if not traits:
+        return False
+    if all(getattr(type(t).get_effects, "__func__", None) is _NO_EFFECTS for t in traits):
+        return True
+    return None
 
 
 def effect_free_by_class(op: Operation) -> bool | None:
@@ -163,29 +112,30 @@ def effect_free_by_class(op: Operation) -> bool | None:
     False: it has no memory-effect trait (effects unknown); None: its effects
     depend on the op (``RecursiveMemoryEffect``, conditional effects).
     """
-    return _class_effect_free(type(op))
+    return _CLASS_EFFECT_FREE.lookup(type(op), _class_effect_free)
 
 
 def side_effect_free(op: Operation) -> bool:
     """xDSL's ``is_side_effect_free(op)``, answered per class when the op's traits settle it."""
-    answer = _class_effect_free(type(op))
+    answer = _CLASS_EFFECT_FREE.lookup(type(op), _class_effect_free)
     return is_side_effect_free(op) if answer is None else answer
 
 
-_is_function: Callable[[object], bool] | None = None
+def _is_function_class(op_class: type[Operation]) -> bool:
+    from xdsl.dialects import func
+
+    from mini_iree.dialects import util  # not at start-up
+
+    return issubclass(op_class, (func.FuncOp, util.FuncOp))
+
+
+_FUNCTION_CLASSES: ClassMemo[bool] = ClassMemo("queries.function_ops")
 
 
 def function_ops(module: ModuleOp) -> list[Operation]:
     """Every ``func.func`` and ``util.func`` of the module (nested modules included)."""
-    global _is_function
-    if _is_function is None:
-        from xdsl.dialects import func
-
-        from mini_iree.dialects import util
-
-        _is_function = instance_test(func.FuncOp, util.FuncOp)
-    is_function = _is_function
-    return [op for op in nested_ops(module) if is_function(op)]
+    lookup = _FUNCTION_CLASSES.lookup
+    return [op for op in nested_ops(module) if lookup(type(op), _is_function_class)]
 
 
 def element_bit_width(type_: Attribute, index_width: int | None = None) -> int | None:

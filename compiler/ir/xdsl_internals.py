@@ -13,10 +13,14 @@ verifier's inner loops.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriteWalker
 
 # --- the linked lists and tuples behind Operation, Block, Region and SSAValue ---
 
@@ -88,3 +92,154 @@ def generated_verifier_parts(cls: type[Operation]) -> tuple[Any, Any] | None:
     if cells.get("op_def") is not op_def:
         return None
     return op_def, cells.get("custom_verify")
+
+
+def op_type_pattern_types(match_and_rewrite: Any) -> tuple[type[Operation], ...] | None:
+    """The op classes an ``op_type_rewrite_pattern`` method is called on, or None.
+
+    The decorator turns the type hint of the op parameter into ``expected_type``
+    (a class or a union of classes), held only in the closure of the ``impl``
+    it returns, which declines every op that is not an instance of it. A method
+    not made by the decorator gives None: it may rewrite any op.
+    """
+    code = getattr(match_and_rewrite, "__code__", None)
+    if code is None or "expected_type" not in code.co_freevars or "func" not in code.co_freevars:
+        return None
+    cells = dict(zip(code.co_freevars, match_and_rewrite.__closure__ or ()))
+    expected = cells["expected_type"].cell_contents
+    from typing import Union, get_args, get_origin
+    from types import UnionType
+
+    classes = get_args(expected) if get_origin(expected) in (Union, UnionType) else (expected,)
+    if not all(isinstance(c, type) and issubclass(c, Operation) for c in classes):
+        return None
+    return tuple(classes)
+
+
+# --- walks over the linked lists of ops and blocks ---
+#
+# xDSL's ``Operation.walk`` nests a generator per op, region and block: each op
+# it yields passes through every level above it. These read the linked lists
+# directly and return a list (``queries.nested_ops`` and
+# ``queries.nested_ops_post_order`` are these).
+
+
+def nested_ops(op: Operation) -> list[Operation]:
+    """``op`` and every op nested in it, in ``op.walk()`` order (pre-order).
+
+    A snapshot: ops inserted or erased afterwards are not reflected.
+    """
+    found: list[Operation] = []
+    append = found.append
+
+    def visit(current: Operation) -> None:
+        append(current)
+        for region in current.regions:
+            block = region._first_block
+            while block is not None:
+                child = block._first_op
+                while child is not None:
+                    if child.regions:
+                        visit(child)
+                    else:
+                        append(child)
+                    child = child._next_op
+                block = block._next_block
+
+    visit(op)
+    return found
+
+
+def nested_ops_post_order(op: Operation, reverse: bool = False) -> list[Operation]:
+    """``op`` and every op nested in it, in ``op.walk(region_first=True, reverse=reverse)`` order.
+
+    Nested ops come before the op holding them; with ``reverse``, regions,
+    blocks and ops are visited last to first (users before producers). A
+    snapshot, as :func:`nested_ops`.
+    """
+    found: list[Operation] = []
+    append = found.append
+
+    def visit(current: Operation) -> None:
+        for region in reversed(current.regions) if reverse else current.regions:
+            block = region._last_block if reverse else region._first_block
+            while block is not None:
+                child = block._last_op if reverse else block._first_op
+                while child is not None:
+                    if child.regions:
+                        visit(child)
+                    else:
+                        append(child)
+                    child = child._prev_op if reverse else child._next_op
+                block = block._prev_block if reverse else block._next_block
+        append(current)
+
+    visit(op)
+    return found
+
+
+# --- the pattern walker's worklist ---
+
+
+@dataclass(eq=False, repr=False)
+class SweepPopulatingWalker(PatternRewriteWalker):
+    """A ``PatternRewriteWalker`` whose sweeps start from the ops ``sweep_ops`` lists.
+
+    xDSL's walker fills its worklist at the start of each sweep in the private
+    ``_populate_worklist`` (every nested op, pushed so that they pop in walk
+    order). A subclass overrides the public ``sweep_ops`` instead: the ops to
+    pop first to last, or None for xDSL's own population.
+    """
+
+    def sweep_ops(self, op: Operation | Region | Block) -> Sequence[Operation] | None:
+        return None
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        ops = self.sweep_ops(op)
+        if ops is None:
+            super()._populate_worklist(op)
+            return
+        push = self._worklist.push
+        # The worklist is a stack: pushed last to first, the ops pop in order.
+        for sub_op in reversed(ops):
+            push(sub_op)
+
+
+# --- the lexer, the value names and the resource table ---
+
+
+def patch_string_literal_lexing(pattern: re.Pattern[str], refine: Callable[[Any], Any]) -> None:
+    """``MLIRLexer`` matches string literals with ``pattern``, and passes each token it makes through ``refine``.
+
+    xDSL's ``_lex_string_literal`` matches its class attribute
+    ``_unescaped_characters_regex`` and makes a string or bytes token.
+    """
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    MLIRLexer._unescaped_characters_regex = pattern
+    xdsl_lex = MLIRLexer._lex_string_literal
+
+    def _lex_string_literal(self: MLIRLexer, start_pos: int):
+        return refine(xdsl_lex(self, start_pos))
+
+    MLIRLexer._lex_string_literal = _lex_string_literal
+
+
+def set_name_hint_unchecked(value: SSAValue, name: str | None) -> None:
+    """Set ``value.name_hint`` as given.
+
+    The property's setter strips a ``_N`` suffix and refuses "" (so cannot
+    clear a name the parser left empty, nor keep a suffix that is part of it).
+    """
+    value._name = name
+
+
+def forget_unbacked_resources(interface: Any) -> None:
+    """Drop the resource handles without a blob that the builtin dialect's ``OpAsmDialectInterface`` holds.
+
+    xDSL keeps declared handles (``_blob_storage``, handle -> blob) for the
+    whole process and exposes no way to forget one.
+    """
+    storage = interface._blob_storage
+    for key in [k for k, v in storage.items() if not v]:
+        del storage[key]
