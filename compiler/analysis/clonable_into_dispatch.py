@@ -29,6 +29,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from mini_iree.compiler.ir.dense_elements import is_splat
 from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op, nested_ops, nested_ops_post_order
+from mini_iree.compiler.ir.xdsl_internals import operand_tuple
 from mini_iree.dialects import flow
 
 __all__ = [
@@ -185,8 +186,8 @@ def _uses_defined_above(region_op: flow.DispatchRegionOp) -> dict[SSAValue, list
     for block in region_op.body.blocks:
         for top in block.ops:
             for op in nested_ops_post_order(top) if top.regions else (top,):
-                # `_operands`: the tuple itself; `operands` wraps it in a new view per call.
-                for index, operand in enumerate(op._operands):  # noqa: SLF001
+                # The tuple itself: `operands` wraps it in a new view per call.
+                for index, operand in enumerate(operand_tuple(op)):
                     owner = operand.owner
                     if isinstance(owner, Block):
                         above = owner not in inside
@@ -200,7 +201,7 @@ def _uses_defined_above(region_op: flow.DispatchRegionOp) -> dict[SSAValue, list
 def _has_unfusable_use(value: SSAValue, region_op: Operation, uses: Sequence[tuple[Operation, int]]) -> bool:
     """IREE's ``hasUnfusableUseInDispatch``: an index the region op itself reads (a host-side
     shape), or the destination of a ``tensor.insert_slice`` in the region."""
-    if isinstance(value.type, IndexType) and value in region_op._operands:  # noqa: SLF001 - see _uses_defined_above
+    if isinstance(value.type, IndexType) and value in operand_tuple(region_op):
         return True
     return any(user.name == "tensor.insert_slice" and index == 1 for user, index in uses)
 
@@ -228,7 +229,7 @@ def _cloneable_ops(
         if _has_unfusable_use(value, region_op, uses.get(value, ())):
             continue
         result.append(producer)
-        worklist.extend(producer._operands)  # noqa: SLF001 - see _uses_defined_above
+        worklist.extend(operand_tuple(producer))
         if producer.regions:
             for nested in nested_ops(producer)[1:]:
                 worklist.extend(v for v in nested.operands if _defined_above(v, producer))
@@ -238,7 +239,7 @@ def _cloneable_ops(
 def _reads(op: Operation, unscheduled: set[Operation]) -> bool:
     """``op`` (or its body) reads a result of an op in ``unscheduled``."""
     for nested in nested_ops(op) if op.regions else (op,):
-        for operand in nested._operands:  # noqa: SLF001 - see _uses_defined_above
+        for operand in operand_tuple(nested):
             if isinstance(operand, OpResult) and operand.op in unscheduled and operand.op is not op:
                 return True
     return False
@@ -274,7 +275,7 @@ def _clone_flat(op: Operation, mapping: dict[SSAValue, SSAValue]) -> Operation:
     constants, index arithmetic) are such ops, cloned once per dispatch.
     """
     clone = op.create(
-        operands=tuple(mapping.get(v, v) for v in op._operands),  # noqa: SLF001 - the tuple, not a new view
+        operands=tuple(mapping.get(v, v) for v in operand_tuple(op)),
         result_types=op.result_types,
         attributes=op.attributes.copy(),
         properties=op.properties.copy(),

@@ -50,6 +50,7 @@ from mini_iree.compiler.ir.queries import (
     op_has_trait,
     side_effect_free,
 )
+from mini_iree.compiler.ir.xdsl_internals import operand_tuple
 from mini_iree.dialects import flow, linalg, util
 
 __all__ = [
@@ -185,14 +186,14 @@ def _is_eligible(op: Operation) -> bool:
 
 def _escaping_producers(op: Operation) -> list[SSAValue]:
     """The operands of ``op`` plus the values its nested ops capture from above (in order, no repeats)."""
-    producers: dict[SSAValue, None] = dict.fromkeys(op._operands)  # noqa: SLF001 - the tuple, not a new view
+    producers: dict[SSAValue, None] = dict.fromkeys(operand_tuple(op))
     if not op.regions or (not _is_unregistered(op) and op_has_trait(op, IsolatedFromAbove)):
         return list(producers)
     nested = nested_ops(op)
     # A value is captured from above when its block is none of the blocks in `op`.
     inside = {block for contained in nested for region in contained.regions for block in region.blocks}
     for user in nested[1:]:
-        for operand in user._operands:  # noqa: SLF001
+        for operand in operand_tuple(user):
             owner = operand.owner
             if (owner if _is_block(owner) else owner.parent) not in inside:
                 producers.setdefault(operand)

@@ -70,16 +70,20 @@ def operation_text(op: Operation) -> str:
     """``op`` in generic form, its values named as in the whole module."""
     from io import StringIO
 
-    from mini_iree.compiler.ir.printer import MLIRPrinter, _NameState
+    from mini_iree.compiler.ir.printer import MLIRPrinter
+
+    class _ModuleNamesPrinter(MLIRPrinter):
+        """Names the values of one op as the whole module does, not as the op alone would."""
+
+        def print_op_in(self, op: Operation, root: Operation) -> None:
+            self._names_for(root)  # names every value under ``root``: print_op then keeps them
+            self.print_op(op)
 
     root = op
     while (parent := root.parent_op()) is not None:
         root = parent
     stream = StringIO()
-    printer = MLIRPrinter(stream=stream, print_generic_format=True, local_scope=True)
-    printer._name_state = names = _NameState()  # noqa: SLF001 - the module's names, not the op's own
-    names.name_all(root)
-    printer.print_op(op)
+    _ModuleNamesPrinter(stream=stream, print_generic_format=True, local_scope=True).print_op_in(op, root)
     return stream.getvalue()
 
 

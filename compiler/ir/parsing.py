@@ -38,27 +38,26 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc
 from mini_iree.compiler.ir.locations import fused_location
+from mini_iree.compiler.ir.xdsl_internals import (
+    forget_unbacked_resources,
+    patch_string_literal_lexing,
+    set_name_hint_unchecked,
+)
 
 
 # xDSL 0.74 lexes string literals with `"(?:[^"...]+|escape)*"`, whose nested
 # quantifiers backtrack exponentially on a long unterminated string (a truncated
 # `cpu_features = "..."` took minutes). Matching one character per repetition
 # accepts exactly the same strings in linear time.
-MLIRLexer._unescaped_characters_regex = re.compile(  # noqa: SLF001
-    r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-)
+_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
-_xdsl_lex_string_literal = MLIRLexer._lex_string_literal  # noqa: SLF001
-
-
-def _lex_string_literal(self: MLIRLexer, start_pos: int):
+def _utf8_bytes_as_string(token: Token) -> Token:
     """A string whose escapes spell valid UTF-8 (`"x\\C3\\A9"`, as the printer writes `é`) is a string.
 
     xDSL makes every literal with a non-ASCII escaped byte a bytes literal, which
     ``parse_str_literal`` then rejects, so printed output did not parse again.
     """
-    token = _xdsl_lex_string_literal(self, start_pos)
     if token.kind == MLIRTokenKind.BYTES_LIT:
         try:
             token.span.bytes_contents.decode("utf-8")  # type: ignore[attr-defined]
@@ -68,7 +67,7 @@ def _lex_string_literal(self: MLIRLexer, start_pos: int):
     return token
 
 
-MLIRLexer._lex_string_literal = _lex_string_literal  # noqa: SLF001
+patch_string_literal_lexing(_STRING_LITERAL, _utf8_bytes_as_string)
 
 
 # The tokens most of a program is made of, lexed in one match: a bare identifier
@@ -363,7 +362,7 @@ class LocatedParser(Parser):
         # value (replace_all_uses_with raised ValueError). Such a value has no name.
         for value in values:
             if value.name_hint == "":
-                value._name = None  # noqa: SLF001 - the setter refuses "" too
+                set_name_hint_unchecked(value, None)  # the setter refuses "" too
         # A name that is the one the op itself gives its result (`%__hoisted_..._0` of
         # `util.global.load @__hoisted_..._0`) is kept whole: stripped, it would be
         # uniqued into another name when printed again.
@@ -371,7 +370,7 @@ class LocatedParser(Parser):
             from mini_iree.compiler.ir.printer import default_result_names
 
             if default_result_names(values[0].op)[:1] == [name]:
-                values[0]._name = name  # noqa: SLF001 - the setter strips the suffix again
+                set_name_hint_unchecked(values[0], name)  # the setter strips the suffix again
 
     def parse_optional_argument(self, expect_type: bool = True):
         # MLIR's OpAsmParser::parseArgument takes an optional `loc(...)` after the
@@ -778,9 +777,7 @@ def _forget_elided_resources(ctx: Context) -> None:
     interface = builtin.get_interface(OpAsmDialectInterface) if builtin is not None else None
     if interface is None:
         return
-    storage = interface._blob_storage  # noqa: SLF001 - xDSL exposes no API to forget a handle
-    for key in [k for k, v in storage.items() if not v]:
-        del storage[key]
+    forget_unbacked_resources(interface)
 
 
 def _first_line(err: BaseException) -> str:
