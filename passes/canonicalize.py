@@ -38,6 +38,7 @@ from xdsl.traits import (
 from xdsl.transforms.dead_code_elimination import result_only_effects
 
 from mini_iree.compiler.ir.constants import hoist_and_unique_constants
+from mini_iree.compiler.ir.memo import ClassMemo
 from mini_iree.compiler.ir.queries import effect_free_by_class, op_has_trait
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 
@@ -46,16 +47,16 @@ from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 # ---------------------------------------------------------------------------
 
 # The canonicalization patterns of each op class (xDSL builds them anew for every op).
-_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {}
+_PATTERNS: ClassMemo[tuple[RewritePattern, ...]] = ClassMemo("canonicalize.patterns")
+
+
+def _class_patterns(op_class: type[Operation]) -> tuple[RewritePattern, ...]:
+    traits = op_class.get_traits_of_type(HasCanonicalizationPatternsTrait)
+    return tuple(p for trait in traits for p in trait.get_patterns(op_class))
 
 
 def _canonicalization_patterns(op: Operation) -> tuple[RewritePattern, ...]:
-    op_class = type(op)
-    patterns = _PATTERNS.get(op_class)
-    if patterns is None:
-        traits = op_class.get_traits_of_type(HasCanonicalizationPatternsTrait)
-        patterns = _PATTERNS[op_class] = tuple(p for trait in traits for p in trait.get_patterns(op_class))
-    return patterns
+    return _PATTERNS.lookup(type(op), _class_patterns)
 
 
 def _would_be_trivially_dead(op: Operation) -> bool:

@@ -79,7 +79,7 @@ from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_di
 from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.queries import function_ops, instance_test
+from mini_iree.compiler.ir.queries import function_ops
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker, op_predicate_rewrite_pattern
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
@@ -203,10 +203,6 @@ class SetDataTilingEncodings(RewritePattern):
         rewriter.replace(op, [], [unset.result])
 
 
-# isinstance(owner, linalg.FillOp), asked of the source of every set_encoding.
-_is_fill = instance_test(linalg.FillOp)
-
-
 def _fill_like(fill: linalg.FillOp, init: SSAValue, user: Operation) -> linalg.FillOp:
     """``linalg.fill ins(fill's value) outs(init)``.
 
@@ -244,12 +240,11 @@ class FoldFillWithSetEncoding(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
         fill = op.source.owner
-        if not _is_fill(fill):
+        if not isinstance(fill, linalg.FillOp):
             return
         point = InsertPoint.before(op)
         sizes = get_dynamic_dims(fill.outputs[0], point)
-        # One per contraction: built directly, as `tensor.EmptyOp(sizes, type)` would.
-        empty = tensor.EmptyOp.create(operands=sizes, result_types=[op.result.type])
+        empty = tensor.EmptyOp(sizes, op.result.type)
         new_fill = _fill_like(fill, empty.results[0], op)
         rewriter.insert([empty, new_fill], point)
         rewriter.replace(op, [], [new_fill.results[0]])

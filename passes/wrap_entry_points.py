@@ -61,7 +61,6 @@ from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.ir.printer import MLIRPrinter
 from mini_iree.compiler.ir.queries import instance_test, nested_ops
 from mini_iree.dialects import hal, tensor, util
-from mini_iree.dialects.utils import operand_segment_sizes
 
 
 def _is_scalar(type_: Attribute) -> bool:
@@ -98,32 +97,6 @@ def _abi_type(type_: Attribute) -> Attribute:
     return hal.BufferViewType() if isinstance(type_, TensorType) else type_
 
 
-# An entry point has an import per tensor argument and a dim per dynamic size:
-# these build exactly the ops `hal.BufferViewDimOp(argument, axis)` and
-# `hal.TensorImportOp(argument, type, dims, name=...)` build, without the IRDL
-# constructor's generic argument processing. Attributes are immutable, so the
-# axis attributes are made once.
-_INDEX = IndexType()
-_AXES: dict[int, IntegerAttr] = {}
-
-
-def _buffer_view_dim(argument: SSAValue, axis: int) -> hal.BufferViewDimOp:
-    index = _AXES.get(axis)
-    if index is None:
-        index = _AXES[axis] = IntegerAttr(axis, _INDEX)
-    return hal.BufferViewDimOp.create(operands=(argument,), result_types=(_INDEX,), properties={"index": index})
-
-
-def _tensor_import(argument: SSAValue, type_: TensorType, dims: Sequence[SSAValue], name: str) -> hal.TensorImportOp:
-    # Operand segments: source, target_dims, wait_fence, byte_offset.
-    segments = operand_segment_sizes(1, len(dims), 0, 0)
-    return hal.TensorImportOp.create(
-        operands=(argument, *dims),
-        result_types=(type_,),
-        properties={"target_encoding": type_, "name": StringAttr(name), "operandSegmentSizes": segments},
-    )
-
-
 def _import_arguments(block: Block, types: Sequence[Attribute]) -> list[SSAValue]:
     """Import each tensor argument of ``block``; the values the original body's arguments become."""
     values: list[SSAValue] = []
@@ -131,8 +104,9 @@ def _import_arguments(block: Block, types: Sequence[Attribute]) -> list[SSAValue
         if not isinstance(type_, TensorType):
             values.append(argument)
             continue
-        dims = [_buffer_view_dim(argument, axis) for axis, size in enumerate(type_.get_shape()) if size == DYNAMIC_INDEX]
-        imported = _tensor_import(argument, type_, [d.result for d in dims], f"input{index}")
+        shape = type_.get_shape()
+        dims = [hal.BufferViewDimOp(argument, axis) for axis, size in enumerate(shape) if size == DYNAMIC_INDEX]
+        imported = hal.TensorImportOp(argument, type_, [d.result for d in dims], name=f"input{index}")
         block.add_ops([*dims, imported])
         values.append(imported.target)
     return values
@@ -345,7 +319,8 @@ def _export_wrapper(function: util.FuncOp, public_name: str, model: str) -> util
         if not isinstance(type_, TensorType):
             arguments.append(argument)
             continue
-        dims = [hal.BufferViewDimOp(argument, axis) for axis, size in enumerate(type_.get_shape()) if size == DYNAMIC_INDEX]
+        shape = type_.get_shape()
+        dims = [hal.BufferViewDimOp(argument, axis) for axis, size in enumerate(shape) if size == DYNAMIC_INDEX]
         imported = hal.TensorImportOp(
             argument,
             type_,

@@ -29,6 +29,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from mini_iree.compiler.ir.dense_elements import is_splat
 from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op, nested_ops, nested_ops_post_order
+from mini_iree.compiler.ir.memo import Memo
 from mini_iree.compiler.ir.xdsl_internals import operand_tuple
 from mini_iree.dialects import flow
 
@@ -113,7 +114,9 @@ class _Kind(Enum):
     OTHER = auto()  # clonable only as a bit extend, or as an attention mask or scatter indices
 
 
-_CLONE_KINDS: dict[type[Operation], _Kind] = {}
+# The kind is the class's (``name`` and dialect are class attributes; each
+# unregistered op name has a class of its own).
+_CLONE_KINDS: Memo[type[Operation], _Kind] = Memo("clonable_into_dispatch.clone_kind", limit=None)
 
 
 def _clone_kind(op: Operation) -> _Kind:
@@ -137,9 +140,7 @@ def is_clonable_into_dispatch_op(
     about many ops passes those producers (:func:`mask_or_indices_producers`)
     so that no op's uses are walked.
     """
-    kind = _CLONE_KINDS.get(type(op))
-    if kind is None:
-        kind = _CLONE_KINDS[type(op)] = _clone_kind(op)
+    kind = _CLONE_KINDS.lookup(type(op), _clone_kind, op)
     if kind is _Kind.NEVER:
         return False
     if kind is _Kind.ALWAYS or is_bit_extend_op(op):

@@ -15,19 +15,21 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, Locatio
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.ir.memo import ClassMemo
 from mini_iree.dialects.utils import count_dynamic
 
 
 # How each op class states its results' sizes (see find_dynamic_dims), decided
 # once per class: a chain of isinstance tests on ops (ABCs) is slow when asked
 # for every tensor a pass creates an op for.
-_SIZE_SOURCES: dict[type, str | None] = {}
+_SIZE_SOURCES: ClassMemo[str | None] = ClassMemo("dynamic_dims.size_source")
 
 
 def _size_source(op: Operation) -> str | None:
-    cls = type(op)
-    if cls in _SIZE_SOURCES:
-        return _SIZE_SOURCES[cls]
+    return _SIZE_SOURCES.lookup(type(op), _class_size_source)
+
+
+def _class_size_source(cls: type[Operation]) -> str | None:
     from mini_iree.dialects import flow, hal, iree_encoding, iree_tensor_ext, tensor
 
     kinds: tuple[tuple[tuple[type, ...], str], ...] = (
@@ -39,9 +41,7 @@ def _size_source(op: Operation) -> str | None:
         ((tensor.EmptyOp,), "empty"),
         ((iree_encoding.SetEncodingOp,), "set_encoding"),
     )
-    source = next((kind for classes, kind in kinds if issubclass(cls, classes)), None)
-    _SIZE_SOURCES[cls] = source
-    return source
+    return next((kind for classes, kind in kinds if issubclass(cls, classes)), None)
 
 
 def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:

@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr
 from xdsl.ir import Attribute
 
 from mini_iree.compiler.era import ERA_NAMES, EraProfile, era_profile
+from mini_iree.compiler.ir.memo import Memo
 from mini_iree.compiler.resolvers.interface import DataTilingResolver
 from mini_iree.compiler.resolvers.matmul_info import (
     MatmulTile,
@@ -192,7 +193,7 @@ def rocm_target_text(arch: str, resolver: str = "data-tiling", era: str | EraPro
     )
 
 
-@cache
+@cache  # one context, made when first needed (importing every dialect is not for start-up)
 def _context() -> Context:
     from mini_iree.dialects import get_all_dialects
 
@@ -209,10 +210,14 @@ def rocm_target(
 
     Described as `era`'s IREE describes it (None: the run's era).
     """
-    return _rocm_target(arch, resolver, era_profile(era).name)
+    era_name = era_profile(era).name
+    return _ROCM_TARGETS.lookup((arch, resolver, era_name), _rocm_target, arch, resolver, era_name)
 
 
-@cache
+# Parsed once per (arch, resolver, era): the attribute is immutable.
+_ROCM_TARGETS: Memo[tuple[str, str, str], hal.ExecutableTargetAttr] = Memo("resolvers.rocm_target", limit=None)
+
+
 def _rocm_target(arch: str, resolver: str, era: str) -> hal.ExecutableTargetAttr:
     from xdsl.parser import Parser
 

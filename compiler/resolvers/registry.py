@@ -32,7 +32,7 @@ __all__ = ["RESOLVER_KEY", "is_resolver", "resolver_for", "resolver_of", "same_k
 RESOLVER_KEY = "iree.encoding.resolver"
 
 
-@cache
+@cache  # the table, built when first asked (it imports every resolver)
 def _implementations() -> dict[type, type[LayoutResolver]]:
     from mini_iree.compiler.resolvers.cpu import CPUResolver, VMVXResolver
     from mini_iree.compiler.resolvers.generic import (
