@@ -9,6 +9,20 @@ instead of the fast paths silently falling back to slow ones.
 
 The accessors are `operator.attrgetter`s: a C-level call, cheap enough for the
 verifier's inner loops.
+
+What reads or changes xDSL's internals, by what it is for:
+
+- the linked lists and tuples behind ops, blocks, regions and values (the
+  accessors; ``nested_ops`` and ``nested_ops_post_order``, the walks
+  ``compiler/ir/queries.py`` offers);
+- what ``irdl_op_definition`` keeps only in closures: the ``FormatProgram`` of
+  a generated printer, the op definition and custom verifier of a generated
+  ``verify_``; the op classes ``op_type_rewrite_pattern`` declines all others
+  for (``op_type_pattern_types``, what the selective pattern walker visits);
+- the pattern walker's worklist (``SweepPopulatingWalker``: a public
+  ``sweep_ops`` over xDSL's private ``_populate_worklist``);
+- the lexer's string literals, a value's raw name hint, and the builtin
+  dialect's table of resource handles (``compiler/ir/parsing.py`` uses these).
 """
 
 from __future__ import annotations

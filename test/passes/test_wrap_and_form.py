@@ -204,29 +204,3 @@ def test_dispatch_count(tmp_path: Path, name: str, regions: int):
     body = result.stdout.split("util.func")[1]
     outside = [line for line in body.splitlines() if line.startswith("    ") and not line.startswith("     ")]
     assert not any("linalg." in line for line in outside)
-
-
-def test_imports_built_directly_equal_the_constructors():
-    """The dims and imports the pass builds directly are the ops ``hal``'s constructors build."""
-    from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, f32
-    from xdsl.dialects.test import TestOp
-
-    from mini_iree.compiler.ir.printer import print_module_to_string
-    from mini_iree.dialects import hal
-    from mini_iree.passes.wrap_entry_points import _buffer_view_dim, _tensor_import
-
-    view = TestOp(result_types=[hal.BufferViewType()]).results[0]
-    for axis in (0, 1, 0):  # the second axis 0 reuses the remembered attribute
-        direct, built = _buffer_view_dim(view, axis), hal.BufferViewDimOp(view, axis)
-        assert direct.properties == built.properties and direct.operands == built.operands
-        assert direct.result_types == built.result_types
-    dynamic = DYNAMIC_INDEX
-    for shape in ([4, 8], [dynamic, 8], [dynamic, dynamic], [dynamic, dynamic]):
-        type_ = TensorType(f32, shape)
-        dims = [_buffer_view_dim(view, axis).result for axis, size in enumerate(shape) if size == dynamic]
-        assert len(dims) == shape.count(dynamic)
-        direct = _tensor_import(view, type_, dims, "input3")
-        built = hal.TensorImportOp(view, type_, dims, name="input3")
-        assert direct.properties == built.properties and list(direct.properties) == list(built.properties)
-        assert direct.operands == built.operands and direct.result_types == built.result_types
-        assert print_module_to_string(direct, generic=True) == print_module_to_string(built, generic=True)
