@@ -40,23 +40,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from mini_iree.compiler.ir.locations import fused_location, give_location
-from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
-from mini_iree.compiler.layout.shapes import inverse_permutation
-from mini_iree.compiler.layout.size_expr import Const, Dim, Op, SizeExpr, constant_value
-from mini_iree.compiler.layout.size_lowering import LOWER_PACK, SizeLowering
-from mini_iree.dialects import (
-    affine,
-    gpu,
-    iree_codegen,
-    iree_linalg_ext,
-    linalg,
-    tensor,
-)
-from mini_iree.dialects.scf import ForallOp
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects import scf as xdsl_scf
+from xdsl.dialects import arith, scf as xdsl_scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -78,6 +63,14 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import PassFailedException
+
+from mini_iree.compiler.ir.locations import fused_location, give_location
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
+from mini_iree.compiler.layout.shapes import inverse_permutation
+from mini_iree.compiler.layout.size_expr import Const, Dim, Op, SizeExpr, constant_value
+from mini_iree.compiler.layout.size_lowering import LOWER_PACK, SizeLowering
+from mini_iree.dialects import affine, gpu, iree_codegen, iree_linalg_ext, linalg, tensor
+from mini_iree.dialects.scf import ForallOp
 
 # ---------------------------------------------------------------------------
 # Sizes: how to get (or recompute) each dynamic size the region needs
@@ -694,8 +687,9 @@ def _dispatch_reshape_control(ops: list[Operation]) -> bool:
 def _erase_trivially_dead(module: ModuleOp) -> None:
     """What MLIR's greedy pattern driver does to every op it visits: erase side-effect free ops
     without uses (e.g. the dispatch-tensor subspans bufferization left behind)."""
-    from mini_iree.compiler.ir.queries import function_ops
     from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+    from mini_iree.compiler.ir.queries import function_ops
 
     for function in function_ops(module):
         changed = True

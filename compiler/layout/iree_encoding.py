@@ -21,23 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
-from mini_iree.dialects.iree_codegen import (
-    MaterializeEncodingInfo,
-    SwizzleDim,
-    SwizzleDimKind,
-    TileSwizzle,
-)
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, SwizzleDim, SwizzleDimKind, TileSwizzle
+
 from .encoding_info_checks import EncodingInfoError, inner_tiles, verify_encoding_info
-from .materialization import (
-    CollapseShapeOp,
-    ExpandShapeOp,
-    MaterializationOp,
-    PackOp,
-    TransposeOp,
-    UnPackOp,
-)
+from .materialization import CollapseShapeOp, ExpandShapeOp, MaterializationOp, PackOp, TransposeOp, UnPackOp
 from .pack_lowering import Slice, pack_steps
 from .relayout import Relayout
 from .shapes import packed_shape
@@ -162,9 +151,9 @@ def encoding_relayout(info: MaterializeEncodingInfo, shape: Shape) -> Relayout:
     """The chain `linalg.pack` (+ swizzle expand_shape + transpose) stands for.
 
     The pack's steps are `lowerPack`'s (`pack_lowering.py`) on the static shape;
-    a dynamic dim or inner tile is a size read at run time. A dynamic tiled dim
-    keeps its pad step, so the chain reads like pack; a reshape or transpose that
-    moves nothing is left out.
+    a dynamic dim or inner tile is a size read at run time. A dynamic dim with a
+    tile other than 1 keeps its pad step, so the chain reads like pack; a reshape
+    or transpose that moves nothing is left out.
     """
     rank = len(shape)
     verify_encoding_info(info, rank)

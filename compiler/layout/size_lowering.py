@@ -25,11 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import reduce
 
-from mini_iree.dialects import affine
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
+
+from mini_iree.dialects import affine
 
 from .size_expr import Const, Dim, Op, SizeExpr
 

@@ -29,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mini_iree.compiler.ir.queries import element_bit_width
 from xdsl.dialects.builtin import DYNAMIC_INDEX, NoneAttr, TensorType
 from xdsl.ir import Attribute
+
+from mini_iree.compiler.ir.queries import element_bit_width
 
 from . import size_expr
 from .size_expr import Const, Dim, Op, SizeExpr
@@ -223,10 +224,7 @@ def dense_storage_size(b: SizeBuilder, tensor: TensorType, nsw: bool = False) ->
 
 def packed_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, nsw: bool) -> Value:
     """A resolver's packed layout: tiled dims padded to their tiles (`calculatePackedStorageSizeInBytesImpl`)."""
-    from mini_iree.dialects.iree_codegen import (
-        EncodingResolverAttr,
-        MaterializeEncodingInfo,
-    )
+    from mini_iree.dialects.iree_codegen import EncodingResolverAttr, MaterializeEncodingInfo
 
     # The layout algebra's modules bring numpy: imported here, so mini-iree-opt only loads them for packed layouts.
     from .iree_encoding import DYNAMIC, inner_tiles

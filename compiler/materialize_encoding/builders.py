@@ -15,11 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mini_iree.compiler.ir.locations import give_location
-from mini_iree.compiler.layout.size_expr import Const, Dim, SizeExpr
-from mini_iree.compiler.layout.size_lowering import AFFINE, SizeLowering
-from mini_iree.dialects import linalg, tensor
-from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -32,6 +27,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.compiler.ir.locations import give_location
+from mini_iree.compiler.layout.size_expr import Const, Dim, SizeExpr
+from mini_iree.compiler.layout.size_lowering import AFFINE, SizeLowering
+from mini_iree.dialects import linalg, tensor
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
 Mixed = list[int | SSAValue]
 
@@ -122,11 +123,7 @@ class Builder:
         Returns the materialized value and its sizes.
         """
         from mini_iree.compiler.layout import iree_encoding as layout
-        from mini_iree.compiler.layout.materialization import (
-            ExpandShapeOp,
-            PackOp,
-            TransposeOp,
-        )
+        from mini_iree.compiler.layout.materialization import ExpandShapeOp, PackOp, TransposeOp
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
@@ -174,11 +171,7 @@ class Builder:
         `packed` the source's sizes, if known.
         """
         from mini_iree.compiler.layout import iree_encoding as layout
-        from mini_iree.compiler.layout.materialization import (
-            CollapseShapeOp,
-            TransposeOp,
-            UnPackOp,
-        )
+        from mini_iree.compiler.layout.materialization import CollapseShapeOp, TransposeOp, UnPackOp
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
