@@ -12,10 +12,12 @@ A pack's padding values are written straight into the stored buffer by
 `scf.forall` loops after the store, one loop nest per padded dimension.
 
 The chain is read into the layout algebra (`compiler/layout`: pad / reshape /
-transpose steps of a `Relayout`) and the region is built from
-`map_scatter_indexing`, so the index arithmetic exists once. Sizes are the SSA
-values the chain already has, or recomputed as IREE's folding does (`tensor.dim`
-of the chain's source, `s0 * 128 - s1 + s2` for a padded size, `divsi` by the tile).
+transpose steps of a `Relayout`; a pack or unpack through the algebra's
+`pack_steps` / `unpack_steps`, MLIR's lowerPack / lowerUnPack) and the region is
+built from `map_scatter_indexing`, so the index arithmetic exists once. Sizes
+are the algebra's size expressions over the SSA values the chain already has,
+or `tensor.dim` of the chain's source, emitted in lowerPack's spelling as IREE's
+folding leaves them (`s0 * 128 - s1 + s2` for a padded size, `divsi` by the tile).
 
 Left alone: chains not ending in a single-use `store_to_buffer`, chains with
 both a pad and a slice, several pads, a pad whose value is not a constant,
@@ -37,7 +39,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf as xdsl_scf
@@ -65,6 +66,9 @@ from xdsl.utils.exceptions import PassFailedException
 
 from mini_iree.compiler.ir.locations import fused_location, give_location
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
+from mini_iree.compiler.layout.shapes import inverse_permutation
+from mini_iree.compiler.layout.size_expr import Const, Dim, Op, SizeExpr, constant_value
+from mini_iree.compiler.layout.size_lowering import LOWER_PACK, SizeLowering
 from mini_iree.dialects import affine, gpu, iree_codegen, iree_linalg_ext, linalg, tensor
 from mini_iree.dialects.scf import ForallOp
 
@@ -74,47 +78,12 @@ from mini_iree.dialects.scf import ForallOp
 
 
 @dataclass(frozen=True)
-class _Value:
-    """An SSA value that already exists."""
-
-    value: SSAValue
-
-
-@dataclass(frozen=True)
-class _Dim:
-    """`tensor.dim %tensor, %cI`, created afresh wherever it is needed (as IREE's folding does)."""
+class TensorDim:
+    """What a size reads when the chain does not say it: `tensor.dim %tensor, %cI`,
+    created afresh wherever it is needed (as IREE's folding does)."""
 
     tensor: SSAValue
     index: int
-
-
-@dataclass(frozen=True)
-class _Padded:
-    """A padded size `outer * tile`, spelled as IREE's reified `tensor.pad` gives it:
-    `affine.apply (s0 * tile - s1 + s2)[outer, source, source]`."""
-
-    outer: Any
-    source: Any
-    tile: int
-
-
-@dataclass(frozen=True)
-class _Times:
-    """`affine.apply (s0 * factor)[size]` (a collapsed group with one dynamic size)."""
-
-    size: Any
-    factor: int
-
-
-@dataclass(frozen=True)
-class _Product:
-    """The product of several dynamic sizes (a collapsed group with more than one)."""
-
-    sizes: tuple[Any, ...]
-    factor: int
-
-
-Size = int | _Value | _Dim | _Padded | _Times | _Product
 
 
 class _Builder:
@@ -123,14 +92,24 @@ class _Builder:
     Every op it creates takes `location`: the relayout chain the new ops replace.
     """
 
-    def __init__(self, anchor: Operation, entry: Block, location: LocationAttr):
+    def __init__(
+        self, anchor: Operation, entry: Block, location: LocationAttr, shared: _Builder | None = None
+    ):
         self.anchor = anchor
         self.entry = entry
         self.location = location
         self.constants: dict[tuple[int, Attribute], SSAValue] = {}
-        for op in entry.ops:
-            if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-                self.constants.setdefault((op.value.value.data, op.value.type), op.result)
+        if shared is not None:
+            self.constants = shared.constants
+        else:
+            for op in entry.ops:
+                if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+                    self.constants.setdefault((op.value.value.data, op.value.type), op.result)
+        # Sizes in lowerPack's spelling; the `divsi`s a pack lowering computes once are remembered
+        # and shared by every builder of the rewrite.
+        self.sizes = SizeLowering(LOWER_PACK, self.insert, self.constant, self._read)
+        if shared is not None:
+            self.sizes.share_remembered(shared.sizes)
 
     def insert(self, op: Operation) -> Operation:
         give_location(op, self.location)
@@ -158,46 +137,18 @@ class _Builder:
                 self.entry.insert_op_before(existing, self.entry.first_op)  # type: ignore[arg-type]
         return result
 
-    def materialize(self, size: Size) -> SSAValue | int:
-        if isinstance(size, int):
-            return size
-        if isinstance(size, _Value):
-            return size.value
-        if isinstance(size, _Deferred):
-            return size.cells[size.position].value
-        if isinstance(size, _Dim):
-            op = tensor.DimOp(size.tensor, self.constant(size.index))
-            return self.insert(op).results[0]
-        s = AffineExpr.symbol
-        if isinstance(size, _Padded):
-            outer, source = self.materialize(size.outer), self.materialize(size.source)
-            expr = s(0) * size.tile - s(1) + s(2)
-            return self._apply(expr, [outer, source, source])
-        if isinstance(size, _Times):
-            return self._apply(s(0) * size.factor, [self.materialize(size.size)])
-        assert isinstance(size, _Product)
-        operands = [self.materialize(x) for x in size.sizes]
-        expr = s(0)
-        for k in range(1, len(operands)):
-            expr = expr * s(k)
-        return self._apply(expr * size.factor if size.factor != 1 else expr, operands)
+    def _read(self, dim: Dim) -> SSAValue:
+        source = dim.source
+        if isinstance(source, TensorDim):
+            return self.insert(tensor.DimOp(source.tensor, self.constant(source.index))).results[0]
+        assert isinstance(source, SSAValue)
+        return source
 
-    def _apply(self, expr: AffineExpr, operands: Sequence[SSAValue | int]) -> SSAValue:
-        # Constant operands fold into the map, as makeComposedAffineApply does.
-        symbols: list[SSAValue] = []
-        replacements = []
-        for value in operands:
-            if isinstance(value, int):
-                replacements.append(AffineExpr.constant(value))
-            else:
-                replacements.append(AffineExpr.symbol(len(symbols)))
-                symbols.append(value)
-        expr = expr.replace_dims_and_symbols([], replacements)
-        op = affine.ApplyOp(symbols, AffineMap(0, len(symbols), (expr,)))
-        return self.insert(op).results[0]
+    def materialize(self, size: SizeExpr) -> SSAValue | int:
+        return self.sizes.value(size)
 
 
-def _source_sizes(value: SSAValue) -> list[Size]:
+def _source_sizes(value: SSAValue) -> list[SizeExpr]:
     """The sizes of a tensor, from the op that defines it where it says them, else `tensor.dim`."""
     type_ = value.type
     assert isinstance(type_, TensorType)
@@ -212,15 +163,15 @@ def _source_sizes(value: SSAValue) -> list[Size]:
         subspan = owner.buffer.owner
         if isinstance(subspan, hal.InterfaceBindingSubspanOp):
             dynamic = list(subspan.dynamic_dims)
-    sizes: list[Size] = []
+    sizes: list[SizeExpr] = []
     it = iter(dynamic or [])
     for index, size in enumerate(shape):
         if size != DYNAMIC_INDEX:
-            sizes.append(size)
+            sizes.append(Const(size))
         elif dynamic is not None:
-            sizes.append(_Value(next(it)))
+            sizes.append(Dim(next(it)))
         else:
-            sizes.append(_Dim(value, index))
+            sizes.append(Dim(TensorDim(value, index)))
     return sizes
 
 
@@ -249,10 +200,7 @@ def transpose_like_permutation(op: Operation) -> tuple[int, ...] | None:
     if len(ops) != 1 or ops[0].operands[0] is not body.args[0]:
         return None
     # input index k = output index positions[k]; transpose: result dim j = source dim perm[j].
-    perm = [0] * len(positions)
-    for k, p in enumerate(positions):
-        perm[p] = k
-    return tuple(perm)
+    return inverse_permutation(positions)
 
 
 def _is_zero_offset_unit_stride_slice(op: Operation) -> bool:
@@ -283,19 +231,12 @@ class _Chain:
     """A relayout chain in forward order: `steps` (layout algebra) with the sizes of every shape."""
 
     source: SSAValue
-    steps: list  # of Pad | Reshape | Transpose | _Slice
-    sizes: list[list[Size]]
+    steps: list  # of Pad | Reshape | Transpose | Slice
+    sizes: list[list[SizeExpr]]
     pad_value: SSAValue | None = None
     pad_index: int | None = None  # position of the Pad in `steps`
-    prelude: list[Callable[[_Builder], None]] = field(default_factory=list)
-    """Sizes a pack lowering computes once, before everything else (its `divsi`s)."""
-
-
-@dataclass(frozen=True)
-class _Slice:
-    """Keep the leading `shape` of each dimension (a zero-offset, unit-stride `tensor.extract_slice`)."""
-
-    shape: tuple
+    divisions: list[list[Op]] = field(default_factory=list[list[Op]])
+    """The `divsi`s of each pack lowering, computed once before everything else."""
 
 
 def _static(shape: Sequence[int]) -> tuple[int | None, ...]:
@@ -306,12 +247,17 @@ def _reassociation(op) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(g) for g in op.get_reassociation_indices())
 
 
+def _mixed(value: int | SSAValue) -> SizeExpr:
+    return Const(value) if isinstance(value, int) else Dim(value)
+
+
 class _Unsupported(Exception):
     pass
 
 
 def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
     """Translate the chain's ops (forward order) into pad / reshape / transpose / slice steps."""
+    from mini_iree.compiler.layout.pack_lowering import Slice, collapsed_sizes
     from mini_iree.compiler.layout.steps import Reshape, Transpose
 
     chain = _Chain(source, [], [_source_sizes(source)])
@@ -319,25 +265,9 @@ def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
     def shape_of(value: SSAValue) -> tuple[int | None, ...]:
         return _static(value.type.get_shape())  # type: ignore[union-attr]
 
-    def push(step, sizes: list[Size]) -> None:
+    def push(step, sizes: Sequence[SizeExpr]) -> None:
         chain.steps.append(step)
-        chain.sizes.append(sizes)
-
-    def collapse_sizes(current: list[Size], groups) -> list[Size]:
-        out: list[Size] = []
-        for group in groups:
-            dynamic = [current[d] for d in group if not isinstance(current[d], int)]
-            factor = 1
-            for d in group:
-                if isinstance(current[d], int):
-                    factor *= current[d]  # type: ignore[operator]
-            if not dynamic:
-                out.append(factor)
-            elif len(dynamic) == 1:
-                out.append(dynamic[0] if factor == 1 else _Times(dynamic[0], factor))
-            else:
-                out.append(_Product(tuple(dynamic), factor))
-        return out
+        chain.sizes.append(list(sizes))
 
     for op in ops:
         current = chain.sizes[-1]
@@ -349,149 +279,65 @@ def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
             )
             push(Transpose(perm), [current[p] for p in perm])  # type: ignore[index]
         elif isinstance(op, tensor.ExpandShapeOp):
-            result = [x if isinstance(x, int) else _Value(x) for x in op.get_mixed_output_shape()]
+            result = [_mixed(x) for x in op.get_mixed_output_shape()]
             push(Reshape(shape_of(op.result), _reassociation(op)), result)
         elif isinstance(op, tensor.CollapseShapeOp):
             groups = _reassociation(op)
-            push(Reshape(shape_of(op.result), groups, collapse=True), collapse_sizes(current, groups))
+            push(Reshape(shape_of(op.result), groups, collapse=True), collapsed_sizes(current, groups))
         elif _is_zero_offset_unit_stride_slice(op):
             dynamic = iter(op.sizes)  # type: ignore[attr-defined]
             static_sizes = op.static_sizes.get_values()  # type: ignore[attr-defined]
-            sizes = [_Value(next(dynamic)) if x == DYNAMIC_INDEX else x for x in static_sizes]
-            push(_Slice(shape_of(op.result)), sizes)
+            sizes = [Dim(next(dynamic)) if x == DYNAMIC_INDEX else Const(x) for x in static_sizes]
+            push(Slice(shape_of(op.result)), sizes)
         elif isinstance(op, linalg.PackOp):
             _pack_steps(chain, op, current, push)
         elif isinstance(op, linalg.UnPackOp):
-            _unpack_steps(chain, op, current, push, collapse_sizes)
+            _unpack_steps(op, current, push)
         else:
             raise _Unsupported
     return chain
 
 
-def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[Size], push) -> None:
-    """`linalg.lowerPack`: pad (high) -> expand each tiled dim into [outer, tile] -> transpose."""
-    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
+def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push) -> None:
+    """`linalg.lowerPack` (the layout algebra's `pack_steps`), its outer sizes those of the pack's destination."""
+    from mini_iree.compiler.layout.pack_lowering import pack_steps
+    from mini_iree.compiler.layout.steps import Pad, Reshape
 
-    src_shape = _static(op.source.type.get_shape())  # type: ignore[union-attr]
-    rank = len(src_shape)
-    tiles = dict(zip(op.get_inner_dims_pos(), op.get_static_tiles()))
+    rank = len(current)
     perm = op.get_outer_dims_perm() or tuple(range(rank))
     dest_sizes = _source_sizes(op.dest)  # the packed result: outer dims (permuted) then tiles
-    outer_of = {perm[j]: dest_sizes[j] for j in range(rank)}
-    padded: list[Size] = []
-    padded_shape: list[int | None] = []
-    needs_pad = False
-    for d in range(rank):
-        if d not in tiles:
-            padded.append(current[d])
-            padded_shape.append(src_shape[d])
-            continue
-        tile = tiles[d]
-        src, outer = current[d], outer_of[d]
-        if tile == 1 or (isinstance(src, int) and src % tile == 0):
-            # Full tiles (a unit tile always is): no padding, as MLIR's pack folds an all-zero pad.
-            padded.append(src)
-            padded_shape.append(src)
-            continue
-        needs_pad = True
-        if isinstance(src, int) and isinstance(outer, int):
-            padded.append(outer * tile)
-            padded_shape.append(outer * tile)
-        else:
-            padded.append(_Padded(outer, src, tile))
-            padded_shape.append(None)
-    if needs_pad:
-        if op.padding_value is None:
-            raise _Unsupported
-        if chain.pad_index is not None:
-            raise _Unsupported  # one pad per chain
-        chain.pad_index = len(chain.steps)
-        chain.pad_value = op.padding_value
-        push(Pad(tuple(padded_shape)), padded)
-    # expand: dim d -> [outer_d, tile_d] for tiled dims
-    expanded_sizes: list[Size] = []
-    expanded_shape: list[int | None] = []
-    groups: list[tuple[int, ...]] = []
-    inner_axis: dict[int, int] = {}
-    outer_axis: dict[int, int] = {}
-    divs: list[tuple[int, int]] = []  # (position in expanded_sizes, tile) computed as divsi(padded, tile)
-    for d in range(rank):
-        start = len(expanded_sizes)
-        outer_axis[d] = start
-        if d in tiles:
-            tile = tiles[d]
-            size = padded[d]
-            if isinstance(size, int) or tile == 1:
-                expanded_sizes.append(size // tile if isinstance(size, int) else size)
-                expanded_shape.append(size // tile if isinstance(size, int) else None)
-            else:
-                divs.append((start, tile))
-                expanded_sizes.append(size)  # replaced by the divsi result below
-                expanded_shape.append(None)
-            expanded_sizes.append(tile)
-            expanded_shape.append(tile)
-            inner_axis[d] = start + 1
-            groups.append((start, start + 1))
-        else:
-            expanded_sizes.append(padded[d])
-            expanded_shape.append(padded_shape[d])
-            groups.append((start,))
-    if divs:
-        # IREE's lowerPack computes the expand_shape's outer sizes once: `arith.divsi %padded, %cT`.
-        cells: dict[int, _Value] = {}
-
-        def compute(builder: _Builder, divs=divs, sizes=expanded_sizes, cells=cells) -> None:
-            padded_values = [builder.materialize(sizes[pos]) for pos, _ in divs]
-            for (pos, tile), value in zip(divs, padded_values):
-                op_ = arith.DivSIOp(value, builder.constant(tile))
-                builder.insert(op_)
-                cells[pos] = _Value(op_.result)
-
-        chain.prelude.append(compute)
-        expanded_sizes = [_Deferred(cells, pos) if pos in dict(divs) else s for pos, s in enumerate(expanded_sizes)]
-    push(Reshape(tuple(expanded_shape), tuple(groups)), expanded_sizes)
-    order = [outer_axis[d] for d in perm] + [inner_axis[d] for d in op.get_inner_dims_pos()]
-    push(Transpose(tuple(order)), [expanded_sizes[p] for p in order])
+    for sized in pack_steps(current, op.get_inner_dims_pos(), op.get_static_tiles(), perm, dest_sizes[:rank]):
+        if isinstance(sized.step, Pad):
+            if op.padding_value is None:
+                raise _Unsupported
+            if chain.pad_index is not None:
+                raise _Unsupported  # one pad per chain
+            chain.pad_index = len(chain.steps)
+            chain.pad_value = op.padding_value
+        elif isinstance(sized.step, Reshape):
+            # IREE's lowerPack computes the expand_shape's outer sizes once: `arith.divsi %padded, %cT`.
+            chain.divisions.append([s for s in sized.sizes if isinstance(s, Op) and s.kind == "div"])
+        push(sized.step, sized.sizes)
 
 
-@dataclass(frozen=True, eq=False)
-class _Deferred:
-    """A size computed by a pack lowering before the region is built (see `_Chain.prelude`)."""
+def _unpack_steps(op: linalg.UnPackOp, current: list[SizeExpr], push) -> None:
+    """`linalg.lowerUnPack` (the layout algebra's `unpack_steps`): transpose, collapse, slice."""
+    from mini_iree.compiler.layout.pack_lowering import unpack_steps
 
-    cells: dict
-    position: int
-
-
-def _unpack_steps(chain: _Chain, op: linalg.UnPackOp, current: list[Size], push, collapse_sizes) -> None:
-    """`linalg.lowerUnPack`: transpose the tiles next to their outer dims -> collapse -> slice."""
-    from mini_iree.compiler.layout.steps import Reshape, Transpose
-
-    dest_shape = _static(op.dest.type.get_shape())  # type: ignore[union-attr]
-    rank = len(dest_shape)
-    inner = op.get_inner_dims_pos()
-    tiles = dict(zip(inner, op.get_static_tiles()))
-    perm = op.get_outer_dims_perm() or tuple(range(rank))
-    # Packed dim of outer dim d, and of its tile.
-    outer_pos = {perm[j]: j for j in range(rank)}
-    tile_pos = {d: rank + k for k, d in enumerate(inner)}
-    order: list[int] = []
-    groups: list[tuple[int, ...]] = []
-    for d in range(rank):
-        start = len(order)
-        order.append(outer_pos[d])
-        if d in tiles:
-            order.append(tile_pos[d])
-            groups.append((start, start + 1))
-        else:
-            groups.append((start,))
-    transposed_sizes = [current[p] for p in order]
-    push(Transpose(tuple(order)), transposed_sizes)
-    collapsed = collapse_sizes(transposed_sizes, groups)
-    collapsed_shape = tuple(c if isinstance(c, int) else None for c in collapsed)
-    push(Reshape(collapsed_shape, tuple(groups), collapse=True), collapsed)
     dest_sizes = _source_sizes(op.dest)
-    if collapsed_shape != dest_shape or any(not isinstance(s, int) for s in dest_sizes):
-        push(_Slice(dest_shape), dest_sizes)
+    perm = op.get_outer_dims_perm() or tuple(range(len(dest_sizes)))
+    for sized in unpack_steps(current, op.get_inner_dims_pos(), perm, dest_sizes):
+        push(sized.step, sized.sizes)
+
+
+def _compute_divisions(chain: _Chain, builder: _Builder) -> None:
+    """The pack lowerings' `divsi`s, before everything else: each pack's padded sizes, then its divisions."""
+    for divisions in chain.divisions:
+        padded_values = [builder.materialize(d.operands[0]) for d in divisions]
+        for division, value in zip(divisions, padded_values):
+            tile = constant_value(division.operands[1])
+            assert tile is not None
+            builder.sizes.remember(division, builder.sizes.emit(division, [value, tile]))
 
 
 # ---------------------------------------------------------------------------
@@ -504,11 +350,12 @@ def _relayout_and_indexing(chain: _Chain):
 
     Returns (indexing, sizes per shape of the relayout)."""
     from mini_iree.compiler.layout.map_scatter import map_scatter_indexing
+    from mini_iree.compiler.layout.pack_lowering import Slice, shape_of
     from mini_iree.compiler.layout.relayout import Relayout
-    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose, inverse_permutation
+    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
 
-    has_slice = any(isinstance(s, _Slice) for s in chain.steps)
-    shapes = [tuple(None if not isinstance(x, int) else x for x in sizes) for sizes in chain.sizes]
+    has_slice = any(isinstance(s, Slice) for s in chain.steps)
+    shapes = [shape_of(sizes) for sizes in chain.sizes]
     if not has_slice:
         relayout = Relayout(shapes[0], tuple(chain.steps))
         return map_scatter_indexing(relayout, unpack=False), chain.sizes
@@ -518,7 +365,7 @@ def _relayout_and_indexing(chain: _Chain):
     inverse = []
     for k in reversed(range(len(chain.steps))):
         step, source_shape = chain.steps[k], shapes[k]
-        if isinstance(step, _Slice):
+        if isinstance(step, Slice):
             inverse.append(Pad(source_shape))
         elif isinstance(step, Transpose):
             inverse.append(Transpose(inverse_permutation(step.permutation)))
@@ -715,7 +562,7 @@ class FoldRelayoutChainIntoMapScatterPattern(RewritePattern):
             return
         if chain.pad_index is not None and not _is_constant(chain.pad_value):
             return
-        if any(size == 0 for sizes in chain.sizes for size in sizes):
+        if any(constant_value(size) == 0 for sizes in chain.sizes for size in sizes):
             # A statically empty tensor has no index space to map: the
             # linearize/delinearize basis would hold a 0, which
             # `affine.linearize_index` rejects. The chain stays as it is.
@@ -724,8 +571,7 @@ class FoldRelayoutChainIntoMapScatterPattern(RewritePattern):
         function_block = _entry_block(store)
         # The map_scatter and what computes its indices stand for the whole chain.
         builder = _Builder(leaf, function_block, fused_location(ops))
-        for compute in chain.prelude:
-            compute(builder)
+        _compute_divisions(chain, builder)
         true_cell: list[SSAValue] = []
 
         def true_value() -> SSAValue:
@@ -775,11 +621,10 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
     assert k is not None
     after = store.next_op
     assert after is not None
-    loop_builder = _Builder(after, builder.entry, builder.location)
-    loop_builder.constants = builder.constants
+    loop_builder = _Builder(after, builder.entry, builder.location, shared=builder)
     padded_sizes = [loop_builder.materialize(s) for s in chain.sizes[k + 1]]
     source_sizes = chain.sizes[k]
-    shapes = [tuple(x if isinstance(x, int) else None for x in sizes) for sizes in chain.sizes]
+    shapes = [tuple(constant_value(x) for x in sizes) for sizes in chain.sizes]
     tail = Relayout(shapes[k + 1], tuple(chain.steps[k + 1 :]))
     tail_indexing = map_scatter_indexing(tail, unpack=False)
     tail_sizes = chain.sizes[k + 1 :]
@@ -792,8 +637,7 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
     else:
         # Otherwise the transformation of the steps after the pad, built once (its sizes
         # go before the map_scatter) and cloned into each loop nest.
-        region_builder = _Builder(map_op, builder.entry, builder.location)
-        region_builder.constants = builder.constants
+        region_builder = _Builder(map_op, builder.entry, builder.location, shared=builder)
         tail_block, _ = _build_region(
             region_builder, tail_indexing, tail_sizes, rank, lambda: region_builder.constant(1, i1)
         )
@@ -825,7 +669,7 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
         if source == padded:  # this dim is not padded
             continue
         lbs: list = [0] * rank
-        lbs[dim] = loop_builder.materialize(source) if not isinstance(source, int) else source
+        lbs[dim] = loop_builder.materialize(source)
         loop = _build_pad_loops(lbs, list(padded_sizes), configs, 0, builder.entry, body)
         give_location(loop, builder.location)
         Rewriter.insert_op(loop, InsertPoint.before(after))

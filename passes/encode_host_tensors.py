@@ -61,10 +61,8 @@ from mini_iree.compiler.era import ERA_NAMES, option_era, run_era
 from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
+from mini_iree.compiler.layout.size_lowering import ARITH, SizeLowering
 from mini_iree.compiler.layout.storage import (
-    Const,
-    DynamicDim,
-    Result,
     StorageSize,
     StorageSizeError,
     is_unserialized,
@@ -78,15 +76,6 @@ __all__ = ["EncodeHostTensorsPass", "emit_storage_size", "host_function_like_ops
 
 ERAS = ERA_NAMES
 
-_ARITH_OPS: dict[str, type[Operation]] = {
-    "muli": arith.MuliOp,
-    "addi": arith.AddiOp,
-    "ceildivsi": arith.CeilDivSIOp,
-    "ceildivui": arith.CeilDivUIOp,
-    "maxui": arith.MaxUIOp,
-}
-
-
 def host_function_like_ops(module: ModuleOp) -> list[Operation]:
     """The module's own functions and initializers (IREE's ``FunctionLikeNest``), not those in executables."""
     return [op for op in module.body.block.ops if isinstance(op, func.FuncOp | util.FuncOp | util.InitializerOp)]
@@ -95,28 +84,23 @@ def host_function_like_ops(module: ModuleOp) -> list[Operation]:
 def emit_storage_size(
     size: StorageSize, dims: Sequence[SSAValue], rewriter: PatternRewriter, point: InsertPoint
 ) -> SSAValue:
-    """Insert the ``arith`` ops of ``size`` at ``point``; ``dims`` are the tensor's dynamic dims."""
-    results: list[SSAValue] = []
+    """Insert the ``arith`` ops of ``size`` at ``point``; ``dims`` are the tensor's dynamic dims.
 
-    def value(v: Const | DynamicDim | Result) -> SSAValue:
-        if isinstance(v, Const):
-            constant = arith.ConstantOp(IntegerAttr(v.value, IndexType()))
-            rewriter.insert(constant, point)
-            return constant.result
-        if isinstance(v, DynamicDim):
-            return dims[v.index]
-        return results[v.index]
+    The ops go in the order IREE creates them, each constant operand a fresh
+    ``arith.constant`` before its user (``hoist_and_unique_constants`` uniques them).
+    """
 
-    for inst in size.instructions:
-        lhs, rhs = value(inst.lhs), value(inst.rhs)
-        if inst.op == "muli" or inst.op == "addi":
-            flags = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW] if inst.nsw else "none")
-            op = _ARITH_OPS[inst.op](lhs, rhs, IndexType(), flags)
-        else:
-            op = _ARITH_OPS[inst.op](lhs, rhs, IndexType())
+    def constant(value: int) -> SSAValue:
+        op = arith.ConstantOp(IntegerAttr(value, IndexType()))
         rewriter.insert(op, point)
-        results.append(op.results[0])
-    return value(size.result)
+        return op.result
+
+    lowering = SizeLowering(
+        ARITH, lambda op: rewriter.insert(op, point), constant, lambda dim: dims[dim.source.index]
+    )
+    for instruction in size.instructions:
+        lowering.remember(instruction, lowering.value(instruction))
+    return lowering.ssa(size.result)
 
 
 def _storage_size(op: Operation, tensor: Attribute, nsw: bool) -> StorageSize:

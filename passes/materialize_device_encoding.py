@@ -9,8 +9,8 @@ target's encoding resolver chose: `set_encoding` -> `linalg.pack` (+
 `linalg.batch_mmt4d` (CPU, VMVX) or `iree_codegen.inner_tiled` (GPU), and
 `tensor.empty`, `linalg.fill`, elementwise `linalg.generic` (on the packed
 tiles, swizzled ones included), bindings and `dispatch.tensor.load/store` onto
-the packed types (sizes by `affine.apply ceildiv`). Identity layouts just drop
-the encoding. Padding layouts (`#iree_encoding.padding<[0, 64]>`, from the GPU
+the packed types (sizes from the layout algebra, as `affine.apply ceildiv`).
+Identity layouts just drop the encoding. Padding layouts (`#iree_encoding.padding<[0, 64]>`, from the GPU
 padding resolver; IREE's MaterializeEncodingIntoPadding) keep every tensor's
 shape: a padded binding takes the padded type (`tensor<?x2112xf16>`), its
 whole-tensor loads and stores become a slice at offset 0 of the logical sizes,

@@ -52,7 +52,7 @@ _EXPORTS: dict[str, str] = {
     "Step": "steps",
     "Transpose": "steps",
     "format_shape": "steps",
-    "inverse_permutation": "steps",
+    "inverse_permutation": "shapes",
     "COMBINE_DIMENSION": "xla_shape",
     "ELEMENT_TYPES": "xla_shape",
     "XlaLayout": "xla_shape",
@@ -115,7 +115,8 @@ if TYPE_CHECKING:
     )
     from .map_scatter import InBounds, LinearizeDelinearize, MapScatterIndexing, map_scatter_indexing
     from .relayout import Relayout
-    from .steps import Pad, Reshape, Shape, Step, Transpose, format_shape, inverse_permutation
+    from .shapes import inverse_permutation
+    from .steps import Pad, Reshape, Shape, Step, Transpose, format_shape
     from .storage import StorageSize, StorageSizeError, tensor_storage_size
     from .xla_shape import (
         COMBINE_DIMENSION,

@@ -27,9 +27,11 @@ from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, SwizzleDim,
 
 from .encoding_info_checks import EncodingInfoError, inner_tiles, verify_encoding_info
 from .materialization import CollapseShapeOp, ExpandShapeOp, MaterializationOp, PackOp, TransposeOp, UnPackOp
+from .pack_lowering import Slice, pack_steps
 from .relayout import Relayout
-from .shapes import ceil_div, packed_shape
-from .steps import Pad, Reshape, Shape, Step, Transpose, inverse_permutation, is_identity
+from .shapes import packed_shape
+from .size_expr import Const, Dim, SizeExpr, ceildiv
+from .steps import Reshape, Shape, Step, Transpose, inverse_permutation, is_identity
 
 DYNAMIC = DYNAMIC_INDEX
 """`ShapedType::kDynamic` (xDSL's `DYNAMIC_INDEX`), how a dynamic inner tile size is serialized."""
@@ -146,43 +148,28 @@ def swizzle_relayout(outer_shape: Shape, swizzle: TileSwizzle) -> Relayout:
 
 
 def encoding_relayout(info: MaterializeEncodingInfo, shape: Shape) -> Relayout:
-    """The chain `linalg.pack` (+ swizzle expand_shape + transpose) stands for."""
+    """The chain `linalg.pack` (+ swizzle expand_shape + transpose) stands for.
+
+    The pack's steps are `lowerPack`'s (`pack_lowering.py`) on the static shape;
+    a dynamic dim or inner tile is a size read at run time. A dynamic dim with a
+    tile other than 1 keeps its pad step, so the chain reads like pack; a reshape
+    or transpose that moves nothing is left out.
+    """
     rank = len(shape)
     verify_encoding_info(info, rank)
-    tiles = inner_tiles(info)
+    sizes = [Dim(("dim", d)) if extent is None else Const(extent) for d, extent in enumerate(shape)]
+    tiles = [
+        Dim(("inner tile", k)) if tile is None else Const(tile) for k, tile in enumerate(inner_tiles(info))
+    ]
     steps: list[Step] = []
-    tile_of = dict(zip(info.inner_dims_pos, tiles))
-
-    padded_dims = list(shape)
-    for d, tile in tile_of.items():
-        count = ceil_div(shape[d], tile)
-        padded_dims[d] = None if count is None or tile is None else count * tile
-    padded = tuple(padded_dims)
-    # A dynamic tiled dim may need padding too: keep the step so the chain reads like pack.
-    if padded != tuple(shape) or any(shape[d] is None or t is None for d, t in tile_of.items()):
-        steps.append(Pad(padded))
-
-    # Split each tiled dim into (outer, tile); the tile dims then go innermost in
-    # innerDimsPos order and the outer dims follow outerDimsPerm.
-    expanded: list[int | None] = []
-    groups: list[tuple[int, ...]] = []
-    outer_pos: list[int] = []
-    tile_pos: dict[int, int] = {}
-    for d in range(rank):
-        start = len(expanded)
-        if d in tile_of:
-            expanded += [ceil_div(shape[d], tile_of[d]), tile_of[d]]
-            tile_pos[d] = start + 1
-        else:
-            expanded.append(shape[d])
-        outer_pos.append(start)
-        groups.append(tuple(range(start, len(expanded))))
-    if len(expanded) != rank:
-        steps.append(Reshape(tuple(expanded), tuple(groups)))
-    permutation = tuple(outer_pos[p] for p in _outer_perm(info, rank)) + tuple(tile_pos[d] for d in info.inner_dims_pos)
-    if not is_identity(permutation):
-        steps.append(Transpose(permutation))
-
+    for sized in pack_steps(sizes, info.inner_dims_pos, tiles, _outer_perm(info, rank)):
+        step = sized.step
+        if isinstance(step, Reshape) and len(step.shape) == rank:
+            continue
+        if isinstance(step, Transpose) and is_identity(step.permutation):
+            continue
+        assert not isinstance(step, Slice)
+        steps.append(step)
     if info.swizzle is not None:
         steps += swizzle_steps(packed_tensor_shape(info, shape)[:rank], info.swizzle)
     return Relayout(tuple(shape), tuple(steps))
@@ -229,6 +216,14 @@ def packed_outer_dims(info: MaterializeEncodingInfo, rank: int) -> tuple[tuple[i
     """
     tile_of = dict(zip(info.inner_dims_pos, inner_tiles(info)))
     return tuple((d, tile_of[d]) if d in tile_of else (d, None) for d in _outer_perm(info, rank))
+
+
+def packed_outer_sizes(info: MaterializeEncodingInfo, sizes: Sequence[SizeExpr]) -> list[SizeExpr]:
+    """The outer sizes of the pack of a tensor of `sizes`: `ceildiv(size, tile)` for a tiled dim.
+
+    A dim whose tile is only known at run time keeps its size (`packed_outer_dims`).
+    """
+    return [sizes[d] if tile is None else ceildiv(sizes[d], tile) for d, tile in packed_outer_dims(info, len(sizes))]
 
 
 def materialized_dim_sources(info: MaterializeEncodingInfo, rank: int) -> tuple[tuple[int, int | None], ...]:

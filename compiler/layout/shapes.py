@@ -39,3 +39,15 @@ def packed_shape(
         outer[dim] = ceil_div(shape[dim], tile)
     order = outer_dims_perm or range(len(shape))
     return tuple(outer[p] for p in order) + tuple(inner_tiles)
+
+
+def inverse_permutation(permutation: Sequence[int]) -> tuple[int, ...]:
+    """The permutation that undoes `permutation` (the one inverse of the layout algebra)."""
+    inverse = [0] * len(permutation)
+    for position, value in enumerate(permutation):
+        inverse[value] = position
+    return tuple(inverse)
+
+
+def is_identity(permutation: Sequence[int]) -> bool:
+    return list(permutation) == list(range(len(permutation)))

@@ -21,7 +21,21 @@ from math import prod
 
 import numpy as np
 
-from .shapes import Shape, format_shape
+from .shapes import Shape, format_shape, inverse_permutation, is_identity
+
+# `inverse_permutation` and `is_identity` live in `shapes.py` (no numpy); importers of this module still find them here.
+__all__ = [
+    "Pad",
+    "Reshape",
+    "Step",
+    "Transpose",
+    "inverse_permutation",
+    "is_identity",
+    "num_elements",
+    "ravel",
+    "static",
+    "unravel",
+]
 
 Index = list[np.ndarray]
 """One integer array per dimension (all broadcastable to a common shape)."""
@@ -159,18 +173,6 @@ class Transpose:
 
 
 Step = Pad | Reshape | Transpose
-
-
-def inverse_permutation(permutation: Sequence[int]) -> tuple[int, ...]:
-    """The permutation that undoes `permutation`."""
-    inverse = [0] * len(permutation)
-    for position, value in enumerate(permutation):
-        inverse[value] = position
-    return tuple(inverse)
-
-
-def is_identity(permutation: Sequence[int]) -> bool:
-    return list(permutation) == list(range(len(permutation)))
 
 
 def num_elements(shape: Shape) -> int | None:

@@ -12,13 +12,12 @@ with a resolved layout it is the size of what the layout stores:
   the algebra, `padding.py`);
 * a layout listing several targets takes the largest (`arith.maxui`).
 
-A size is a small straight-line program (`StorageSize`): instructions in the
-order IREE creates the ops, over constants and the tensor's dynamic dims. Its
-constructors fold as MLIR's greedy driver folds what IREE creates (constants
-multiply out, `x * 1` and `x ceildiv 1` are `x`, a constant operand of a
-commutative op goes to the right), so a static shape gives one constant and the
-program prints as IREE's dumps do. The same program is evaluated on numbers
-(`evaluate`) and emitted as `arith` ops by the pass.
+A size is a size expression of the layout algebra (`size_expr.py`, over
+constants and the tensor's dynamic dims) with the order IREE creates its ops in
+(`StorageSize`). The algebra's constructors fold as MLIR's greedy driver folds
+what IREE creates, so a static shape gives one constant and the ops print as
+IREE's dumps do. The same size is evaluated on numbers (`evaluate`) and emitted
+by the pass in the `arith` spelling (`size_lowering.py`).
 
 Tile sizes, the padding rule and the packing order come from the layout algebra
 (`inner_tiles`, `ceil_div`, imported when a packed layout is sized); nothing here
@@ -35,11 +34,11 @@ from xdsl.ir import Attribute
 
 from mini_iree.compiler.ir.queries import element_bit_width
 
+from . import size_expr
+from .size_expr import Const, Dim, Op, SizeExpr
+
 __all__ = [
-    "Const",
     "DynamicDim",
-    "Instruction",
-    "Result",
     "SizeBuilder",
     "StorageSize",
     "StorageSizeError",
@@ -62,89 +61,44 @@ class StorageSizeError(ValueError):
 
 
 @dataclass(frozen=True)
-class Const:
-    value: int
-
-
-@dataclass(frozen=True)
 class DynamicDim:
-    """The tensor's `index`-th dynamic dim (its position in `{%d0, %d1}`)."""
+    """What a storage size reads: the tensor's `index`-th dynamic dim (its position in `{%d0, %d1}`)."""
 
     index: int
 
 
-@dataclass(frozen=True)
-class Result:
-    """The value of instruction number `index` of the program."""
-
-    index: int
+Value = SizeExpr
 
 
-Value = Const | DynamicDim | Result
-
-
-@dataclass(frozen=True)
-class Instruction:
-    """`arith.<op> lhs, rhs [overflow<nsw>]` on `index` values."""
-
-    op: str  # muli, addi, ceildivsi, ceildivui, maxui
-    lhs: Value
-    rhs: Value
-    nsw: bool = False
-
-
-_COMMUTATIVE = frozenset({"muli", "addi", "maxui"})
-
-
-def _fold(op: str, a: int, b: int) -> int:
-    if op == "muli":
-        return a * b
-    if op == "addi":
-        return a + b
-    if op == "maxui":
-        return max(a, b)
-    if op in ("ceildivsi", "ceildivui"):
-        return -(-a // b)
-    raise AssertionError(op)
+def dynamic_dim(index: int) -> Dim:
+    return Dim(DynamicDim(index))
 
 
 @dataclass
 class SizeBuilder:
-    """Builds a `StorageSize`, folding as it goes (MLIR's `createOrFold` + greedy folding)."""
+    """Builds a `StorageSize` with the algebra's folding constructors, recording the ops in creation order."""
 
-    instructions: list[Instruction] = field(default_factory=list[Instruction])
+    instructions: list[Op] = field(default_factory=list[Op])
 
-    def create(self, op: str, lhs: Value, rhs: Value, nsw: bool = False) -> Value:
-        if isinstance(lhs, Const) and isinstance(rhs, Const):
-            return Const(_fold(op, lhs.value, rhs.value))
-        if op in _COMMUTATIVE and isinstance(lhs, Const):
-            lhs, rhs = rhs, lhs
-        if isinstance(rhs, Const):
-            if op in ("muli", "ceildivsi", "ceildivui") and rhs.value == 1:
-                return lhs
-            if op == "muli" and rhs.value == 0:
-                return Const(0)
-            if op == "addi" and rhs.value == 0:
-                return lhs
-        if op == "maxui" and lhs == rhs:
-            return lhs
-        self.instructions.append(Instruction(op, lhs, rhs, nsw))
-        return Result(len(self.instructions) - 1)
+    def _record(self, result: SizeExpr, *operands: SizeExpr) -> SizeExpr:
+        if isinstance(result, Op) and not any(result is o for o in operands):
+            self.instructions.append(result)
+        return result
 
     def muli(self, lhs: Value, rhs: Value, nsw: bool = False) -> Value:
-        return self.create("muli", lhs, rhs, nsw)
+        return self._record(size_expr.mul(lhs, rhs, nsw=nsw), lhs, rhs)
 
     def addi(self, lhs: Value, rhs: Value, nsw: bool = False) -> Value:
-        return self.create("addi", lhs, rhs, nsw)
+        return self._record(size_expr.add(lhs, rhs, nsw), lhs, rhs)
 
     def ceildivsi(self, lhs: Value, rhs: Value) -> Value:
-        return self.create("ceildivsi", lhs, rhs)
+        return self._record(size_expr.ceildiv(lhs, rhs), lhs, rhs)
 
     def ceildivui(self, lhs: Value, rhs: Value) -> Value:
-        return self.create("ceildivui", lhs, rhs)
+        return self._record(size_expr.ceildivu(lhs, rhs), lhs, rhs)
 
     def maxui(self, lhs: Value, rhs: Value) -> Value:
-        return self.create("maxui", lhs, rhs)
+        return self._record(size_expr.maximum(lhs, rhs), lhs, rhs)
 
     def finish(self, result: Value) -> StorageSize:
         return StorageSize(tuple(self.instructions), result)
@@ -152,30 +106,19 @@ class SizeBuilder:
 
 @dataclass(frozen=True)
 class StorageSize:
-    """A byte size: `instructions` in creation order, then `result`."""
+    """A byte size: the size expression `result`, whose ops IREE creates in the order of `instructions`."""
 
-    instructions: tuple[Instruction, ...]
+    instructions: tuple[Op, ...]
     result: Value
 
     @property
     def constant(self) -> int | None:
         """The size when it does not depend on any dynamic dim."""
-        return self.result.value if isinstance(self.result, Const) else None
+        return size_expr.constant_value(self.result)
 
     def evaluate(self, dims: Sequence[int]) -> int:
         """The size for dynamic dims `dims`."""
-        values: list[int] = []
-
-        def value(v: Value) -> int:
-            if isinstance(v, Const):
-                return v.value
-            if isinstance(v, DynamicDim):
-                return int(dims[v.index])
-            return values[v.index]
-
-        for inst in self.instructions:
-            values.append(_fold(inst.op, value(inst.lhs), value(inst.rhs)))
-        return value(self.result)
+        return size_expr.evaluate(self.result, lambda source: dims[source.index])
 
 
 # ---------------------------------------------------------------------------
@@ -271,7 +214,7 @@ def dense_storage_size(b: SizeBuilder, tensor: TensorType, nsw: bool = False) ->
             static_count *= extent
     value: Value = Const(static_count)
     for index in range(len(_dynamic_positions(shape))):
-        value = b.muli(value, DynamicDim(index), nsw and packed)
+        value = b.muli(value, dynamic_dim(index), nsw and packed)
     if packs:
         if not packed and all(extent is not None for extent in shape) and (static_count * bits) % 8 != 0:
             raise StorageSizeError(f"{tensor} does not have integral number of total bytes")
@@ -292,7 +235,7 @@ def packed_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, n
     shape = _shape(tensor)
     positions = _dynamic_positions(shape)
     padded_static = list(shape)
-    padded_dynamic: list[Value] = [DynamicDim(i) for i in range(len(positions))]
+    padded_dynamic: list[Value] = [dynamic_dim(i) for i in range(len(positions))]
     if any(not 0 <= d < len(shape) for d in info.inner_dims_pos):
         raise StorageSizeError(f"innerDimsPos {list(info.inner_dims_pos)} does not fit {tensor}")
     for dim, tile, raw in zip(info.inner_dims_pos, inner_tiles(info), info.inner_tile_sizes):
@@ -348,7 +291,7 @@ def _padding_storage_size(b: SizeBuilder, padding: Sequence[int], tensor: Tensor
         if extent is not None:
             static_product *= extent
             continue
-        dim: Value = DynamicDim(index)
+        dim: Value = dynamic_dim(index)
         index += 1
         if pad != 0:
             dim = b.addi(dim, Const(pad), nsw)

@@ -2,8 +2,9 @@
 
 A logical tensor's sizes are a "mixed" list: an `int` per static dim, the SSA
 value of each dynamic one. From it and a `MaterializeEncodingInfo` these
-helpers build the packed tensor's sizes (`affine.apply ()[s0] -> (s0 ceildiv T)`,
-nothing for a tile of 1, a constant for a static dim) and the ops that move data
+helpers build the packed tensor's sizes (the layout algebra's size expressions
+in their `affine.apply` spelling, `()[s0] -> (s0 ceildiv T)`; nothing for a
+tile of 1, a constant for a static dim) and the ops that move data
 between the two layouts. Shapes, permutations and reassociations all come from
 `compiler/layout/iree_encoding.py` (`materialization_ops` and its inverse),
 imported where used: the layout algebra brings numpy, which stays off
@@ -25,11 +26,12 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.ir.locations import give_location
-from mini_iree.dialects import affine, linalg, tensor
+from mini_iree.compiler.layout.size_expr import Const, Dim, SizeExpr
+from mini_iree.compiler.layout.size_lowering import AFFINE, SizeLowering
+from mini_iree.dialects import linalg, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
 Mixed = list[int | SSAValue]
@@ -49,6 +51,11 @@ def mixed_sizes(shape: Sequence[int], dynamic: Sequence[SSAValue]) -> Mixed:
     return [next(values) if s == DYNAMIC_INDEX else s for s in shape]
 
 
+def size_of(value: int | SSAValue) -> SizeExpr:
+    """A size of a mixed list as a size expression: a constant, or the dynamic size the value holds."""
+    return Const(value) if isinstance(value, int) else Dim(value)
+
+
 def dynamic_values(sizes: Sequence[int | SSAValue]) -> list[SSAValue]:
     return [s for s in sizes if isinstance(s, SSAValue)]
 
@@ -64,6 +71,7 @@ class Builder:
         self.location = anchor.location
         self.entry = entry
         self._zeros: dict[Attribute, SSAValue] = {}
+        self.sizes = SizeLowering(AFFINE, self.insert)
 
     def insert(self, op: Operation) -> Operation:
         give_location(op, self.location)
@@ -85,25 +93,12 @@ class Builder:
             self._zeros[element_type] = const.result
         return self._zeros[element_type]
 
-    def ceil_div(self, size: int | SSAValue, tile: int | None) -> int | SSAValue:
-        """`size` ceildiv `tile`: folded when static or when the tile is 1."""
-        if tile is None:
-            raise ValueError("dynamic inner tiles cannot be materialized")
-        if isinstance(size, int):
-            return -(-size // tile)
-        if tile == 1:
-            return size
-        expr = AffineExpr.symbol(0).ceil_div(tile)
-        return self.insert(affine.ApplyOp([size], AffineMap(0, 1, (expr,)))).results[0]
-
     def packed_outer_sizes(self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue]) -> Mixed:
-        """The outer dims of the pack of a tensor of `logical` sizes."""
+        """The outer dims of the pack of a tensor of `logical` sizes (`affine.apply ceildiv` for a dynamic tiled dim)."""
         from mini_iree.compiler.layout import iree_encoding as layout
 
-        return [
-            logical[d] if tile is None else self.ceil_div(logical[d], tile)
-            for d, tile in layout.packed_outer_dims(info, len(logical))
-        ]
+        outer = layout.packed_outer_sizes(info, [size_of(size) for size in logical])
+        return [self.sizes.value(size) for size in outer]
 
     def materialized_sizes(self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue]) -> Mixed:
         """All dims of the materialized tensor: packed outer dims, then the static (swizzled) tile dims."""
