@@ -35,6 +35,7 @@ __all__ = [
     "exported_function",
     "is_dispatch_site",
     "rebuild_cmd_dispatch",
+    "resource_size_at_use",
     "resources",
     "tied_operand_indices",
     "uniform_operands",
@@ -93,6 +94,18 @@ def resources(op: stream.AsyncDispatchOp) -> list[DispatchResource]:
     ]
     bound += [DispatchResource(r, "wo") for r, t in zip(op.results, tied) if t == UNTIED_INDEX]
     return bound
+
+
+def resource_size_at_use(op: stream.AsyncDispatchOp, value: SSAValue) -> SSAValue:
+    """The size a dispatch gives a resource operand (its ``!stream.resource<*>{%size}``)."""
+    sizes = iter(op.resource_operand_sizes)
+    for operand in op.resource_operands:
+        if not isinstance(operand.type, stream.ResourceType):
+            continue
+        size = next(sizes)
+        if operand == value:
+            return size
+    raise ValueError("not a resource operand of the dispatch")
 
 
 def _lookup(module: ModuleOp, ref: SymbolRefAttr) -> Operation | None:
