@@ -72,7 +72,7 @@ from xdsl.traits import SymbolTable
 from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
 from mini_iree.compiler.analysis.dispatch_sites import exported_function
 from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
-from mini_iree.compiler.era import ERA_NAMES, EraProfile, option_era, run_era
+from mini_iree.compiler.era import EraProfile, option_era, run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.resolvers.interface import LayoutResolver
 from mini_iree.dialects import iree_encoding, stream, util
@@ -80,8 +80,6 @@ from mini_iree.dialects.iree_tensor_ext import DispatchTensorTypeBase
 
 __all__ = ["SpecializeEncodingsPass"]
 
-GPU_ERAS = ERA_NAMES
-"""Generations of the GPU heuristics (compiler/resolvers/gpu.py): the walkthrough's, the default, and IREE 3.13's."""
 
 # ===----------------------------------------------------------------------=== #
 # Encodings: recognized, serialized, resolved

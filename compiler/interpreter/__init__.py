@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IndexType, IntegerType, ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.interpreter.core import (
@@ -64,10 +64,6 @@ def find_function(module: ModuleOp, name: str) -> Operation:
             return op
     known = ", ".join("@" + op.sym_name.data for op in defined)  # type: ignore[attr-defined]
     raise InterpreterError(None, f"no function named '@{name}' in the module (functions: {known or 'none'})")
-
-
-def _type_text(type_: Attribute) -> str:
-    return str(type_)
 
 
 def check_arguments(function: Operation, arrays: Sequence[Any]) -> list[Any]:

@@ -317,10 +317,6 @@ def _ints(values: dict[SSAValue, Any], operands: Sequence[SSAValue]) -> list[int
     return [int(values[o]) for o in operands]
 
 
-def _result_array(op: Operation, value: Any) -> np.ndarray:
-    return np.asarray(value, dtype=numpy_dtype(op.results[0].type.element_type))  # type: ignore[attr-defined]
-
-
 def _bitcast(op: flow_tensor.ReshapeLikeOpBase, args: tuple) -> np.ndarray:
     """The source's bytes read as the result type (row-major)."""
     values = _values(op, args)
