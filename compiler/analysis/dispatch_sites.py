@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.dialects import stream
 from mini_iree.dialects.flow import UNTIED_INDEX
 from xdsl.dialects import func
@@ -161,7 +162,7 @@ def exported_function(export: stream.ExecutableExportOp) -> func.FuncOp | None:
     for inner in executable.regions[0].block.ops:
         if inner.name != "builtin.module":
             continue
-        for candidate in inner.regions[0].block.ops:
-            if isinstance(candidate, func.FuncOp) and candidate.sym_name.data == name:
-                return candidate
+        for candidate in functions(inner, kinds=("func.func",)):
+            if candidate.sym_name.data == name:  # type: ignore[attr-defined]
+                return candidate  # type: ignore[return-value]
     return None

@@ -104,31 +104,30 @@ def wrap_in_dispatch_region(root: Operation, members: Sequence[Operation]) -> fl
     Every operand of a member is defined before ``root`` or by an earlier
     member. A member result used outside the group is returned.
     """
-    kept = members
-    root_position = kept.index(root)
-    member_set = set(kept)
+    root_position = members.index(root)
+    member_set = set(members)
     # Returned values: the root's results, then producers', then consumers' (IREE's order).
-    producers, consumers = kept[:root_position], kept[root_position + 1 :]
+    producers, consumers = members[:root_position], members[root_position + 1 :]
     returned: list[SSAValue] = []
     for op in [root, *reversed(producers), *consumers]:
         for result in op.results:
             if any(use.operation not in member_set for use in result.uses):
                 returned.append(result)
     if not returned:  # a dead group still yields what it computes, for later clean-up to see
-        returned = list(kept[-1].results)
+        returned = list(members[-1].results)
     point = InsertPoint.before(root)
     dims: list[SSAValue] = []
     for value in returned:
-        dims.extend(_result_dims(value, kept, point))
+        dims.extend(_result_dims(value, members, point))
     region_op = new_dispatch_region([v.type for v in returned], dims, body=Region(Block()))
     Rewriter.insert_op(region_op, InsertPoint.after(root))
     body = region_op.body.block
-    for op in kept:
+    for op in members:
         op.detach()
         body.add_op(op)
     body.add_op(new_flow_return(returned))
     # The region stands for the ops fused into it, the root first (its return is the root's).
-    region_op.location = fused_location(root, kept)
+    region_op.location = fused_location(root, members)
     give_location(region_op, root)
     for value, replacement in zip(returned, region_op.results):
         value.replace_uses_with_if(replacement, lambda use: not region_op.is_ancestor(use.operation))
