@@ -3,7 +3,32 @@
 Each pass lives in its own module named after it (``set_encoding.py`` for
 ``iree-dispatch-creation-set-encoding``). Add an entry to ``_PASSES`` and the pass
 is available to ``-p`` and ``--pass-pipeline``; its module is imported only when a
-pipeline names it.
+pipeline names it. A pass module imports no other pass module: helpers passes
+share live in ``compiler/analysis``, and a pass that runs another pass whole
+gets it by its flag (:func:`pass_class`).
+
+The "materialize" names, told apart (host = stream level, device = codegen):
+
+* ``materialize_encodings.py``: ``iree-stream-materialize-encodings``
+  (Stream/Transforms/MaterializeEncodings.cpp); each host ``stream.tensor.encode``
+  becomes a dispatch of a generated ``@_encoding_N`` executable.
+* ``materialize_device_encoding.py``: ``iree-codegen-materialize-device-encoding``
+  (Codegen/Common/MaterializeEncoding.cpp); in dispatch code, encoded tensors become
+  packed ones for the target's resolver (pack/unpack, mmt4d or inner_tiled), or
+  padded ones for a padding layout.
+* ``materialize_encoding_into_padding.py``: ``iree-codegen-materialize-encoding-into-padding``
+  (the walkthrough era's Codegen/Common/MaterializeEncodingIntoPadding.cpp); the
+  device pass above with the GPU padding resolver for functions without a target.
+* ``materialize_encoding_into_nop.py``: ``iree-codegen-materialize-encoding-into-nop``
+  (Codegen/Common/MaterializeEncodingIntoNop.cpp); the device conversion with the
+  identity resolver: every encoding dropped, nothing packed.
+* ``compiler/materialize_encoding/``: the library under the device passes
+  (IREE's Codegen/Common/EncodingUtils and MaterializeEncodingPatterns.cpp): a
+  function's target and each tensor's ``MaterializeEncodingInfo``, the IR for
+  packed sizes and the pack chains, contractions on packed operands.
+* ``compiler/layout/materialization.py``: plain data, no IR; the pack /
+  expand_shape / transpose records a layout materializes into (and their
+  inverse), which the device library builds IR from and the interpreter checks.
 """
 
 import re
@@ -125,6 +150,16 @@ def _factory(spec: str) -> Callable[[], type[ModulePass]]:
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Every pass flag, mapped to a loader of its pass class."""
     return {name: _factory(spec) for name, spec in {**_XDSL_PASSES, **_PASSES}.items()}
+
+
+def pass_class(flag: str) -> type[ModulePass]:
+    """The pass registered under ``flag``, its module imported now.
+
+    How a pass runs another pass as a whole (MLIR's dynamic pass pipelines,
+    ``OpPassManager::addPass`` + ``runPipeline``): by its flag, so that no pass
+    module imports another one. Helpers passes share live in compiler/analysis.
+    """
+    return _factory({**_XDSL_PASSES, **_PASSES}[flag])()
 
 
 @dataclass(frozen=True)

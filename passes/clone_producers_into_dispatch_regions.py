@@ -28,7 +28,9 @@ from xdsl.rewriter import Rewriter
 
 from mini_iree.compiler.analysis.clonable_into_dispatch import clone_producers_to_region, mask_or_indices_producers
 from mini_iree.compiler.analysis.dispatch_regions import is_outside_dispatch, would_be_trivially_dead
-from mini_iree.compiler.ir.queries import function_ops, instance_test, nested_ops, nested_ops_post_order
+from mini_iree.compiler.analysis.functions import functions
+from mini_iree.compiler.analysis.region_wrapping import wrap_op_in_dispatch_region
+from mini_iree.compiler.ir.queries import instance_test, nested_ops, nested_ops_post_order
 from mini_iree.dialects import flow, linalg
 
 
@@ -78,9 +80,7 @@ class CloneProducersIntoDispatchRegionsPass(ModulePass):
     aggressive: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from mini_iree.passes.form_dispatch_regions import wrap_op_in_dispatch_region
-
-        for function in function_ops(op):
+        for function in functions(op, nested=True):
             _clone_into(function, _dispatch_regions(function), self.aggressive)
             _erase_trivially_dead(function)
             # What is left outside every dispatch gets one of its own.

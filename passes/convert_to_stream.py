@@ -67,7 +67,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     ShapedType,
-    StringAttr,
     TensorType,
     UnrealizedConversionCastOp,
 )
@@ -81,6 +80,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.analysis.functions import functions
+from mini_iree.compiler.analysis.tensor_barriers import RemoveTensorBarrierPattern
 from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
@@ -88,7 +89,6 @@ from mini_iree.compiler.ir.locations import LocationStamping
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext, stream, tensor, util
 from mini_iree.dialects.utils import count_dynamic
-from mini_iree.passes.remove_tensor_barriers import RemoveTensorBarrierPattern
 
 __all__ = ["ConvertToStreamPass", "lookup_affinity"]
 
@@ -501,21 +501,6 @@ def _convert_return_ops(region: Region) -> None:
             Rewriter.replace_op(op, stream.ReturnOp(op.values))
 
 
-_DispatchFunction = func.FuncOp | util.FuncOp
-"""What an executable's module may export: IREE converts every public ``FunctionOpInterface`` op."""
-
-
-def _public_dispatch_functions(module: ModuleOp) -> list[func.FuncOp | util.FuncOp]:
-    """The public functions with bodies of an executable's inner module (``func.func`` or ``util.func``)."""
-    return [
-        function
-        for function in module.body.block.ops
-        if isinstance(function, _DispatchFunction)
-        and function.sym_visibility in (None, StringAttr("public"))
-        and function.body.blocks
-    ]
-
-
 def _convert_dispatch_function(function: func.FuncOp | util.FuncOp) -> None:
     """Dispatch tensor arguments become ``!stream.binding``s viewed by ``stream.binding.subspan``."""
     block = function.body.block
@@ -564,7 +549,8 @@ class ConvertExecutableOp(RewritePattern):
             elif isinstance(child, ModuleOp):
                 child.detach()
                 new.body.block.add_op(child)
-                for function in _public_dispatch_functions(child):
+                # IREE converts every public FunctionOpInterface op of the module.
+                for function in functions(child, public=True, defined=True):
                     _convert_dispatch_function(function)
             else:
                 raise OpError(child, "cannot be converted to a stream.executable body op")
@@ -918,7 +904,7 @@ def _uses_tensors(op: Operation) -> bool:
 def _check_bindings(executable: flow.ExecutableOp) -> None:
     """Every used dynamic dispatch tensor argument of an exported function needs a ``flow.dispatch.tie_shape``."""
     modules = [op for op in executable.body.block.ops if isinstance(op, ModuleOp)]
-    for function in [f for module in modules for f in _public_dispatch_functions(module)]:
+    for function in [f for module in modules for f in functions(module, public=True, defined=True)]:
         for arg in function.body.block.args:
             if not isinstance(arg.type, iree_tensor_ext.DispatchTensorTypeBase) or not count_dynamic(arg.type):
                 continue

@@ -23,11 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    IndexType,
-    IntegerAttr,
     ModuleOp,
     TensorType,
 )
@@ -35,18 +31,16 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue, Use
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
 from mini_iree.compiler.analysis.clonable_into_dispatch import (
     is_clonable_into_dispatch_op,
     mask_or_indices_producers,
 )
-from mini_iree.compiler.analysis.dispatch_regions import new_dispatch_region, new_flow_return
-from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.locations import fused_location, give_location
-from mini_iree.compiler.ir.queries import element_bit_width, instance_test, is_bit_extend_op, nested_ops
-from mini_iree.dialects import flow, iree_encoding, linalg, tensor, util
+from mini_iree.compiler.analysis.functions import functions
+from mini_iree.compiler.analysis.region_wrapping import wrap_in_dispatch_region
+from mini_iree.compiler.ir.queries import element_bit_width, instance_test, is_bit_extend_op
+from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
 
 @dataclass(frozen=True)
@@ -71,15 +65,12 @@ _is_fill = instance_test(linalg.FillOp)
 _is_pack = instance_test(linalg.PackOp)
 _is_unpack = instance_test(linalg.UnPackOp)
 _is_pack_or_pad = instance_test(linalg.PackOp, tensor.PadOp)
-_is_pack_or_unpack = instance_test(linalg.PackOp, linalg.UnPackOp)
 _is_pad = instance_test(tensor.PadOp)
 _is_dim = instance_test(tensor.DimOp)
-_is_set_encoding = instance_test(iree_encoding.SetEncodingOp)
 _is_set_or_unset_encoding = instance_test(iree_encoding.SetEncodingOp, iree_encoding.UnsetEncodingOp)
 _is_set_encoding_or_pack = instance_test(iree_encoding.SetEncodingOp, linalg.PackOp)
 _is_unset_encoding_or_unpack = instance_test(iree_encoding.UnsetEncodingOp, linalg.UnPackOp)
 _is_dispatch_region = instance_test(flow.DispatchRegionOp)
-_is_function = instance_test(func.FuncOp, util.FuncOp)
 
 
 def _is_structured_on_tensors(op: Operation) -> bool:
@@ -483,70 +474,6 @@ def _decide(groups: _Groups, region: Region) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _init_of(value: SSAValue, group: Sequence[Operation]) -> SSAValue:
-    """The value outside ``group`` whose shape ``value`` has, following destination operands."""
-    while _is_op_result(value):
-        op = value.op
-        if not (op in group or _is_fill(op)):
-            break
-        if _is_pack_or_unpack(op):
-            value = op.operands[1]
-            continue
-        if _is_set_encoding(op):
-            value = op.source
-            continue
-        outputs = getattr(op, "outputs", ())
-        if value.index >= len(outputs):
-            break
-        value = outputs[value.index]
-    return value
-
-
-def _result_dims(value: SSAValue, group: Sequence[Operation], point: InsertPoint) -> list[SSAValue]:
-    """Sizes of a returned value, as values visible at ``point`` (before the region)."""
-    init = _init_of(value, group)
-    if isinstance(init, OpResult) and init.op in group and isinstance(init.op, tensor.PadOp):
-        return _pad_result_dims(init.op, point)
-    if isinstance(init, OpResult) and init.op in group:
-        return []
-    return get_dynamic_dims(init, point)
-
-
-def _pad_result_dims(pad: tensor.PadOp, point: InsertPoint) -> list[SSAValue]:
-    """Dynamic sizes of a ``tensor.pad``: source size plus low and high padding."""
-    source = pad.source
-    low = list(pad.low)
-    high = list(pad.high)
-    static_low = pad.static_low.get_values()
-    static_high = pad.static_high.get_values()
-    dims: list[SSAValue] = []
-    low_it, high_it = iter(low), iter(high)
-    for axis, size in enumerate(pad.result.type.get_shape()):
-        dyn_low = next(low_it) if static_low[axis] == DYNAMIC_INDEX else None
-        dyn_high = next(high_it) if static_high[axis] == DYNAMIC_INDEX else None
-        if size != DYNAMIC_INDEX:
-            continue
-        ops: list[Operation] = []
-        index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
-        dim = tensor.DimOp(source, index)
-        ops += [index, dim]
-        total: SSAValue = dim.results[0]
-        for dynamic, static in ((dyn_low, static_low[axis]), (dyn_high, static_high[axis])):
-            amount = dynamic
-            if amount is None and static:
-                constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
-                ops.append(constant)
-                amount = constant.result
-            if amount is not None:
-                add = arith.AddiOp(total, amount)
-                ops.append(add)
-                total = add.result
-        give_location(ops, pad)
-        Rewriter.insert_op(ops, point)
-        dims.append(total)
-    return dims
-
-
 def _captured_values(op: Operation) -> list[SSAValue]:
     """Operands of ``op`` and values its body uses from above (a scalar the payload reads)."""
     values = list(op.operands)
@@ -622,38 +549,7 @@ def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]
             continue
         kept.append(consumer)
         member_set.add(consumer)
-    # Returned values: the root's results, then producers', then consumers' (IREE's order).
-    producers, consumers = kept[:root_position], kept[root_position + 1 :]
-    returned: list[SSAValue] = []
-    for op in [root, *reversed(producers), *consumers]:
-        for result in op.results:
-            if any(use.operation not in member_set for use in result.uses):
-                returned.append(result)
-    if not returned:  # a dead group still yields what it computes, for later clean-up to see
-        returned = list(kept[-1].results)
-    point = InsertPoint.before(root)
-    dims: list[SSAValue] = []
-    for value in returned:
-        dims.extend(_result_dims(value, kept, point))
-    region_op = new_dispatch_region([v.type for v in returned], dims, body=Region(Block()))
-    Rewriter.insert_op(region_op, InsertPoint.after(root))
-    body = region_op.body.block
-    for op in kept:
-        op.detach()
-        body.add_op(op)
-    body.add_op(new_flow_return(returned))
-    # The region stands for the ops fused into it, the root first (its return is the root's).
-    region_op.location = fused_location(root, kept)
-    give_location(region_op, root)
-    for value, replacement in zip(returned, region_op.results):
-        value.replace_uses_with_if(replacement, lambda use: not region_op.is_ancestor(use.operation))
-        replacement.name_hint = None
-    return region_op
-
-
-def wrap_op_in_dispatch_region(op: Operation) -> flow.DispatchRegionOp:
-    """IREE's ``wrapOpInDispatchRegion``: ``op`` alone in a new region right where it was."""
-    return _build_region(_Groups(_Options()), op, [op])
+    return wrap_in_dispatch_region(root, kept)
 
 
 # ---------------------------------------------------------------------------
@@ -696,9 +592,8 @@ class FormDispatchRegionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = _Options(self.aggressive_fusion, self.fuse_pad_with_consumers, self.fuse_pad_with_producers)
-        functions = [f for f in nested_ops(op) if _is_function(f)]
-        for function in functions:
-            _form_regions(function.body, options)
+        for function in functions(op, nested=True):
+            _form_regions(function.body, options)  # type: ignore[attr-defined]
 
 
-__all__ = ["FormDispatchRegionsPass", "wrap_op_in_dispatch_region"]
+__all__ = ["FormDispatchRegionsPass"]

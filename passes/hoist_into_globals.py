@@ -27,7 +27,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
@@ -41,6 +40,7 @@ from mini_iree.compiler.analysis.const_expr import (
     Outcome,
     is_dispatch_container,
 )
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.ir.queries import nested_ops_post_order
 from mini_iree.dialects import hal, util
@@ -221,9 +221,7 @@ class HoistIntoGlobalsPass(ModulePass):
         analysis = ConstExprAnalysis(op)
         policy = ConstExprHoistingPolicy(analysis, self.max_size_increase_threshold)
         hoister = _Hoister(op, policy)
-        functions = [
-            f for f in op.body.block.ops if isinstance(f, func.FuncOp | util.FuncOp) and f.regions[0].blocks
-        ]
-        for function in functions:
+        defined = functions(op, defined=True)
+        for function in defined:
             hoister.hoist_function(function)
-        hoister.erase_dead_const_exprs(functions)
+        hoister.erase_dead_const_exprs(defined)

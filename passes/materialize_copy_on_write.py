@@ -34,7 +34,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from mini_iree.compiler.analysis.dispatch_sites import tied_operand_indices
 from mini_iree.dialects import stream
 from mini_iree.dialects.flow import UNTIED_INDEX
-from mini_iree.passes.schedule_execution import resource_size_at_use
+from mini_iree.compiler.analysis.dispatch_sites import resource_size_at_use
 
 __all__ = ["MaterializeCopyOnWritePass"]
 

@@ -21,8 +21,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from mini_iree.compiler.analysis.encoded_functions import encoded_functions
 from mini_iree.compiler.materialize_encoding.layouts import LayoutSource
-from mini_iree.passes.materialize_device_encoding import encoded_functions, materialize_function
+from mini_iree.passes import pass_class
+from mini_iree.passes.materialize_device_encoding import materialize_function
 
 __all__ = ["MaterializeEncodingIntoNopPass"]
 
@@ -41,11 +43,9 @@ class MaterializeEncodingIntoNopPass(ModulePass):
     name = "iree-codegen-materialize-encoding-into-nop"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from mini_iree.passes.canonicalize import CanonicalizePass
-
         functions = encoded_functions(op)
         for func_op in functions:
             materialize_function(func_op, LayoutSource(_identity_target()))
         if functions:
             # IREE's clean-up: dims resolved and folded with the tensor dialect's canonicalizations.
-            CanonicalizePass().apply(ctx, op)
+            pass_class("canonicalize")().apply(ctx, op)

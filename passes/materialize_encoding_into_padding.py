@@ -21,7 +21,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from mini_iree.passes.materialize_device_encoding import MaterializeDeviceEncodingPass
+from mini_iree.passes import pass_class
 
 __all__ = ["MaterializeEncodingIntoPaddingPass"]
 
@@ -33,4 +33,5 @@ class MaterializeEncodingIntoPaddingPass(ModulePass):
     name = "iree-codegen-materialize-encoding-into-padding"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        MaterializeDeviceEncodingPass(test_gpu_encoding_resolver="gpu_padding").apply(ctx, op)
+        device_encoding = pass_class("iree-codegen-materialize-device-encoding")
+        device_encoding(test_gpu_encoding_resolver="gpu_padding").apply(ctx, op)  # type: ignore[call-arg]

@@ -49,11 +49,11 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import iree_encoding, iree_tensor_ext, stream
-from mini_iree.passes.encode_host_tensors import host_function_like_ops
 
 __all__ = ["MaterializeEncodingsPass", "encode_dispatch_name"]
 
@@ -185,7 +185,7 @@ class MaterializeEncodingsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         SelectivePatternRewriteWalker(GreedyRewritePatternApplier([FoldTensorEncodeOp()])).rewrite_module(op)
         encodes: list[tuple[Operation, stream.TensorEncodeOp]] = []
-        for function in host_function_like_ops(op):
+        for function in functions(op, kinds=FUNCTION_LIKE):
             encodes += [(function, e) for e in function.walk() if isinstance(e, stream.TensorEncodeOp)]
         if not encodes:
             return

@@ -50,7 +50,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.dialects import stream
 from mini_iree.dialects.flow import UNTIED_INDEX
-from mini_iree.passes.schedule_execution import value_location
+from mini_iree.compiler.analysis.value_locations import value_location
 
 __all__ = ["ScheduleAllocationPass"]
 

@@ -33,34 +33,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import LocationAttr, ModuleOp
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.ir.locations import is_unknown
-from mini_iree.dialects import stream, util
+from mini_iree.compiler.analysis.dispatch_sites import resource_size_at_use
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
+from mini_iree.compiler.analysis.value_locations import value_location
+from mini_iree.dialects import stream
 
-__all__ = ["ScheduleExecutionPass", "resource_size_at_use", "value_location"]
-
-
-def value_location(value: SSAValue, fallback: LocationAttr) -> LocationAttr:
-    """MLIR's ``Value::getLoc``: the defining op's location, or the block argument's (else ``fallback``)."""
-    location = value.owner.location if isinstance(value, OpResult) else getattr(value, "location", None)
-    return fallback if location is None or is_unknown(location) else location
-
-
-def resource_size_at_use(op: stream.AsyncDispatchOp, value: SSAValue) -> SSAValue:
-    """The size a dispatch gives a resource operand (its ``!stream.resource<*>{%size}``)."""
-    sizes = iter(op.resource_operand_sizes)
-    for operand in op.resource_operands:
-        if not isinstance(operand.type, stream.ResourceType):
-            continue
-        size = next(sizes)
-        if operand == value:
-            return size
-    raise ValueError("not a resource operand of the dispatch")
+__all__ = ["ScheduleExecutionPass"]
 
 
 @dataclass
@@ -148,9 +131,7 @@ class ScheduleExecutionPass(ModulePass):
     name = "iree-stream-schedule-execution"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in op.body.block.ops:
-            if not isinstance(function, func.FuncOp | util.FuncOp | util.InitializerOp):
-                continue
+        for function in functions(op, kinds=FUNCTION_LIKE):
             for inner in list(function.walk()):
                 for region in inner.regions:
                     for block in region.blocks:

@@ -63,7 +63,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, NoneAttr, StringAttr, SymbolRefAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -72,7 +71,8 @@ from xdsl.traits import SymbolTable
 
 from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
 from mini_iree.compiler.analysis.dispatch_sites import exported_function
-from mini_iree.compiler.era import ERA_NAMES, EraProfile, option_era, run_era
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
+from mini_iree.compiler.era import EraProfile, option_era, run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.resolvers.interface import LayoutResolver
 from mini_iree.dialects import iree_encoding, stream, util
@@ -80,8 +80,6 @@ from mini_iree.dialects.iree_tensor_ext import DispatchTensorTypeBase
 
 __all__ = ["SpecializeEncodingsPass"]
 
-GPU_ERAS = ERA_NAMES
-"""Generations of the GPU heuristics (compiler/resolvers/gpu.py): the walkthrough's, the default, and IREE 3.13's."""
 
 # ===----------------------------------------------------------------------=== #
 # Encodings: recognized, serialized, resolved
@@ -355,9 +353,6 @@ class _Updater:
     def __post_init__(self) -> None:
         self.devices = _Devices(DeviceAnalysis(self.module))
 
-    def _top_level_functions(self) -> list[Operation]:
-        return [op for op in self.module.ops if isinstance(op, func.FuncOp | util.FuncOp | util.InitializerOp)]
-
     def _has_recognized_encoding(self, op: Operation) -> bool:
         if isinstance(op, stream.TensorDispatchOp):
             if not _recognize_entry_points(self.module, op):
@@ -368,7 +363,7 @@ class _Updater:
 
     def collect(self) -> list[Operation]:
         ops: list[Operation] = []
-        for function in self._top_level_functions():
+        for function in functions(self.module, kinds=FUNCTION_LIKE):
             for op in function.walk():
                 if op.properties.get("affinity") is None:
                     continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.dialects import stream
 from mini_iree.dialects.flow import UNTIED_INDEX
 from xdsl.dialects import func
@@ -35,6 +36,7 @@ __all__ = [
     "exported_function",
     "is_dispatch_site",
     "rebuild_cmd_dispatch",
+    "resource_size_at_use",
     "resources",
     "tied_operand_indices",
     "uniform_operands",
@@ -95,6 +97,18 @@ def resources(op: stream.AsyncDispatchOp) -> list[DispatchResource]:
     return bound
 
 
+def resource_size_at_use(op: stream.AsyncDispatchOp, value: SSAValue) -> SSAValue:
+    """The size a dispatch gives a resource operand (its ``!stream.resource<*>{%size}``)."""
+    sizes = iter(op.resource_operand_sizes)
+    for operand in op.resource_operands:
+        if not isinstance(operand.type, stream.ResourceType):
+            continue
+        size = next(sizes)
+        if operand == value:
+            return size
+    raise ValueError("not a resource operand of the dispatch")
+
+
 def _lookup(module: ModuleOp, ref: SymbolRefAttr) -> Operation | None:
     found: Operation | None = SymbolTable.lookup_symbol(module, ref.root_reference.data)
     for nested in ref.nested_references.data:
@@ -148,7 +162,7 @@ def exported_function(export: stream.ExecutableExportOp) -> func.FuncOp | None:
     for inner in executable.regions[0].block.ops:
         if inner.name != "builtin.module":
             continue
-        for candidate in inner.regions[0].block.ops:
-            if isinstance(candidate, func.FuncOp) and candidate.sym_name.data == name:
-                return candidate
+        for candidate in functions(inner, kinds=("func.func",)):
+            if candidate.sym_name.data == name:  # type: ignore[attr-defined]
+                return candidate  # type: ignore[return-value]
     return None

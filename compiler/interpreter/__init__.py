@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IndexType, IntegerType, ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.interpreter.core import (
     InterpreterError,
     make_interpreter,
@@ -51,35 +52,18 @@ def make_context() -> Context:
     return ctx
 
 
-def _function_ops(module: ModuleOp) -> list[Operation]:
-    """Top-level callable ops: ``func.func`` and ``util.func`` (with a body)."""
-    return [
-        op
-        for op in module.ops
-        if op.name in ("func.func", "util.func") and op.regions and op.regions[0].blocks
-    ]
-
-
 def public_functions(module: ModuleOp) -> list[Operation]:
-    """The functions a caller can run: those without ``private`` visibility."""
-    result = []
-    for op in _function_ops(module):
-        visibility = op.properties.get("sym_visibility") or op.attributes.get("sym_visibility")
-        if visibility is None or getattr(visibility, "data", None) != "private":
-            result.append(op)
-    return result
+    """The functions a caller can run: public ``func.func`` and ``util.func`` ops with a body."""
+    return functions(module, public=True, defined=True)
 
 
 def find_function(module: ModuleOp, name: str) -> Operation:
-    for op in _function_ops(module):
+    defined = functions(module, defined=True)
+    for op in defined:
         if op.sym_name.data == name:  # type: ignore[attr-defined]
             return op
-    known = ", ".join("@" + op.sym_name.data for op in _function_ops(module))  # type: ignore[attr-defined]
+    known = ", ".join("@" + op.sym_name.data for op in defined)  # type: ignore[attr-defined]
     raise InterpreterError(None, f"no function named '@{name}' in the module (functions: {known or 'none'})")
-
-
-def _type_text(type_: Attribute) -> str:
-    return str(type_)
 
 
 def check_arguments(function: Operation, arrays: Sequence[Any]) -> list[Any]:

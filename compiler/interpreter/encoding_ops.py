@@ -15,7 +15,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from mini_iree.compiler.interpreter.core import InterpreterError
-from mini_iree.compiler.interpreter.flow_ops import shape_with_dims, slice_to_shape
+from mini_iree.compiler.interpreter.bindings import shape_with_dims
+from mini_iree.compiler.interpreter.flow_ops import slice_to_shape
 from mini_iree.dialects import iree_encoding
 
 __all__ = ["EncodingFunctions"]

@@ -1,9 +1,9 @@
 """Dispatch regions, executables and dispatch tensors (``flow``, ``iree_tensor_ext``).
 
 A dispatch boundary is where tensors (values) meet bindings (memory). The
-interpreter models a binding seen as a tensor with :class:`DispatchTensor`: a
-mutable holder of one ndarray, written by ``dispatch.tensor.store`` and read by
-``dispatch.tensor.load``. A holder made from a binding (``stream.binding.subspan``,
+interpreter models a binding seen as a tensor with ``bindings.DispatchTensor``:
+a mutable holder of one ndarray, written by ``dispatch.tensor.store`` and read
+by ``dispatch.tensor.load``. A holder made from a binding (``stream.binding.subspan``,
 ``hal.interface.binding.subspan``) is a *view* of the binding's bytes, so a
 store is visible to whoever reads that memory afterwards.
 
@@ -22,32 +22,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    ArrayAttr,
-    MemRefType,
-    ModuleOp,
-    StridedLayoutAttr,
-    SymbolRefAttr,
-    TensorType,
-)
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.traits import SymbolTable
 
+from mini_iree.compiler.interpreter.bindings import DispatchTensor, shape_with_dims
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
-from mini_iree.dialects import flow, flow_tensor, hal, iree_tensor_ext, util
+from mini_iree.compiler.interpreter.exports import call_exported_function
+from mini_iree.dialects import flow, flow_tensor, iree_tensor_ext
 
-__all__ = [
-    "DispatchTensor",
-    "FlowFunctions",
-    "TensorExtFunctions",
-    "call_exported_function",
-    "mixed_values",
-    "shape_with_dims",
-    "view_binding",
-]
+__all__ = ["FlowFunctions", "TensorExtFunctions", "mixed_values", "slice_to_shape"]
 
 
 # ---------------------------------------------------------------------------
@@ -55,149 +39,10 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
-def shape_with_dims(op: Operation, shape: Sequence[int], dims: Sequence[int]) -> tuple[int, ...]:
-    """``shape`` with each ``?`` replaced by the next of ``dims`` (the ``{%d0, %d1}`` operands)."""
-    dynamic = [i for i, extent in enumerate(shape) if extent == DYNAMIC_INDEX]
-    if len(dynamic) != len(dims):
-        raise InterpreterError(op, f"expected {len(dynamic)} dynamic dimension values, got {len(dims)}")
-    result = list(shape)
-    for position, value in zip(dynamic, dims):
-        extent = int(value)
-        if extent < 0:
-            raise InterpreterError(op, f"negative dynamic dimension {extent}")
-        result[position] = extent
-    return tuple(result)
-
-
 def mixed_values(op: Operation, args: Sequence[Any], mixed: Sequence[SSAValue | int]) -> list[int]:
     """Resolve an offsets/sizes/strides list mixing constants and SSA values."""
     values = dict(zip(op.operands, args))
     return [int(values[m]) if isinstance(m, SSAValue) else int(m) for m in mixed]
-
-
-def lookup_nested_symbol(op: Operation, ref: SymbolRefAttr) -> Operation:
-    """Resolve ``@a::@b`` from the module that holds ``op`` (nested symbol tables)."""
-    module = op.get_toplevel_object()
-    if not isinstance(module, ModuleOp):
-        raise InterpreterError(op, "is not inside a module")
-    found = SymbolTable.lookup_symbol(module, ref.root_reference.data)
-    for nested in ref.nested_references.data:
-        if found is None:
-            break
-        found = SymbolTable.lookup_symbol(found, nested.data)
-    if found is None:
-        raise InterpreterError(op, f"cannot find symbol {ref}")
-    return found
-
-
-def exported_function(op: Operation, ref: SymbolRefAttr) -> func.FuncOp | util.FuncOp:
-    """The function (``func.func``, or ``util.func`` as IREE also accepts) an executable export names.
-
-    ``@executable::@export`` is a flow/stream export (which names its function);
-    ``@executable::@variant::@export`` a ``hal.executable.export``, whose function
-    of the same name is in the variant's module.
-    """
-    export = lookup_nested_symbol(op, ref)
-    if isinstance(export, hal.ExecutableExportOp):
-        container, function_name = export.parent_op(), export.sym_name.data
-    elif isinstance(export, flow.ExecutableExportOpBase):
-        container, function_name = export.parent_op(), export.function_ref.root_reference.data
-    else:
-        raise InterpreterError(op, f"{ref} is not an executable export")
-    for candidate in container.walk() if container is not None else ():
-        if isinstance(candidate, func.FuncOp | util.FuncOp) and candidate.sym_name.data == function_name:
-            return candidate
-    raise InterpreterError(op, f"executable export {ref} names no function @{function_name}")
-
-
-def call_exported_function(interpreter: Interpreter, op: Operation, ref: SymbolRefAttr, args: Sequence[Any]) -> None:
-    """Run the function behind ``ref`` with ``args``; dispatch functions return nothing.
-
-    A ``hal.executable.export`` function takes no arguments: ``args`` become its
-    dispatch context (resources -> bindings, scalars -> push constants).
-    """
-    # Symbol lookups walk symbol tables: resolve each dispatch site once.
-    resolved = interpreter.get_data(FlowFunctions, "exports", dict)
-    if (op, ref) not in resolved:
-        resolved[(op, ref)] = (exported_function(op, ref), lookup_nested_symbol(op, ref))
-    function, export = resolved[(op, ref)]
-    if isinstance(export, hal.ExecutableExportOp):
-        from mini_iree.compiler.interpreter.hal_ops import call_with_interface
-
-        call_with_interface(interpreter, op, function, export.layout, args)
-        return
-    block = function.body.block
-    if len(block.args) != len(args):
-        raise InterpreterError(
-            op, f"dispatch passes {len(args)} arguments but @{function.sym_name.data} takes {len(block.args)}"
-        )
-    run_block(interpreter, block, args)
-
-
-class DispatchTensor:
-    """A binding seen as a tensor: a mutable holder of one ndarray.
-
-    ``array`` has the declared shape of the dispatch tensor type (the logical
-    shape when the bound type has an encoding). ``access`` is the declared
-    access (``readonly``/``writeonly``/``readwrite``), checked by loads and stores.
-    """
-
-    def __init__(self, array: np.ndarray, access: str = "readwrite"):
-        self.array = array
-        self.access = access
-
-    def __repr__(self) -> str:
-        return f"DispatchTensor({self.access}, shape={self.array.shape}, dtype={self.array.dtype})"
-
-
-def view_binding(op: Operation, buffer: np.ndarray, byte_offset: int, type_: Attribute, dims: Sequence[int]) -> Any:
-    """A typed view of a binding's flat bytes, as a subspan op declares it.
-
-    A dispatch tensor type gives a :class:`DispatchTensor` over the view, a
-    memref type the ndarray view itself; writes through either land in the
-    binding.
-    """
-    if isinstance(type_, iree_tensor_ext.DispatchTensorTypeBase):
-        shape = shape_with_dims(op, type_.get_shape(), dims)
-        array = typed_view(op, buffer, byte_offset, shape, numpy_dtype(type_.get_element_type()))
-        return DispatchTensor(array, type_.access.data)
-    if isinstance(type_, MemRefType):
-        shape = shape_with_dims(op, type_.get_shape(), dims)
-        _check_row_major(op, type_, shape)
-        return typed_view(op, buffer, byte_offset, shape, numpy_dtype(type_.element_type))
-    raise InterpreterError(op, f"cannot view a binding as {type_}")
-
-
-def _check_row_major(op: Operation, type_: MemRefType, shape: Sequence[int]) -> None:
-    """Bindings are viewed row-major: a strided layout must say the same (``?`` matches anything)."""
-    layout = type_.layout
-    if not isinstance(layout, StridedLayoutAttr):
-        return
-    expected, stride = [], 1
-    for extent in reversed(shape):
-        expected.insert(0, stride)
-        stride *= extent
-    for dim, (declared, actual) in enumerate(zip(layout.get_strides(), expected)):
-        if declared is not None and declared != actual and shape[dim] != 1:
-            raise InterpreterError(
-                op, f"binding layout {layout} is not row-major for shape {tuple(shape)} (dim {dim})"
-            )
-
-
-def typed_view(
-    op: Operation, buffer: np.ndarray, byte_offset: int, shape: Sequence[int], dtype: np.dtype
-) -> np.ndarray:
-    """The row-major array of ``shape`` and ``dtype`` at ``byte_offset`` of a flat byte buffer."""
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    if byte_offset < 0 or byte_offset + nbytes > buffer.size:
-        raise InterpreterError(
-            op,
-            f"binding of {buffer.size} bytes is too small for {'x'.join(map(str, shape)) or 'scalar'} "
-            f"{dtype} at byte offset {byte_offset} ({nbytes} bytes)",
-        )
-    if byte_offset % dtype.itemsize:
-        raise InterpreterError(op, f"byte offset {byte_offset} is not aligned to {dtype} elements")
-    return buffer[byte_offset : byte_offset + nbytes].view(dtype).reshape(shape)
 
 
 def _slices(op: Operation, shape: Sequence[int], offsets: list[int], sizes: list[int], strides: list[int]):
@@ -470,10 +315,6 @@ def _values(op: Operation, args: tuple) -> dict[SSAValue, Any]:
 
 def _ints(values: dict[SSAValue, Any], operands: Sequence[SSAValue]) -> list[int]:
     return [int(values[o]) for o in operands]
-
-
-def _result_array(op: Operation, value: Any) -> np.ndarray:
-    return np.asarray(value, dtype=numpy_dtype(op.results[0].type.element_type))  # type: ignore[attr-defined]
 
 
 def _bitcast(op: flow_tensor.ReshapeLikeOpBase, args: tuple) -> np.ndarray:

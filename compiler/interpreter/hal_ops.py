@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.analysis.functions import functions
+from mini_iree.compiler.interpreter.bindings import shape_with_dims, view_binding
 from mini_iree.compiler.interpreter.core import InterpreterError, make_interpreter, numpy_dtype, run_block
-from mini_iree.compiler.interpreter.flow_ops import shape_with_dims, view_binding
 from mini_iree.dialects import hal
 
 __all__ = [
@@ -168,8 +168,8 @@ def _dispatch_function(module: ModuleOp, name: str) -> Any:
                 continue
             for variant in executable.variant_ops:
                 inner = variant.inner_module
-                for op in inner.regions[0].block.ops if inner is not None else ():
-                    if isinstance(op, func.FuncOp) and op.sym_name.data == name and op.body.blocks:
+                for op in functions(inner, kinds=("func.func",), defined=True) if inner is not None else ():
+                    if op.sym_name.data == name:  # type: ignore[attr-defined]
                         return op
         raise
 

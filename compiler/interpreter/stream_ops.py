@@ -35,14 +35,9 @@ from xdsl.ir import Attribute, Operation, OpResult
 
 from mini_iree.compiler.interpreter.buffers import BufferPool
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
-from mini_iree.compiler.interpreter.flow_ops import (
-    call_exported_function,
-    exported_function,
-    shape_with_dims,
-    slice_to_shape,
-    typed_view,
-    view_binding,
-)
+from mini_iree.compiler.interpreter.bindings import shape_with_dims, typed_view, view_binding
+from mini_iree.compiler.interpreter.exports import call_exported_function, exported_function
+from mini_iree.compiler.interpreter.flow_ops import slice_to_shape
 from mini_iree.compiler.interpreter.util_ops import attribute_value, is_global_value
 from mini_iree.dialects import iree_encoding, stream
 from mini_iree.dialects.iree_codegen import EncodingResolverAttr

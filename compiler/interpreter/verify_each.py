@@ -198,7 +198,7 @@ def _writers(value: SSAValue) -> list[Operation]:
 
 def _written_as_storage(export: stream.TensorExportOp) -> bool:
     """Whether an exported encoded tensor's bytes are its layout's storage (see the module doc)."""
-    from mini_iree.compiler.interpreter.flow_ops import exported_function
+    from mini_iree.compiler.interpreter.exports import exported_function
 
     writers = _writers(export.source)
     dispatches = (stream.AsyncDispatchOp, stream.TensorDispatchOp, stream.CmdDispatchOp)

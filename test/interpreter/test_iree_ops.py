@@ -255,7 +255,7 @@ func.func @copy(%src: !iree_tensor_ext.dispatch.tensor<readonly:tensor<6x5xf32>>
 
 
 def test_dispatch_tensor_load_store_with_offsets_sizes_strides():
-    from mini_iree.compiler.interpreter.flow_ops import DispatchTensor
+    from mini_iree.compiler.interpreter.bindings import DispatchTensor
 
     src = _f32(6, 5)
     dst = DispatchTensor(np.zeros((7, 5), np.float32), "readwrite")
@@ -267,7 +267,7 @@ def test_dispatch_tensor_load_store_with_offsets_sizes_strides():
 
 
 def test_dispatch_tensor_out_of_bounds_is_an_error():
-    from mini_iree.compiler.interpreter.flow_ops import DispatchTensor
+    from mini_iree.compiler.interpreter.bindings import DispatchTensor
 
     dst = DispatchTensor(np.zeros((7, 5), np.float32), "readwrite")
     with pytest.raises(InterpreterError, match="out of bounds of dim 1"):
