@@ -42,13 +42,7 @@ from mini_iree.dialects.hal.buffer_view_ops import (
     EncodingTypeOp,
     is_abi_element_type,
 )
-from mini_iree.dialects.hal.device_ops import (
-    DeviceResolveOp,
-    DevicesGetOp,
-    FenceAwaitOp,
-    FenceCreateOp,
-    FenceSignalOp,
-)
+from mini_iree.dialects.hal.device_ops import DeviceResolveOp, DevicesGetOp, FenceAwaitOp, FenceCreateOp, FenceSignalOp
 from mini_iree.dialects.hal.executable_ops import (
     ExecutableEndOp,
     ExecutableExportOp,
@@ -57,10 +51,7 @@ from mini_iree.dialects.hal.executable_ops import (
     ExecutableVariantOp,
     ReturnOp,
 )
-from mini_iree.dialects.hal.interface_ops import (
-    InterfaceBindingSubspanOp,
-    InterfaceConstantLoadOp,
-)
+from mini_iree.dialects.hal.interface_ops import InterfaceBindingSubspanOp, InterfaceConstantLoadOp
 from mini_iree.dialects.hal.syntax import (
     parse_bit_enum,
     parse_optional_affinity,
@@ -70,12 +61,7 @@ from mini_iree.dialects.hal.syntax import (
     sorted_dict,
     stringify_bit_enum,
 )
-from mini_iree.dialects.hal.tensor_ops import (
-    TensorAliasOp,
-    TensorBarrierOp,
-    TensorExportOp,
-    TensorImportOp,
-)
+from mini_iree.dialects.hal.tensor_ops import TensorAliasOp, TensorBarrierOp, TensorExportOp, TensorImportOp
 from mini_iree.dialects.hal.types import (
     DESCRIPTOR_FLAG_NAMES,
     PIPELINE_LAYOUT_FLAG_NAMES,

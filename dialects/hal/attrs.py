@@ -4,33 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
-    IntAttr,
-    IntegerAttr,
-    NoneAttr,
-    StringAttr,
-    SymbolRefAttr,
-)
-from xdsl.ir import (
-    Attribute,
-    ParametrizedAttribute,
-    TypedAttribute,
-)
-from xdsl.irdl import (
-    irdl_attr_definition,
-)
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntAttr, IntegerAttr, NoneAttr, StringAttr, SymbolRefAttr
+from xdsl.ir import Attribute, ParametrizedAttribute, TypedAttribute
+from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.hal.syntax import (
-    parse_bit_enum,
-    print_bit_enum,
-    sanitize_symbol_name,
-    sorted_dict,
-)
+from mini_iree.dialects.hal.syntax import parse_bit_enum, print_bit_enum, sanitize_symbol_name, sorted_dict
 from mini_iree.dialects.hal.types import (
     DESCRIPTOR_FLAG_NAMES,
     PIPELINE_LAYOUT_FLAG_NAMES,

@@ -24,11 +24,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i32,
 )
-from xdsl.ir import (
-    Attribute,
-    SSAValue,
-    TypeAttribute,
-)
+from xdsl.ir import Attribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     eq,
@@ -42,9 +38,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import (
-    Pure,
-)
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.hal.types import BufferViewType

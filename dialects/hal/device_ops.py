@@ -7,15 +7,8 @@ from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    IndexType,
-    StringAttr,
-    i32,
-)
-from xdsl.ir import (
-    Attribute,
-    SSAValue,
-)
+from xdsl.dialects.builtin import IndexType, StringAttr, i32
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     eq,
@@ -29,15 +22,10 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import (
-    Pure,
-)
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.hal.syntax import (
-    parse_optional_affinity,
-    print_optional_affinity,
-)
+from mini_iree.dialects.hal.syntax import parse_optional_affinity, print_optional_affinity
 from mini_iree.dialects.hal.types import DeviceType, FenceType
 
 

@@ -6,18 +6,8 @@ from __future__ import annotations
 from abc import ABC
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (
-    IndexType,
-    IntegerAttr,
-    StringAttr,
-    UnitAttr,
-)
-from xdsl.ir import (
-    Block,
-    Operation,
-    Region,
-    SSAValue,
-)
+from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, UnitAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,

@@ -7,19 +7,8 @@ from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    ArrayAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    ShapedType,
-    i32,
-)
-from xdsl.ir import (
-    Attribute,
-    SSAValue,
-)
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IndexType, IntegerAttr, IntegerType, ShapedType, i32
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -33,28 +22,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import (
-    Pure,
-)
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.hal.attrs import (
-    PipelineBindingAttr,
-    PipelineLayoutAttr,
-    parse_layout,
-    print_layout,
-)
-from mini_iree.dialects.hal.syntax import (
-    parse_bit_enum,
-    print_bit_enum,
-    stringify_bit_enum,
-)
+from mini_iree.dialects.hal.attrs import PipelineBindingAttr, PipelineLayoutAttr, parse_layout, print_layout
+from mini_iree.dialects.hal.syntax import parse_bit_enum, print_bit_enum, stringify_bit_enum
 from mini_iree.dialects.hal.types import DESCRIPTOR_FLAG_NAMES, DescriptorFlags
-from mini_iree.dialects.utils import (
-    count_dynamic,
-    parse_dynamic_dims,
-    print_dynamic_dims,
-)
+from mini_iree.dialects.utils import count_dynamic, parse_dynamic_dims, print_dynamic_dims
 
 # ---------------------------------------------------------------------------
 # Executable interface

@@ -5,12 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from xdsl.dialects.builtin import (
-    DictionaryAttr,
-)
-from xdsl.ir import (
-    Attribute,
-)
+from xdsl.dialects.builtin import DictionaryAttr
+from xdsl.ir import Attribute
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 

@@ -7,18 +7,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    IndexType,
-    ShapedType,
-    StringAttr,
-    TensorType,
-    UnitAttr,
-)
-from xdsl.ir import (
-    Attribute,
-    SSAValue,
-    TypeAttribute,
-)
+from xdsl.dialects.builtin import IndexType, ShapedType, StringAttr, TensorType, UnitAttr
+from xdsl.ir import Attribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -34,22 +24,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import (
-    Pure,
-)
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.hal.syntax import (
-    parse_optional_affinity,
-    print_optional_affinity,
-)
+from mini_iree.dialects.hal.syntax import parse_optional_affinity, print_optional_affinity
 from mini_iree.dialects.hal.types import BufferType, BufferViewType, FenceType
 from mini_iree.dialects.support import operand_groups
-from mini_iree.dialects.utils import (
-    count_dynamic,
-    parse_dynamic_dims,
-    print_dynamic_dims,
-)
+from mini_iree.dialects.utils import count_dynamic, parse_dynamic_dims, print_dynamic_dims
 
 # ---------------------------------------------------------------------------
 # Tensor import/export

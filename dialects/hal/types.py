@@ -5,17 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import IntFlag
 
-from xdsl.dialects.builtin import (
-    StringAttr,
-)
-from xdsl.ir import (
-    Attribute,
-    ParametrizedAttribute,
-    TypeAttribute,
-)
-from xdsl.irdl import (
-    irdl_attr_definition,
-)
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException

@@ -40,12 +40,7 @@ from xdsl.dialects.linalg import ops as xdsl_linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Dialect
 
-from mini_iree.dialects.linalg.basic_ops import (
-    CopyOp,
-    GenericOp,
-    IndexOp,
-    YieldOp,
-)
+from mini_iree.dialects.linalg.basic_ops import CopyOp, GenericOp, IndexOp, YieldOp
 from mini_iree.dialects.linalg.bodies import (
     build_multiply_accumulate_region,
     build_scalar_cast,
@@ -71,21 +66,9 @@ from mini_iree.dialects.linalg.conv_ops import (
     Conv2DNhwcHwcfOp,
     Conv2DNhwgcGfhwcOp,
 )
-from mini_iree.dialects.linalg.fill_op import (
-    FillOp,
-)
-from mini_iree.dialects.linalg.relayout_ops import (
-    PackOp,
-    UnPackOp,
-    infer_packed_shape,
-    infer_packed_type,
-    packed_shape,
-)
-from mini_iree.dialects.linalg.structured_ops import (
-    BroadcastOp,
-    ReduceOp,
-    TransposeOp,
-)
+from mini_iree.dialects.linalg.fill_op import FillOp
+from mini_iree.dialects.linalg.relayout_ops import PackOp, UnPackOp, infer_packed_shape, infer_packed_type, packed_shape
+from mini_iree.dialects.linalg.structured_ops import BroadcastOp, ReduceOp, TransposeOp
 from mini_iree.dialects.linalg.syntax import (
     apply_permutation,
     element_type_or_self,
@@ -96,11 +79,7 @@ from mini_iree.dialects.linalg.syntax import (
     print_ins_outs,
     print_optional_arrow_type_list,
 )
-from mini_iree.dialects.linalg.verifiers import (
-    verify_destination_style,
-    verify_indexing_maps,
-    verify_structured_op,
-)
+from mini_iree.dialects.linalg.verifiers import verify_destination_style, verify_indexing_maps, verify_structured_op
 from mini_iree.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
 
 Linalg = Dialect(

@@ -3,30 +3,15 @@ and `linalg.index`."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    IndexType,
-    IntegerAttr,
-    StringAttr,
-    i64,
-)
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, StringAttr, i64
 from xdsl.dialects.linalg import ops as xdsl_linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.traits import HasParent
 from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.linalg.syntax import (
-    parse_ins_outs,
-    parse_optional_arrow_type_list,
-)
+from mini_iree.dialects.linalg.syntax import parse_ins_outs, parse_optional_arrow_type_list
 
 # Re-exported so that `from mini_iree.dialects.linalg import GenericOp` works for
 # every op of the dialect, ours or xDSL's.

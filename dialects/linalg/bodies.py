@@ -5,14 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    IndexType,
-    IntegerType,
-)
-from xdsl.dialects.linalg.abstract_ops import (
-    NamedOperation,
-)
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from mini_iree.dialects.linalg.basic_ops import YieldOp

@@ -7,31 +7,17 @@ from abc import ABC
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    ArrayAttr,
-    TensorType,
-)
-from xdsl.dialects.linalg.abstract_ops import (
-    NamedOperation,
-)
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, TensorType
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    opt_prop_def,
-)
+from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.linalg.bodies import (
-    build_multiply_accumulate_region,
-    create_named_op,
-    hidden_body,
-)
+from mini_iree.dialects.linalg.bodies import build_multiply_accumulate_region, create_named_op, hidden_body
 from mini_iree.dialects.linalg.syntax import (
     is_function_of_dim,
     parse_ins_outs,

@@ -5,23 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
-from xdsl.dialects.builtin import (
-    DenseIntElementsAttr,
-    DenseIntOrFPElementsAttr,
-    TensorType,
-    i64,
-)
+from xdsl.dialects.builtin import DenseIntElementsAttr, DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.dialects.linalg import ops as xdsl_linalg
-from xdsl.dialects.linalg.abstract_ops import (
-    ConvOperation,
-    NamedOperation,
-)
+from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation
 from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineMap
-from xdsl.irdl import (
-    irdl_op_definition,
-    opt_prop_def,
-)
+from xdsl.irdl import irdl_op_definition, opt_prop_def
 
 # ---------------------------------------------------------------------------------------
 # Convolutions: strides and dilations default to 1

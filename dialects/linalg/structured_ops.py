@@ -6,27 +6,12 @@ from abc import ABC
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    ArrayAttr,
-    DenseArrayBase,
-    ShapedType,
-    TensorType,
-    i64,
-)
-from xdsl.dialects.linalg.abstract_ops import (
-    LinalgStructuredOperation,
-)
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, ShapedType, TensorType, i64
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.irdl import (
-    IRDLOperation,
-    SameVariadicOperandSize,
-    irdl_op_definition,
-    prop_def,
-    var_operand_def,
-)
+from xdsl.irdl import IRDLOperation, SameVariadicOperandSize, irdl_op_definition, prop_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException

@@ -6,14 +6,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    IntegerAttr,
-    MemRefType,
-    ShapedType,
-    TensorType,
-    i64,
-)
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, ShapedType, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineExpr
 from xdsl.parser import Parser

@@ -6,12 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    MemRefType,
-    ShapedType,
-    TensorType,
-)
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ShapedType, TensorType
 from xdsl.ir import Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.utils.exceptions import VerifyException
