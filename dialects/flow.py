@@ -81,8 +81,8 @@ from mini_iree.dialects.iree_tensor_ext import (
     DispatchTensorTypeBase,
     DispatchWorkloadOrdinalOpBase,
 )
-from mini_iree.compiler.ir.format_printer import operand_groups
 from mini_iree.dialects.flow_tensor import FLOW_TENSOR_OPS
+from mini_iree.dialects.support import operand_groups
 from mini_iree.dialects.utils import (
     count_dynamic,
     operand_segment_sizes,
@@ -552,8 +552,7 @@ class DispatchRegionOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         # Both operand groups at once: each accessor decodes the segment sizes again.
-        groups = operand_groups(self)
-        result_dims, workload = groups if groups is not None else (self.result_dims, self.workload)
+        result_dims, workload = operand_groups(self)
         print_workload(printer, workload)
         printer.print_string(" -> (")
         dims: Sequence[SSAValue] = result_dims

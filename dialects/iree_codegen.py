@@ -515,7 +515,7 @@ class EncodingResolverAttr(ParametrizedAttribute):
 
     def verify_encoding(self, shape: Sequence[int], element_type: Attribute) -> None:
         """Check a resolved layout against the tensor type it is attached to."""
-        from mini_iree.compiler.layout.encoding_info_checks import verify_resolved_layout
+        from mini_iree.dialects.encoding_info_checks import verify_resolved_layout
 
         verify_resolved_layout(self, len(shape))
 

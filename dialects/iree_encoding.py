@@ -643,7 +643,7 @@ class LayoutAttr(ParametrizedAttribute, SerializableAttr):
                 layout.verify_encoding(shape, element_type)
         # Each resolved `encoding_info` must describe a pack of a tensor of this rank (the
         # resolvers check, when built, what needs no tensor).
-        from mini_iree.compiler.layout.encoding_info_checks import verify_resolved_layout
+        from mini_iree.dialects.encoding_info_checks import verify_resolved_layout
 
         for layout in self.layouts.data:
             verify_resolved_layout(layout, len(shape))

@@ -34,6 +34,7 @@ https://iree.dev/reference/mlir-dialects/Stream
 
 from __future__ import annotations
 
+from abc import ABC
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -1329,6 +1330,77 @@ def _print_optional_await(printer: Printer, timepoint: SSAValue | None) -> None:
         printer.print_string(") =>")
 
 
+def _parse_timepoint_result(parser: Parser) -> None:
+    """``=> !stream.timepoint``, the type of the timepoint an op signals."""
+    _parse_fat_arrow(parser)
+    parser.parse_type()
+
+
+def _print_timepoint_result(printer: Printer) -> None:
+    printer.print_string(" => ")
+    printer.print_attribute(TimepointType())
+
+
+def _resolve_await(parser: Parser, timepoint: UnresolvedOperand | None) -> SSAValue | None:
+    return parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None
+
+
+class _ExecutionRegionOp(IRDLOperation, ABC):
+    """``stream.async.execute`` and ``stream.cmd.execute``: a region run on a device as one
+    unit after ``await``, the resources it uses captured as block arguments (``with``),
+    signalling a timepoint when done."""
+
+    @staticmethod
+    def parse_head(parser: Parser) -> tuple[Attribute | None, UnresolvedOperand | None, list, list, list]:
+        """``on(...) await(...) => with(...)``: affinity, await timepoint, captured operands,
+        block arguments and sizes."""
+        affinity = parse_optional_affinity(parser, "on")
+        timepoint = _parse_optional_await(parser)
+        operands, arguments, sizes = _parse_captures(parser)
+        return affinity, timepoint, operands, arguments, sizes
+
+    def print_head(self, printer: Printer) -> None:
+        print_optional_affinity(printer, "on", self.affinity)  # type: ignore[attr-defined]
+        _print_optional_await(printer, self.await_timepoint)  # type: ignore[attr-defined]
+        printer.print_string(" ")
+        _print_captures(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)  # type: ignore[attr-defined]
+
+    def print_body_and_timepoint(self, printer: Printer, *, print_block_terminators: bool) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=print_block_terminators)  # type: ignore[attr-defined]
+        _print_timepoint_result(printer)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_captures(self) -> None:
+        operands = self.resource_operands  # type: ignore[attr-defined]
+        verify_value_sizes(operands, self.resource_operand_sizes)  # type: ignore[attr-defined]
+        block = self.body.block  # type: ignore[attr-defined]
+        if len(block.args) != len(operands):
+            raise VerifyException(f"region takes {len(block.args)} arguments but {len(operands)} resources are captured")
+
+
+class _ResourceLifetimeOp(IRDLOperation, ABC):
+    """``stream.resource.alloca`` and ``stream.resource.dealloca``: one resource of a given
+    size allocated or freed in stream order, ``: type{%size} => !stream.timepoint``."""
+
+    @staticmethod
+    def parse_sized_resource(parser: Parser) -> tuple[Attribute, UnresolvedOperand, dict[str, Attribute]]:
+        """``: type{%size} => !stream.timepoint {attrs}``: the type, its size and the attributes."""
+        parser.parse_punctuation(":")
+        ty, sizes = parse_shaped_type(parser)
+        _parse_timepoint_result(parser)
+        attrs = parser.parse_optional_attr_dict()
+        if len(sizes) != 1:
+            parser.raise_error("expected the resource size")
+        return ty, sizes[0], attrs
+
+    def print_sized_resource(self, printer: Printer, resource: SSAValue, size: SSAValue) -> None:
+        printer.print_string(" : ")
+        print_shaped_type(printer, resource.type, [size])
+        _print_timepoint_result(printer)
+        printer.print_op_attributes(self.attributes)
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     """Yields the resources an execution region produces (its terminator).
@@ -1378,7 +1450,7 @@ class YieldOp(IRDLOperation):
 
 
 @irdl_op_definition
-class AsyncExecuteOp(IRDLOperation):
+class AsyncExecuteOp(_ExecutionRegionOp):
     """Runs the async ops of its region on a device as one unit, after ``await``.
 
     Resources the region uses are captured as block arguments (``with``); the
@@ -1431,9 +1503,7 @@ class AsyncExecuteOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncExecuteOp:
-        affinity = parse_optional_affinity(parser, "on")
-        timepoint = _parse_optional_await(parser)
-        operands, arguments, sizes = _parse_captures(parser)
+        affinity, timepoint, operands, arguments, sizes = cls.parse_head(parser)
         result_types: list[Attribute] = []
         result_sizes: list[UnresolvedOperand] = []
         if parser.parse_optional_punctuation("->") is not None:
@@ -1444,8 +1514,7 @@ class AsyncExecuteOp(IRDLOperation):
             else:
                 result_types, result_sizes = _parse_resource_list(parser)
         body = parser.parse_region(arguments)
-        _parse_fat_arrow(parser)
-        parser.parse_type()
+        _parse_timepoint_result(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls(
             [parser.resolve_operand(o, a.type) for o, a in zip(operands, arguments)],
@@ -1454,17 +1523,14 @@ class AsyncExecuteOp(IRDLOperation):
             resolve_index_operands(parser, result_sizes),
             body,
             affinity,
-            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
+            _resolve_await(parser, timepoint),
         )
         if attrs is not None:
             op.attributes |= attrs.data
         return op
 
     def print(self, printer: Printer) -> None:
-        print_optional_affinity(printer, "on", self.affinity)
-        _print_optional_await(printer, self.await_timepoint)
-        printer.print_string(" ")
-        _print_captures(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)
+        self.print_head(printer)
         if self.res:
             printer.print_string(" -> ")
             if len(self.res) > 1:
@@ -1472,11 +1538,7 @@ class AsyncExecuteOp(IRDLOperation):
             _print_resource_list(printer, self.res, self.result_sizes)
             if len(self.res) > 1:
                 printer.print_string(")")
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
-        printer.print_string(" => ")
-        printer.print_attribute(TimepointType())
-        printer.print_op_attributes(self.attributes, print_keyword=True)
+        self.print_body_and_timepoint(printer, print_block_terminators=True)
 
     def verify_(self) -> None:
         verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
@@ -1601,7 +1663,7 @@ class TimepointJoinOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ResourceAllocaOp(IRDLOperation):
+class ResourceAllocaOp(_ResourceLifetimeOp):
     """Allocates a resource in stream order: ready (contents undefined) once the timepoint is reached.
 
         %result, %result_timepoint = stream.resource.alloca uninitialized on(#hal.device.affinity<@__device_0>)
@@ -1643,19 +1705,8 @@ class ResourceAllocaOp(IRDLOperation):
         indeterminate = parser.parse_optional_keyword("indeterminate") is not None
         affinity = parse_optional_affinity(parser, "on")
         timepoint = _parse_optional_await(parser)
-        parser.parse_punctuation(":")
-        ty, sizes = parse_shaped_type(parser)
-        _parse_fat_arrow(parser)
-        parser.parse_type()
-        attrs = parser.parse_optional_attr_dict()
-        if len(sizes) != 1:
-            parser.raise_error("expected the resource size")
-        op = cls(
-            ty,
-            parser.resolve_operand(sizes[0], IndexType()),
-            affinity,
-            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
-        )
+        ty, size, attrs = cls.parse_sized_resource(parser)
+        op = cls(ty, parser.resolve_operand(size, IndexType()), affinity, _resolve_await(parser, timepoint))
         if indeterminate:
             op.indeterminate_lifetime = UnitAttr()
         op.attributes |= attrs
@@ -1667,15 +1718,11 @@ class ResourceAllocaOp(IRDLOperation):
             printer.print_string(" indeterminate")
         print_optional_affinity(printer, "on", self.affinity)
         _print_optional_await(printer, self.await_timepoint)
-        printer.print_string(" : ")
-        print_shaped_type(printer, self.result.type, [self.storage_size])
-        printer.print_string(" => ")
-        printer.print_attribute(TimepointType())
-        printer.print_op_attributes(self.attributes)
+        self.print_sized_resource(printer, self.result, self.storage_size)
 
 
 @irdl_op_definition
-class ResourceDeallocaOp(IRDLOperation):
+class ResourceDeallocaOp(_ResourceLifetimeOp):
     """Frees a ``stream.resource.alloca`` allocation in stream order, once ``await`` is reached.
 
         %24 = stream.resource.dealloca on(#hal.device.affinity<@__device_0>) await(%23) => %result_1
@@ -1699,18 +1746,12 @@ class ResourceDeallocaOp(IRDLOperation):
         affinity = parse_optional_affinity(parser, "on")
         timepoint = _parse_optional_await(parser)
         operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        ty, sizes = parse_shaped_type(parser)
-        _parse_fat_arrow(parser)
-        parser.parse_type()
-        attrs = parser.parse_optional_attr_dict()
-        if len(sizes) != 1:
-            parser.raise_error("expected the resource size")
+        ty, size, attrs = cls.parse_sized_resource(parser)
         op = cls(
             parser.resolve_operand(operand, ty),
-            parser.resolve_operand(sizes[0], IndexType()),
+            parser.resolve_operand(size, IndexType()),
             affinity,
-            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
+            _resolve_await(parser, timepoint),
         )
         op.attributes |= attrs
         return op
@@ -1720,11 +1761,7 @@ class ResourceDeallocaOp(IRDLOperation):
         _print_optional_await(printer, self.await_timepoint)
         printer.print_string(" ")
         printer.print_operand(self.operand)
-        printer.print_string(" : ")
-        print_shaped_type(printer, self.operand.type, [self.operand_size])
-        printer.print_string(" => ")
-        printer.print_attribute(TimepointType())
-        printer.print_op_attributes(self.attributes)
+        self.print_sized_resource(printer, self.operand, self.operand_size)
 
     def __init__(
         self,
@@ -1859,7 +1896,7 @@ RESOURCE_ACCESSES = ("ro", "wo", "rw")
 
 
 @irdl_op_definition
-class CmdExecuteOp(IRDLOperation):
+class CmdExecuteOp(_ExecutionRegionOp):
     """Records the commands of its region (dispatches on resource ranges) and submits them after ``await``.
 
     The resources the commands use are captured as block arguments (``with``).
@@ -1906,21 +1943,18 @@ class CmdExecuteOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CmdExecuteOp:
         once = parser.parse_optional_keyword("once") is not None
-        affinity = parse_optional_affinity(parser, "on")
-        timepoint = _parse_optional_await(parser)
-        operands, arguments, sizes = _parse_captures(parser)
+        affinity, timepoint, operands, arguments, sizes = cls.parse_head(parser)
         body = parser.parse_region(arguments)
         if not isinstance(body.block.last_op, YieldOp):
             body.block.add_op(YieldOp())  # the implicit terminator IREE does not print
-        _parse_fat_arrow(parser)
-        parser.parse_type()
+        _parse_timepoint_result(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls(
             [parser.resolve_operand(o, a.type) for o, a in zip(operands, arguments)],
             resolve_index_operands(parser, sizes),
             body,
             affinity,
-            parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None,
+            _resolve_await(parser, timepoint),
         )
         if once:
             op.once = UnitAttr()
@@ -1931,23 +1965,11 @@ class CmdExecuteOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         if self.once is not None:
             printer.print_string(" once")
-        print_optional_affinity(printer, "on", self.affinity)
-        _print_optional_await(printer, self.await_timepoint)
-        printer.print_string(" ")
-        _print_captures(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=False)
-        printer.print_string(" => ")
-        printer.print_attribute(TimepointType())
-        printer.print_op_attributes(self.attributes, print_keyword=True)
+        self.print_head(printer)
+        self.print_body_and_timepoint(printer, print_block_terminators=False)
 
     def verify_(self) -> None:
-        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
-        if len(self.body.block.args) != len(self.resource_operands):
-            raise VerifyException(
-                f"region takes {len(self.body.block.args)} arguments but {len(self.resource_operands)} "
-                "resources are captured"
-            )
+        self.verify_captures()
         if not isinstance(self.body.block.last_op, YieldOp):
             raise VerifyException("expected the region to end in stream.yield")
 

@@ -27,7 +27,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.compiler.layout.xla_shape import (
+from mini_iree.dialects.xla_shape import (
     XlaLayout,
     XlaLayoutError,
     XlaShape,

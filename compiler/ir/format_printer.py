@@ -23,13 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.ir import Operation, SSAValue
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    AttrSizedResultSegments,
-    IRDLOperation,
-    OptionalDef,
-    VariadicDef,
-)
+from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     AttrDictDirective,
     FormatDirective,
@@ -46,70 +40,15 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.printer import Printer
 
+from mini_iree.compiler.ir.xdsl_internals import generated_format_program, operand_tuple
+from mini_iree.dialects.support import GroupLayout, operand_groups, operand_layout, result_layout
+
+__all__ = ["build_format_printer", "format_printer", "operand_groups"]
+
 # (printer, state, op, operand groups, result groups)
 _Groups = Sequence[Sequence[SSAValue]]
 _Step = Callable[[Printer, PrintingState, IRDLOperation, _Groups, _Groups], None]
 _Present = Callable[[IRDLOperation, _Groups, _Groups], bool]
-
-
-class _Layout:
-    """How an op class's operands (or results) split into the groups of its definition."""
-
-    def __init__(self, defs: Sequence[tuple[str, object]], segments: AttrSizedOperandSegments | AttrSizedResultSegments | None):
-        self.variadic = [isinstance(d, VariadicDef) for _, d in defs]
-        self.optional = [isinstance(d, OptionalDef) for _, d in defs]
-        self.segments = segments
-        self.fixed = len(defs) - sum(self.variadic)
-
-    def understood(self) -> bool:
-        return self.segments is not None or sum(self.variadic) <= 1
-
-    def groups(self, op: Operation, values: Sequence[SSAValue]) -> list[Sequence[SSAValue]] | None:
-        """The groups, or None if the op's sizes do not fit its definition."""
-        if self.segments is not None:
-            container = op.properties if self.segments.as_property else op.attributes
-            attr = container.get(self.segments.attribute_name)
-            sizes = _segment_sizes(attr)
-            if sizes is None:
-                return None
-            if len(sizes) != len(self.variadic) or sum(sizes) != len(values):
-                return None
-            for size, variadic, optional in zip(sizes, self.variadic, self.optional):
-                if size < 0 or (not variadic and size != 1) or (optional and size > 1):
-                    return None
-        else:
-            extra = len(values) - self.fixed
-            if extra < 0 or (extra and not any(self.variadic)):
-                return None
-            sizes = [extra if variadic else 1 for variadic in self.variadic]
-            if any(o and s > 1 for o, s in zip(self.optional, sizes)):
-                return None
-        groups: list[Sequence[SSAValue]] = []
-        start = 0
-        for size in sizes:
-            groups.append(values[start : start + size])
-            start += size
-        return groups
-
-
-# The values of each segment-sizes attribute met, decoded once rather than once
-# per op (attributes are immutable; ops share a few). Keyed by identity, which
-# spares hashing the attribute; the entry keeps the attribute alive, so that no
-# other object takes its id meanwhile.
-_SIZES: dict[int, tuple[object, tuple[int, ...] | None]] = {}
-_SIZES_LIMIT = 4096
-
-
-def _segment_sizes(attr: object) -> tuple[int, ...] | None:
-    known = _SIZES.get(id(attr))
-    if known is not None and known[0] is attr:
-        return known[1]
-    get_values = getattr(attr, "get_values", None)
-    sizes = tuple(get_values()) if get_values is not None else None
-    if len(_SIZES) >= _SIZES_LIMIT:
-        _SIZES.clear()
-    _SIZES[id(attr)] = (attr, sizes)
-    return sizes
 
 
 def _types_getter(inner: object) -> Callable[[_Groups, _Groups], Sequence] | None:
@@ -201,14 +140,14 @@ def _step(directive: FormatDirective) -> _Step:
 
 
 class _FormatPrinter:
-    def __init__(self, program: FormatProgram, operands: _Layout, results: _Layout):
+    def __init__(self, program: FormatProgram, operands: GroupLayout, results: GroupLayout):
         self.steps = [_step(d) for d in program.stmts]
         self.operands = operands
         self.results = results
         self.program = program
 
     def print(self, printer: Printer, op: IRDLOperation) -> None:
-        operands = self.operands.groups(op, op._operands)  # noqa: SLF001 - the operand tuple, without a view per op
+        operands = self.operands.groups(op, operand_tuple(op))
         results = self.results.groups(op, op.results)
         if operands is None or results is None:
             self.program.print(printer, op)
@@ -218,73 +157,26 @@ class _FormatPrinter:
             step(printer, state, op, operands, results)
 
 
-# By op class: its printer, or None where xDSL's own prints it. Classes do not
-# change once defined.
-_PRINTERS: dict[type[Operation], _FormatPrinter | None] = {}
+def build_format_printer(cls: type[Operation]) -> _FormatPrinter | None:
+    """A fast printer of ``cls``'s declarative format, or None where xDSL's prints it.
 
-
-def _program_of(cls: type[Operation]) -> FormatProgram | None:
-    """The format program xDSL made for ``cls`` at its definition.
-
-    ``irdl_op_definition`` keeps it only in the closure of the ``print`` it
-    generates (named ``print_with_format``); a class with a ``print`` of its own
-    has none.
+    Built once per class by ``printer.py``'s table (see ``format_printer``).
     """
-    fn = cls.__dict__.get("print")
-    if fn is None or getattr(fn, "__name__", "") != "print_with_format":
-        return None
-    for cell in getattr(fn, "__closure__", None) or ():
-        if isinstance(cell.cell_contents, FormatProgram):
-            return cell.cell_contents
-    return None
-
-
-def _make(cls: type[Operation]) -> _FormatPrinter | None:
     if not issubclass(cls, IRDLOperation):
         return None
-    program = _program_of(cls)
+    program = generated_format_program(cls)
     if program is None:
         return None
-    op_def = cls.get_irdl_definition()
-    operand_segments = next((o for o in op_def.options if isinstance(o, AttrSizedOperandSegments)), None)
-    result_segments = next((o for o in op_def.options if isinstance(o, AttrSizedResultSegments)), None)
-    operands = _Layout(op_def.operands, operand_segments)
-    results = _Layout(op_def.results, result_segments)
-    if not operands.understood() or not results.understood():
+    operands = operand_layout(cls)
+    results = result_layout(cls)
+    if operands is None or results is None:
         return None
     return _FormatPrinter(program, operands, results)
 
 
-# By op class: how its operands split into groups, or None where not understood.
-_OPERAND_LAYOUTS: dict[type[Operation], _Layout | None] = {}
-
-
-def operand_groups(op: Operation) -> list[Sequence[SSAValue]] | None:
-    """``op``'s operands split by its definition's operand groups, as its
-    accessors (``op.inputs``, ``op.outputs``...) give them one at a time, each
-    decoding ``operandSegmentSizes`` again; None if the op's definition or its
-    sizes are not understood (then ask the accessors)."""
-    cls = type(op)
-    try:
-        layout = _OPERAND_LAYOUTS[cls]
-    except KeyError:
-        layout = None
-        if issubclass(cls, IRDLOperation):
-            op_def = cls.get_irdl_definition()
-            segments = next((o for o in op_def.options if isinstance(o, AttrSizedOperandSegments)), None)
-            layout = _Layout(op_def.operands, segments)
-            if not layout.understood():
-                layout = None
-        _OPERAND_LAYOUTS[cls] = layout
-    if layout is None:
-        return None
-    return layout.groups(op, op._operands)  # noqa: SLF001 - the operand tuple, without a view per op
-
-
 def format_printer(cls: type[Operation]) -> _FormatPrinter | None:
-    """The fast printer of ``cls``'s declarative format, or None to call ``op.print``."""
-    try:
-        return _PRINTERS[cls]
-    except KeyError:
-        made = _PRINTERS[cls] = _make(cls)
-        return made
+    """The fast printer of ``cls``'s declarative format, or None to call ``op.print``
+    (the printer's table of them)."""
+    from mini_iree.compiler.ir.printer import format_printer_of
+
+    return format_printer_of(cls)

@@ -63,6 +63,9 @@ from xdsl.ir.affine import (
 )
 from xdsl.printer import Printer
 
+from mini_iree.compiler.ir.memo import ClassMemo
+from mini_iree.compiler.ir.xdsl_internals import has_generated_printer
+
 
 # ---------------------------------------------------------------------------
 # Affine expressions with MLIR's binding strengths.
@@ -804,7 +807,7 @@ class MLIRPrinter(Printer):
                 self._add_message_on_next_line(message, begin - len(name), begin)
         self._dialect_stack.append(DEFAULT_DIALECTS.get(op.name, ""))
         try:
-            fast = _fast_printer(type(op)) if self.fast_formats else None
+            fast = format_printer_of(type(op)) if self.fast_formats else None
             if fast is not None:
                 fast.print(self, op)
             else:
@@ -823,28 +826,29 @@ def print_module_to_string(module: Operation, *, generic: bool = False, local_sc
     return stream.getvalue()
 
 
-# Op class -> its declarative-format printer, or None (``format_printer``'s answer).
-_FAST_PRINTERS: dict[type[Operation], object] = {}
-
-
-def _fast_printer(cls: type[Operation]):
-    """``format_printer(cls)``, importing xDSL's declarative-format machinery only when an op has a format.
+def _build_fast_printer(cls: type[Operation]):
+    """``format_printer.build_format_printer(cls)``, importing xDSL's declarative-format
+    machinery only when an op has a format.
 
     A class defined with an ``assembly_format`` has imported that machinery
     already; printing a module of other ops (an empty module) never needs it,
     which keeps it off mini-iree-opt's start-up.
     """
-    try:
-        return _FAST_PRINTERS[cls]
-    except KeyError:
-        pass
-    fast = None
-    if getattr(cls.__dict__.get("print"), "__name__", "") == "print_with_format":
-        from mini_iree.compiler.ir.format_printer import format_printer
+    if not has_generated_printer(cls):
+        return None
+    from mini_iree.compiler.ir.format_printer import build_format_printer
 
-        fast = format_printer(cls)
-    _FAST_PRINTERS[cls] = fast
-    return fast
+    return build_format_printer(cls)
+
+
+# Op class -> its declarative-format printer, or None where the op's own
+# ``print`` prints it.
+_FORMAT_PRINTERS: ClassMemo = ClassMemo("format printers")
+
+
+def format_printer_of(cls: type[Operation]):
+    """The fast printer of ``cls``'s declarative format, or None to call ``op.print``."""
+    return _FORMAT_PRINTERS.lookup(cls, _build_fast_printer)
 
 
 __all__ = [
