@@ -94,6 +94,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from mini_iree.compiler.ir.format_printer import operand_groups
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 from mini_iree.dialects.utils import count_dynamic, parse_dynamic_dims, print_dynamic_dims
 
 # ---------------------------------------------------------------------------
@@ -783,7 +784,7 @@ class TensorImportOp(IRDLOperation):
     target = result_def(TensorType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     def __init__(
         self,
@@ -908,7 +909,7 @@ class TensorExportOp(IRDLOperation):
 
     target = result_def(BufferType | BufferViewType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     def __init__(
         self,

@@ -70,6 +70,7 @@ from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -88,6 +89,7 @@ from mini_iree.compiler.ir.dense_elements import element_values
 from mini_iree.compiler.ir.value_ids import canonical
 from mini_iree.compiler.ir.format_printer import operand_groups
 from mini_iree.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 from mini_iree.dialects.utils import operand_segment_sizes
 
 # Re-exported so that `from mini_iree.dialects.linalg import GenericOp` works for
@@ -211,6 +213,9 @@ def create_named_op(
 class FillOp(xdsl_linalg.FillOp):
     """xDSL's ``linalg.fill``, whose hidden body (``linalg.yield %in``) is copied
     from one built per signature (``hidden_body``)."""
+
+    # (not an IRDL definition of its own: its traits are xDSL's class's, and one more)
+    traits = lazy_traits_def(lambda: (*xdsl_linalg.FillOp.traits, VerifierReadsOnlyItself()))
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
@@ -994,6 +999,8 @@ class MatmulOp(_UserMapsContractionOp):
     """
 
     name = "linalg.matmul"
+
+    traits = traits_def(VerifierReadsOnlyItself(reads_entry_terminators=True))
 
     DEFAULT_INDEXING_MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(3, (0, 2), (2, 1), (0, 1))
     ITERATOR_TYPES: ClassVar[tuple[IteratorType, ...]] = (_P, _P, _R)
