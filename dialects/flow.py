@@ -83,6 +83,7 @@ from mini_iree.dialects.iree_tensor_ext import (
 )
 from mini_iree.dialects.flow_tensor import FLOW_TENSOR_OPS
 from mini_iree.dialects.support import operand_groups
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 from mini_iree.dialects.utils import (
     count_dynamic,
     operand_segment_sizes,
@@ -501,7 +502,7 @@ class DispatchRegionOp(IRDLOperation):
     workgroup_count = region_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     def __init__(
         self,
@@ -619,7 +620,7 @@ class TensorEncodeOp(IRDLOperation):
     result = result_def(TensorType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     assembly_format = (
         "$operand `:` type($operand) (`{` $operand_dims^ `}`)? `->` type($result) (`{` $result_dims^ `}`)?"

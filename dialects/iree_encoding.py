@@ -65,6 +65,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 from mini_iree.dialects.utils import (
     operand_segment_sizes,
     plain_ssa_values,
@@ -1065,7 +1066,7 @@ class SetEncodingOp(IRDLOperation):
     encoding_dims = var_operand_def(IndexType)
     result = result_def(TensorType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     assembly_format = "attr-dict $source (`encoding_dims` `{` $encoding_dims^ `}`)? `:` type($source) `->` type($result)"
 
@@ -1113,7 +1114,7 @@ class UnsetEncodingOp(IRDLOperation):
     result = result_def(TensorType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     assembly_format = (
         "attr-dict $source (`encoding_dims` `{` $encoding_dims^ `}`)? `:` type($source) `->` type($result)"

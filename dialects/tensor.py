@@ -65,6 +65,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait, HasFolder, NoMemoryEff
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.scf import InParallelOp, ParallelCombiningOpInterface
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 
 # Reused from xDSL unchanged.
 CastOp = xdsl_tensor.CastOp
@@ -187,7 +188,7 @@ class DimOp(IRDLOperation):
     index = operand_def(IndexType)
     result = result_def(IndexType)
 
-    traits = traits_def(NoMemoryEffect(), _DimFolder(), _DimCanonicalization())
+    traits = traits_def(NoMemoryEffect(), _DimFolder(), _DimCanonicalization(), VerifierReadsOnlyItself())
 
     assembly_format = "attr-dict $source `,` $index `:` type($source)"
 
@@ -267,7 +268,7 @@ class EmptyOp(IRDLOperation):
     dynamic_sizes = var_operand_def(IndexType)
     tensor = result_def(TensorType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     assembly_format = "`(` $dynamic_sizes `)` attr-dict `:` type($tensor)"
 

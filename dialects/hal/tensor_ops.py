@@ -30,6 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from mini_iree.dialects.hal.syntax import parse_optional_affinity, print_optional_affinity
 from mini_iree.dialects.hal.types import BufferType, BufferViewType, FenceType
 from mini_iree.dialects.support import operand_groups
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 from mini_iree.dialects.utils import count_dynamic, parse_dynamic_dims, print_dynamic_dims
 
 # ---------------------------------------------------------------------------
@@ -129,7 +130,7 @@ class TensorImportOp(_TensorAbiOp):
     target = result_def(TensorType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     TENSOR: ClassVar[str] = "target"
 
@@ -244,7 +245,7 @@ class TensorExportOp(_TensorAbiOp):
 
     target = result_def(BufferType | BufferViewType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), VerifierReadsOnlyItself())
 
     TENSOR: ClassVar[str] = "source"
 

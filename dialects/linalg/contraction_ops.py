@@ -12,7 +12,7 @@ from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -27,6 +27,7 @@ from mini_iree.dialects.linalg.syntax import (
 )
 from mini_iree.dialects.linalg.verifiers import verify_structured_op
 from mini_iree.dialects.support import canonical, operand_groups
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 
 # ---------------------------------------------------------------------------------------
 # Contractions
@@ -293,6 +294,8 @@ class MatmulOp(_UserMapsContractionOp):
     """
 
     name = "linalg.matmul"
+
+    traits = traits_def(VerifierReadsOnlyItself(reads_entry_terminators=True))
 
     DEFAULT_INDEXING_MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(3, (0, 2), (2, 1), (0, 1))
     ITERATOR_TYPES: ClassVar[tuple[IteratorType, ...]] = (_P, _P, _R)

@@ -6,16 +6,21 @@ from collections.abc import Sequence
 
 from xdsl.dialects.linalg import ops as xdsl_linalg
 from xdsl.ir import Region, SSAValue
+from xdsl.irdl import lazy_traits_def
 from xdsl.printer import Printer
 
 from mini_iree.dialects.linalg.bodies import create_named_op, hidden_body
 from mini_iree.dialects.linalg.syntax import print_ins_outs
 from mini_iree.dialects.support import operand_groups
+from mini_iree.dialects.traits import VerifierReadsOnlyItself
 
 
 class FillOp(xdsl_linalg.FillOp):
     """xDSL's ``linalg.fill``, whose hidden body (``linalg.yield %in``) is copied
     from one built per signature (``hidden_body``)."""
+
+    # (not an IRDL definition of its own: its traits are xDSL's class's, and one more)
+    traits = lazy_traits_def(lambda: (*xdsl_linalg.FillOp.traits, VerifierReadsOnlyItself()))
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:

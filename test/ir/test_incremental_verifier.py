@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, FunctionType, IntegerAttr, StringAttr, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import FloatAttr, FunctionType, IndexType, IntegerAttr, StringAttr, TensorType, f32, i32, i64
 from xdsl.ir import Operation
 
 from mini_iree.compiler.ir import verifier as verifier_module
+from mini_iree.compiler.ir.verifier import op_checks
 from mini_iree.compiler.ir.diagnostics import CURRENT_OPERATION, DiagnosticError, SourceLoc
 from mini_iree.compiler.ir.parsing import parse_mlir
 from mini_iree.compiler.ir.verifier import ModuleVerifier, verify_op_tree
@@ -201,13 +202,13 @@ def test_symbol_renamed_under_a_caller(ctx):
 def test_valid_change_passes_and_verifies_only_what_it_can_affect(ctx, monkeypatch):
     module, verifier = parse(ctx, NESTED)
     verified: list[str] = []
-    original = verifier_module._verify_one
+    original = verifier_module.verify_one
 
-    def counting(op, fallback, own=True):
+    def counting(op, fallback, own, isolation_scope):
         verified.append(op.name)
-        original(op, fallback, own)
+        original(op, fallback, own, isolation_scope)
 
-    monkeypatch.setattr(verifier_module, "_verify_one", counting)
+    monkeypatch.setattr(verifier_module, "verify_one", counting)
     # Nothing changed: nothing to verify.
     verifier.verify(module, START)
     assert verified == []
@@ -278,14 +279,30 @@ func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %s: f32) -> tensor<?x?xf
 
 def counting_verifications(monkeypatch) -> list[str]:
     verified: list[str] = []
-    original = verifier_module._verify_one
+    original = verifier_module.verify_one
 
-    def counting(op, fallback, own=True):
+    def counting(op, fallback, own, isolation_scope):
         verified.append(op.name)
-        original(op, fallback, own)
+        original(op, fallback, own, isolation_scope)
 
-    monkeypatch.setattr(verifier_module, "_verify_one", counting)
+    monkeypatch.setattr(verifier_module, "verify_one", counting)
     return verified
+
+
+def test_user_reading_its_producer_verified_again(ctx):
+    # Only the constant changes; the `linalg.pack` using it as a tile, untouched,
+    # reads the constant's value (a zero tile is invalid).
+    text = """\
+func.func @tiles(%src: tensor<?x?xf32>, %dest: tensor<?x?x?x16xf32>, %pad: f32) -> tensor<?x?x?x16xf32> {
+  %c8 = arith.constant 8 : index
+  %pack = linalg.pack %src padding_value(%pad : f32) inner_dims_pos = [0, 1] inner_tiles = [%c8, 16] into %dest : tensor<?x?xf32> -> tensor<?x?x?x16xf32>
+  return %pack : tensor<?x?x?x16xf32>
+}
+"""
+    module, verifier = parse(ctx, text)
+    ops_named(module, "arith.constant")[0].properties["value"] = IntegerAttr(0, IndexType())
+    messages = assert_same_error(module, verifier)
+    assert messages[0] == "input.mlir:3:11: error: 'linalg.pack' op invalid zero tile factor"
 
 
 def test_self_contained_user_of_a_changed_producer_not_verified_again(ctx, monkeypatch):
@@ -334,13 +351,13 @@ def test_own_constraints_remembered_per_type_and_attribute_objects(ctx, monkeypa
     # an op given an invalid attribute object is still checked and fails.
     module, _ = parse(ctx, TWO_FUNCS)
     checked: list[str] = []
-    original = verifier_module._Plan._check_own
+    original = op_checks._Plan._check_own
 
     def counting(plan, op):
         checked.append(op.name)
         return original(plan, op)
 
-    monkeypatch.setattr(verifier_module._Plan, "_check_own", counting)
+    monkeypatch.setattr(op_checks._Plan, "_check_own", counting)
     verify_op_tree(module, START)
     assert checked == []
     ops_named(module, "arith.constant")[0].properties["value"] = IntegerAttr(1, i64)
@@ -454,18 +471,18 @@ def test_blocks_exchanged_between_regions(ctx):
 def test_equal_types_built_again_share_what_was_verified(ctx, monkeypatch):
     # A new `tensor.empty` whose types are new objects equal to checked ones is
     # not checked against its definition again; one of another signature is.
-    # (Plans remember the signatures found valid in every module checked so
-    # far: fresh ones make the second signature new whatever ran before.)
-    monkeypatch.setattr(verifier_module, "_PLANS", {})
+    # (Signatures found valid are remembered across modules: forgetting them
+    # makes the second signature new whatever ran before.)
+    op_checks._SIGNATURES.clear()
     module, verifier = parse(ctx, MATMUL)
     checked: list[str] = []
-    original = verifier_module._Plan._check_own
+    original = op_checks._Plan._check_own
 
     def counting(plan, op):
         checked.append(op.name)
         return original(plan, op)
 
-    monkeypatch.setattr(verifier_module._Plan, "_check_own", counting)
+    monkeypatch.setattr(op_checks._Plan, "_check_own", counting)
     empty = ops_named(module, "tensor.empty")[0]
     ty = empty.results[0].type
     twin = type(empty).create(
