@@ -64,15 +64,13 @@ def raise_missing_struct_key(parser) -> None:
     """MLIR's error for a struct entry that does not start with a key.
 
     MLIR reports two errors at the same place: the keyword its struct parser
-    failed to read, then the struct's own error. Where the parser knows source
-    locations (mini-iree-opt's), both are raised; elsewhere the struct's error.
+    failed to read, then the struct's own error. Where the parser can raise
+    several errors at once (mini-iree-opt's ``raise_errors_at``), both are
+    raised; elsewhere the struct's error.
     """
-    loc_of = getattr(parser, "loc_of", None)
-    if loc_of is not None:
-        from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError
-
-        at = loc_of(parser.pos)
-        raise DiagnosticError(Diagnostic(at, "expected valid keyword"), Diagnostic(at, "expected a parameter name in struct"))
+    raise_errors_at = getattr(parser, "raise_errors_at", None)
+    if raise_errors_at is not None:
+        raise_errors_at(parser.pos, "expected valid keyword", "expected a parameter name in struct")
     parser.raise_error("expected a parameter name in struct")
 
 

@@ -300,6 +300,16 @@ class LocatedParser(Parser):
         self._file_attr = StringAttr(name)
         self._numbers: dict[int, IntAttr] = {}
 
+    def raise_errors_at(self, pos: int, *messages: str) -> NoReturn:
+        """Raise several errors at one place, as MLIR reports a failure with its context.
+
+        Dialect parsers call it when it exists (a struct's parser: `expected valid
+        keyword`, then `expected a parameter name in struct`); dialects cannot import
+        the diagnostics themselves.
+        """
+        at = self.loc_of(pos)
+        raise DiagnosticError(*(Diagnostic(at, message) for message in messages))
+
     def loc_of(self, offset: int) -> SourceLoc:
         line, col = self._lines.at(offset)
         return SourceLoc(self._file, line, col)

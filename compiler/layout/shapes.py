@@ -1,14 +1,19 @@
 """Shape arithmetic of layouts, with no numpy: what verifiers and passes ask at compile time.
 
 `mini-iree-opt` never imports numpy, yet `linalg.pack`'s verifier, the encoding
-passes and the interpreter must agree on one packed shape. The formula lives
-here; `steps.py` (the index functions, on numpy arrays) and `iree_encoding.py`
-build on it.
+passes and the interpreter must agree on one packed shape. The formula is the
+linalg dialect's (`packed_shape`, MLIR's `PackOp::inferPackedShape`: the op's own
+type inference), re-exported here; `steps.py` (the index functions, on numpy
+arrays) and `iree_encoding.py` build on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from mini_iree.dialects.linalg.relayout_ops import packed_shape
+
+__all__ = ["Shape", "ceil_div", "format_shape", "inverse_permutation", "is_identity", "packed_shape"]
 
 Shape = tuple[int | None, ...]
 """A shape; `None` is a dynamic size."""
@@ -24,21 +29,6 @@ def ceil_div(a: int | None, b: int | None) -> int | None:
     if a is None or b is None:
         return None
     return -(-a // b)
-
-
-def packed_shape(
-    shape: Shape, inner_dims_pos: Sequence[int], inner_tiles: Sequence[int | None], outer_dims_perm: Sequence[int] = ()
-) -> Shape:
-    """`linalg.pack`'s result (MLIR's `PackOp::inferPackedShape`).
-
-    Each tiled dim becomes `ceil(size / tile)` (dynamic if either is), the outer
-    dims are put in `outer_dims_perm` order, and the tiles follow them.
-    """
-    outer = list(shape)
-    for dim, tile in zip(inner_dims_pos, inner_tiles, strict=True):
-        outer[dim] = ceil_div(shape[dim], tile)
-    order = outer_dims_perm or range(len(shape))
-    return tuple(outer[p] for p in order) + tuple(inner_tiles)
 
 
 def inverse_permutation(permutation: Sequence[int]) -> tuple[int, ...]:

@@ -1,82 +1,31 @@
 """The dialects are the bottom layer: what they need to define their ops is theirs.
 
-No module under ``dialects/`` imports the compiler or the passes (not even
-inside a function); the compiler's copies of dialect definitions are imports of
-them; ``operand_groups`` gives the groups the accessors give, whether or not the
+The compiler's names for dialect definitions are imports of them (that no module
+under ``dialects/`` imports the compiler or the passes is test/test_import_graph.py's);
+``operand_groups`` gives the groups the accessors give, whether or not the
 op's layout is understood.
 """
 
 from __future__ import annotations
 
-import ast
-
-from hypothesis import given
-from hypothesis import strategies as st
-from xdsl.dialects import test as xdsl_test
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, f32, i32
-from xdsl.irdl import OptionalDef, VariadicDef
-
 from mini_iree.dialects.flow import TensorEncodeOp
 from mini_iree.dialects.linalg import packed_shape
 from mini_iree.dialects.support import operand_groups
-
-from conftest import REPO
-
-UPPER_LAYERS = ("mini_iree.compiler", "mini_iree.passes")
-
-# Imports of an upper layer that are still needed, each with what removes it.
-KNOWN_UPWARD_IMPORTS = {
-    # MLIR reports a struct cut before its key as two errors at one place; only the
-    # compiler's DiagnosticError carries two. Goes once the located parser can raise
-    # several errors itself (compiler/ir/parsing.py).
-    ("utils.py", "mini_iree.compiler.ir.diagnostics"),
-}
-
-
-def _imported_modules(path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
-            found.add(node.module)
-    return found
-
-
-def test_dialects_import_no_upper_layer():
-    dialects = REPO / "dialects"
-    upward = {
-        (str(path.relative_to(dialects)), module)
-        for path in sorted(dialects.rglob("*.py"))
-        for module in _imported_modules(path)
-        if module.startswith(UPPER_LAYERS)
-    }
-    assert upward == KNOWN_UPWARD_IMPORTS
+from xdsl.dialects import test as xdsl_test
+from xdsl.dialects.builtin import DenseArrayBase, TensorType, f32, i32
+from xdsl.irdl import OptionalDef, VariadicDef
 
 
 def test_the_compiler_imports_the_dialect_definitions():
     # One copy: the layout algebra's names are the dialects' objects.
     from mini_iree.compiler.layout import encoding_info_checks, xla_shape
+    from mini_iree.compiler.layout.shapes import packed_shape as layout_packed_shape
     from mini_iree.dialects import encoding_info_checks as dialect_checks
     from mini_iree.dialects import xla_shape as dialect_xla_shape
 
     assert encoding_info_checks.verify_encoding_info is dialect_checks.verify_encoding_info
     assert xla_shape.parse_layout is dialect_xla_shape.parse_layout
-
-
-_SIZES = st.one_of(st.none(), st.integers(0, 40))
-_TILES = st.one_of(st.none(), st.integers(1, 9))
-
-
-@given(data=st.data(), rank=st.integers(1, 4))
-def test_packed_shape_is_the_layout_algebras(data, rank):
-    from mini_iree.compiler.layout.shapes import packed_shape as layout_packed_shape
-
-    shape = tuple(data.draw(_SIZES) for _ in range(rank))
-    dims = data.draw(st.permutations(range(rank)))[: data.draw(st.integers(0, rank))]
-    tiles = tuple(data.draw(_TILES) for _ in dims)
-    perm = tuple(data.draw(st.permutations(range(rank)))) if data.draw(st.booleans()) else ()
-    assert packed_shape(shape, dims, tiles, perm) == layout_packed_shape(shape, dims, tiles, perm)
+    assert layout_packed_shape is packed_shape
 
 
 def _encode_op() -> TensorEncodeOp:
