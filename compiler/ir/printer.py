@@ -293,8 +293,10 @@ def _block_arg_names(op: Operation, region: Region) -> list[str | None]:
     """linalg's structured ops name their body arguments ``%in``/``%out``."""
     if op.name not in ("linalg.generic", "linalg.reduce", "linalg.map"):
         return []
-    outs = getattr(op, "outputs", None)
-    n_out = len(outs) if outs is not None else 1
+    try:
+        n_out = len(op.outputs)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - an op printed in a diagnostic may be invalid (segment sizes dropped)
+        n_out = 1
     block = region.blocks.first
     if block is None:
         return []
