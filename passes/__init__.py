@@ -44,6 +44,7 @@ _PASSES: dict[str, str] = {
     "iree-abi-wrap-entry-points": "mini_iree.passes.wrap_entry_points:WrapEntryPointsPass",
     # MLIR's inliner, which IREE's ABI pipeline runs right after wrapping entry points.
     "inline": "mini_iree.passes.inline:InlinePass",
+    "iree-dispatch-creation-elementwise-op-fusion": "mini_iree.passes.elementwise_op_fusion:ElementwiseOpFusionPass",
     "iree-dispatch-creation-form-dispatch-regions": "mini_iree.passes.form_dispatch_regions:FormDispatchRegionsPass",
     "iree-dispatch-creation-clone-producers-into-dispatch-regions": (
         "mini_iree.passes.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass"
@@ -306,6 +307,11 @@ _PIPELINES: dict[str, Pipeline] = {
             "inline{{default-pipeline=}}",
             "canonicalize",
             "cse",
+            # IREE's dispatch-creation preprocessing: elementwise producers fuse into
+            # their generic consumers before regions are formed.
+            "iree-dispatch-creation-elementwise-op-fusion",
+            "canonicalize",
+            "cse",
             "iree-dispatch-creation-form-dispatch-regions",
             "iree-dispatch-creation-clone-producers-into-dispatch-regions",
             "iree-dispatch-creation-annotate-data-tiling-hints",
@@ -316,7 +322,8 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass",
             "iree-dispatch-creation-convert-encoding-to-flow",
             "canonicalize",
-            "iree-util-hoist-into-globals",
+            # IREE hoists with a zero size-increase threshold here: broadcasts of constants stay.
+            "iree-util-hoist-into-globals{{max-size-increase-threshold=0}}",
         ),
         (_TARGET_OPTION, _ERA_OPTION, _ENCODING_OPTION),
         (*_ERA_CHOICES, ("encoding", ENCODINGS)),

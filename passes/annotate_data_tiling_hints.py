@@ -56,8 +56,8 @@ class AnnotateDataTilingHintsPass(ModulePass):
 
     A function in which any op already has the hint is left alone (the hints
     were preset). Matmul-like contractions (one batch/M/N/K loop at most, a K
-    and an M or N, every loop one of these four, a multiply-accumulate body:
-    a matmul with a broadcast LHS or RHS is left alone) and scaled contractions (one K
+    and an M or N, a multiply-accumulate body; a matmul with a broadcast LHS or
+    RHS is hinted too, and its resolvers give it the identity layout) and scaled contractions (one K
     and one Kb loop) are recognized, if no operand is encoded and they are not
     in a dispatch with a workgroup count; ``conv`` is accepted in
     ``data-tiling-op-types`` but matches no op here.

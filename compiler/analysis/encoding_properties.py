@@ -271,10 +271,9 @@ def is_supported_contraction_given_precondition(op: Operation) -> bool:
         return False
     if not (dims.m or dims.n) or not dims.k:
         return False
-    # IREE hints a broadcast matmul too, but its resolvers then pack the result
-    # without the broadcast loop (an invalid pack): left alone here, it runs as it is.
-    if not dims.classifies_every_loop(indexing_maps(op)[0].num_dims):
-        return False
+    # A broadcast matmul (a loop that is none of batch/M/N/K) is hinted too, as
+    # IREE hints it; no resolver has a packed layout for it (get_contraction_dims),
+    # so its operands keep the identity layout.
     return _has_matmul_like_body(op.body.block)
 
 

@@ -620,6 +620,8 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
     parser.add_argument(
         "--mlir-print-ir-before",
         type=_pass_list,
+        # Repeated flags add up, as MLIR's cl::list options do.
+        action="extend",
         default=None,
         metavar="PASS[,PASS...]",
         help="print the IR before each run of these passes to stderr",
@@ -627,6 +629,8 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
     parser.add_argument(
         "--mlir-print-ir-after",
         type=_pass_list,
+        # Repeated flags add up, as MLIR's cl::list options do.
+        action="extend",
         default=None,
         metavar="PASS[,PASS...]",
         help="print the IR after each run of these passes to stderr",

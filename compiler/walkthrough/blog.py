@@ -38,6 +38,9 @@ PLACES: dict[str, BlogPlace] = {
     "iree-hal-materialize-target-devices": BlogPlace(SETUP, note="the #device_target_hip global of every dump"),
     "iree-abi-wrap-entry-points": BlogPlace(TARGET_INDEPENDENT, note="the util.func on !hal.buffer_view of dump 00"),
     "inline": BlogPlace(TARGET_INDEPENDENT),
+    "iree-dispatch-creation-elementwise-op-fusion": BlogPlace(
+        TARGET_INDEPENDENT, note="fusion preprocessing the post passes over (the matmul has no elementwise producer)"
+    ),
     "iree-dispatch-creation-form-dispatch-regions": BlogPlace(TARGET_INDEPENDENT),
     "iree-dispatch-creation-clone-producers-into-dispatch-regions": BlogPlace(
         TARGET_INDEPENDENT, ("00-annotate-data-tiling-hints.before.mlir",), "the IR before the hints"

@@ -264,10 +264,15 @@ def test_unsigned_contraction_on_vmvx_zero_extends_into_mmt4d():
 
 
 @pytest.mark.parametrize("target", ["avx2", "vmvx", "gfx942"])
-def test_broadcast_matmul_is_left_alone(target: str):
-    """No loop of a broadcast LHS's result is M: no packed layout has room for it, so no encoding."""
+def test_broadcast_matmul_keeps_the_identity_layout(target: str):
+    """No loop of a broadcast LHS's result is M: hinted and encoded as IREE does, but no packed layout has
+    room for it, so every resolver gives the identity layout and the matmul runs as it is."""
+    dispatch_creation = run_opt([str(INPUTS / "matmul_broadcast_lhs.mlir"), "-p", "data-tiling-dispatch-creation"])
+    assert dispatch_creation.returncode == 0, dispatch_creation.stderr
+    assert "#iree_encoding.encoding<operand_index = 0" in dispatch_creation.stdout
     result = _compile(INPUTS / "matmul_broadcast_lhs.mlir", TARGETS[target])
     assert result.returncode == 0, result.stderr
+    assert "iree_encoding" not in result.stdout
     if target == "gfx942":
         # GPU executables get named contractions generalized (iree-codegen-gpu-generalize-named-ops).
         assert "linalg.matmul" not in result.stdout

@@ -1,0 +1,7 @@
+func.func @mm(%a: tensor<100x300xbf16>, %b: tensor<300x200xbf16>) -> tensor<100x200xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x200xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<100x200xf32>) -> tensor<100x200xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<100x300xbf16>, tensor<300x200xbf16>) outs(%f : tensor<100x200xf32>) -> tensor<100x200xf32>
+  return %r : tensor<100x200xf32>
+}
