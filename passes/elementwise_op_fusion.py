@@ -339,13 +339,13 @@ def _fuse(consumer: linalg.GenericOp, index: int, rewriter: PatternRewriter) -> 
         result_types,
     )
     fused.location = consumer.location
-    rewriter.insert_op(fused, InsertPoint.before(consumer))
+    rewriter.insert(fused, InsertPoint.before(consumer))
     for number, fused_result in zip(preserved, fused.results):
         producer.results[number].replace_uses_with_if(fused_result, lambda use: use.operation is not consumer)
     consumer_results = fused.results[len(preserved) :]
-    rewriter.replace_op(consumer, [], list(consumer_results))
+    rewriter.replace(consumer, [], list(consumer_results))
     if all(not r.uses for r in producer.results):
-        rewriter.erase_op(producer)
+        rewriter.erase(producer)
 
 
 class FuseElementwiseOps(RewritePattern):
@@ -420,7 +420,7 @@ class FoldScalarOrSplatConstant(RewritePattern):
                 return
             constant = arith.ConstantOp(scalar)
             constant.location = value.owner.location  # type: ignore[union-attr]
-            rewriter.insert_op(constant, InsertPoint.before(op))
+            rewriter.insert(constant, InsertPoint.before(op))
             body = op.body.clone()
             block = body.block
             block.args[index].replace_all_uses_with(constant.result)
@@ -435,7 +435,7 @@ class FoldScalarOrSplatConstant(RewritePattern):
                 list(op.result_types),
             )
             fused.location = op.location
-            rewriter.replace_op(op, fused)
+            rewriter.replace(op, fused)
             return
 
 
@@ -458,10 +458,10 @@ class RemoveOutsDependency(RewritePattern):
                 if extent < 0:
                     position = arith.ConstantOp.from_int_and_width(dim, IndexType())
                     size = tensor.DimOp(value, position.result)
-                    rewriter.insert_op([position, size], InsertPoint.before(op))
+                    rewriter.insert([position, size], InsertPoint.before(op))
                     sizes.append(size.result)
             empty = tensor.EmptyOp(sizes, value.type)
-            rewriter.insert_op(empty, InsertPoint.before(op))
+            rewriter.insert(empty, InsertPoint.before(op))
             for new in empty.walk():
                 new.location = op.location
             op.operands[index] = empty.results[0]
@@ -532,7 +532,7 @@ class DeduplicateAndRemoveDeadOperandsAndResults(RewritePattern):
             [t for n, t in enumerate(op.result_types) if n not in dead_results],
         )
         new_op.location = op.location
-        rewriter.insert_op(new_op, InsertPoint.before(op))
+        rewriter.insert(new_op, InsertPoint.before(op))
         results: list[SSAValue | None] = []
         live = iter(new_op.results)
         for number in range(len(op.results)):
@@ -540,7 +540,7 @@ class DeduplicateAndRemoveDeadOperandsAndResults(RewritePattern):
         for old, new in zip(op.results, results):
             if new is not None:
                 old.replace_all_uses_with(new)
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 @dataclass(frozen=True)

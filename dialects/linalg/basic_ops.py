@@ -3,15 +3,18 @@ and `linalg.index`."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, StringAttr, i64
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, StringAttr, TensorType, i64
 from xdsl.dialects.linalg import ops as xdsl_linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
-from xdsl.traits import HasParent
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, HasParent
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.linalg.syntax import parse_ins_outs, parse_optional_arrow_type_list
+from mini_iree.dialects.tensor import CastOp
 
 # Re-exported so that `from mini_iree.dialects.linalg import GenericOp` works for
 # every op of the dialect, ours or xDSL's.
@@ -93,3 +96,65 @@ def _parse_generic(cls: type[GenericOp], parser: Parser) -> GenericOp:
 GenericOp.parse = classmethod(_parse_generic)  # type: ignore[method-assign]
 
 
+
+
+# ---------------------------------------------------------------------------
+# linalg.generic's canonicalization (MLIR's GenericOp::getCanonicalizationPatterns)
+# ---------------------------------------------------------------------------
+
+
+class EraseIdentityGenericOp(RewritePattern):
+    """A generic that only yields its own block arguments, every operand read alike, is those operands.
+
+    MLIR's ``EraseIdentityLinalgOp<GenericOp>`` on tensors: all indexing maps are
+    equal and the body is a lone ``linalg.yield`` of block arguments; each result
+    is replaced by the operand it yields (through a ``tensor.cast`` when only
+    static sizes differ). An identity copy so disappears before dispatches form.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter, /) -> None:
+        maps = op.indexing_maps.data
+        if any(m != maps[0] for m in maps) or not op.results:
+            return
+        if any(not isinstance(v.type, TensorType) for v in op.operands):
+            return  # buffers and mixed semantics are left alone, as MLIR leaves them
+        block = op.body.block
+        yielded = block.first_op
+        if not isinstance(yielded, YieldOp) or yielded is not block.last_op:
+            return
+        replacements: list[SSAValue] = []
+        new_ops: list[Operation] = []
+        for value, result in zip(yielded.operands, op.results, strict=True):
+            if not isinstance(value, BlockArgument) or value.block is not block:
+                return
+            source = op.operands[value.index]
+            if source.type != result.type:
+                if not _cast_compatible(source.type, result.type):
+                    return
+                cast = CastOp(source, result.type)
+                cast.location = op.location
+                new_ops.append(cast)
+                source = cast.results[0]
+            replacements.append(source)
+        rewriter.replace(op, new_ops, replacements)
+
+
+def _cast_compatible(source: Attribute, dest: Attribute) -> bool:
+    """``tensor::CastOp::areCastCompatible`` of ranked tensors: same element type and rank, sizes agree."""
+    if not isinstance(source, TensorType) or not isinstance(dest, TensorType):
+        return False
+    if source.element_type != dest.element_type or source.get_num_dims() != dest.get_num_dims():
+        return False
+    return all(a == b or a < 0 or b < 0 for a, b in zip(source.get_shape(), dest.get_shape()))
+
+
+class _GenericCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (EraseIdentityGenericOp(),)
+
+
+# xDSL's generic has no canonicalization patterns; it gets MLIR's here, where the
+# dialect's other additions to xDSL's class (its parser) are made.
+GenericOp.traits.add_trait(_GenericCanonicalization())

@@ -55,3 +55,36 @@ flow.executable private @ex {
     }
   }
 }
+
+// -----
+
+// A generic that only yields what it reads, every operand read alike, is its
+// input (MLIR's EraseIdentityLinalgOp); a static result of a dynamic input is
+// a `tensor.cast` of it. A transposing copy stays.
+
+func.func @identity_generic(%a: tensor<4x?xf32>, %b: tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x8xf32>, tensor<?x4xf32>) {
+  %c1 = arith.constant 1 : index
+  %d = tensor.dim %a, %c1 : tensor<4x?xf32>
+  %e = tensor.empty(%d) : tensor<4x?xf32>
+  %copy = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x?xf32>) outs(%e : tensor<4x?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x?xf32>
+  %e8 = tensor.empty() : tensor<4x8xf32>
+  %static = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x?xf32>) outs(%e8 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x8xf32>
+  %et = tensor.empty(%d) : tensor<?x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x?xf32>) outs(%et : tensor<?x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<?x4xf32>
+  return %copy, %static, %t : tensor<4x?xf32>, tensor<4x8xf32>, tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @identity_generic(
+// CHECK-SAME:      %[[A:[^:]+]]: tensor<4x?xf32>, %[[B:[^:]+]]: tensor<4x?xf32>)
+// CHECK:         %[[CAST:.+]] = tensor.cast %[[B]] : tensor<4x?xf32> to tensor<4x8xf32>
+// CHECK:         %[[T:.+]] = linalg.generic
+// CHECK:         return %[[A]], %[[CAST]], %[[T]]
