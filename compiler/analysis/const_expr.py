@@ -42,6 +42,7 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike
 
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
 from mini_iree.compiler.ir.queries import (
     instance_test,
     is_bit_extend_op,
@@ -317,7 +318,7 @@ class ConstExprAnalysis:
             and is_legal_const_expr_type(op.type)
         }
         roots: dict[SSAValue, Operation] = {}
-        for function in function_like_ops(module):
+        for function in functions(module, kinds=FUNCTION_LIKE, defined=True):
             for op in nested_ops(function):
                 if _is_global_load(op) and op.global_.root_reference.data in immutable_globals:  # type: ignore[attr-defined]
                     roots[op.result] = op
@@ -402,13 +403,6 @@ class ConstExprAnalysis:
                     info.roots.update(producer.roots)
                 for use in info.value.uses:
                     self._expand_to_use_or_use_parent(info.op, use.operation)
-
-
-def function_like_ops(module: ModuleOp) -> Iterator[Operation]:
-    """Functions (``func.func``, ``util.func``) and initializers directly in ``module``, with bodies."""
-    for op in module.body.block.ops:
-        if _is_function_like(op) and op.regions[0].blocks:
-            yield op
 
 
 def _ancestors(op: Operation) -> Iterator[Operation]:
