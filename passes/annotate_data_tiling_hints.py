@@ -27,14 +27,6 @@ from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_di
 from mini_iree.compiler.ir.queries import nested_ops
 
 
-def is_supported_scaled_contraction_op(op: Operation) -> bool:
-    """IREE's ``isSupportedScaledContractionOp``: a scaled contraction with exactly one K and one Kb loop.
-
-    Data tiling handles a single block loop and a single loop inside a block.
-    """
-    return data_tilable_precondition(op) and _is_supported_scaled_contraction_given_precondition(op)
-
-
 def _is_supported_scaled_contraction_given_precondition(op: Operation) -> bool:
     dims = scaled_contraction_dims(op)
     return dims is not None and len(dims.k) == 1 and len(dims.kb) == 1

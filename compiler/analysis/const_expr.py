@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
-from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike
+from xdsl.traits import ConstantLike, IsolatedFromAbove
 
 from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
 from mini_iree.compiler.ir.queries import (
@@ -295,12 +295,6 @@ class ConstExprAnalysis:
     def is_const_expr_value(self, value: SSAValue) -> bool:
         info = self._info.get(value)
         return info is not None and info.is_const_expr
-
-    def is_const_expr_operation(self, op: Operation) -> bool:
-        if not op.results:
-            # A side-effect-free terminator, such as the return of a const-expr region.
-            return _is_memory_effect_free(op) and op.has_trait(ReturnLike)
-        return self.is_const_expr_value(op.results[0])
 
     def const_expr_operations(self) -> set[Operation]:
         """Every op defining a const-expr value, roots included."""
