@@ -10,6 +10,8 @@ values to not-yet-converted users and are gone when the function is done.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, NoneAttr, TensorType, UnrealizedConversionCastOp, i32
@@ -18,6 +20,7 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
     RewritePattern,
+    op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.common_subexpression_elimination import cse
@@ -111,70 +114,77 @@ class _Conversion:
 
 
 class _ConversionPattern(RewritePattern):
-    """A pattern of the conversion; a layout it cannot build IR for is an error at the op."""
+    """A pattern of the conversion, sharing the function's ``_Conversion``.
+
+    Each pattern names the ops it converts in its ``match_and_rewrite``'s type
+    hint (``op_type_rewrite_pattern``), so the walker visits only those.
+    """
 
     def __init__(self, conversion: _Conversion):
         self.c = conversion
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        try:
-            self.convert(op, rewriter)
-        except ValueError as error:  # from the layout algebra, e.g. a dynamic inner tile
-            raise OpError(op, f"cannot be materialized: {error}") from None
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        raise NotImplementedError
+@contextmanager
+def _cannot_materialize(op: Operation) -> Iterator[None]:
+    """A layout a pattern cannot build IR for (a ``ValueError`` of the layout algebra, e.g. a
+    dynamic inner tile) is an error at the op."""
+    try:
+        yield
+    except ValueError as error:
+        raise OpError(op, f"cannot be materialized: {error}") from None
 
 
 class MaterializeInterfaceBindingEncoding(_ConversionPattern):
     """`stream.binding.subspan` / `hal.interface.binding.subspan` of an encoded tensor -> packed type."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, stream.BindingSubspanOp | hal.InterfaceBindingSubspanOp):
-            return
-        ty = op.result.type
-        if not isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase) or not _has_encoding(ty):
-            return
-        bound = ty.bound_type
-        assert isinstance(bound, TensorType)
-        dynamic = sum(1 for s in bound.get_shape() if s == DYNAMIC_INDEX)
-        if dynamic != len(op.dynamic_dims):
-            raise OpError(
-                op,
-                f"cannot be materialized: its type has {dynamic} dynamic dimensions but "
-                f"{len(op.dynamic_dims)} dimension values are attached",
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.BindingSubspanOp | hal.InterfaceBindingSubspanOp, rewriter: PatternRewriter
+    ) -> None:
+        with _cannot_materialize(op):
+            ty = op.result.type
+            if not isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase) or not _has_encoding(ty):
+                return
+            bound = ty.bound_type
+            assert isinstance(bound, TensorType)
+            dynamic = sum(1 for s in bound.get_shape() if s == DYNAMIC_INDEX)
+            if dynamic != len(op.dynamic_dims):
+                raise OpError(
+                    op,
+                    f"cannot be materialized: its type has {dynamic} dynamic dimensions but "
+                    f"{len(op.dynamic_dims)} dimension values are attached",
+                )
+            info = self.c.info(op, bound)
+            logical = mixed_sizes(bound.get_shape(), list(op.dynamic_dims))
+            builder = self.c.builder(op)
+            pads = self.c.layouts.padding(op, bound)
+            if pads is not None and any(pads):
+                # A padding layout: the binding holds the padded tensor, row-major.
+                sizes = _padded_sizes(op, pads, logical)
+                new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
+            elif info is None or info.is_identity():
+                sizes = logical
+                new_bound = _strip(bound)
+            else:
+                sizes = builder.materialized_sizes(info, logical)
+                new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
+            new_type = type(ty)(ty.access_mode, new_bound)
+            dims = [s for s in sizes if isinstance(s, SSAValue)]
+            # The dynamic dims are the last operands; the binding/offset operands stay.
+            operands = list(op.operands[: len(op.operands) - len(op.dynamic_dims)]) + dims
+            properties = dict(op.properties)
+            if "operandSegmentSizes" in properties:
+                segments = list(properties["operandSegmentSizes"].get_values())  # type: ignore[attr-defined]
+                segments[-1] = len(dims)
+                properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
+            new = type(op).create(
+                operands=operands, result_types=[new_type], properties=properties, attributes=dict(op.attributes)
             )
-        info = self.c.info(op, bound)
-        logical = mixed_sizes(bound.get_shape(), list(op.dynamic_dims))
-        builder = self.c.builder(op)
-        pads = self.c.layouts.padding(op, bound)
-        if pads is not None and any(pads):
-            # A padding layout: the binding holds the padded tensor, row-major.
-            sizes = _padded_sizes(op, pads, logical)
-            new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
-        elif info is None or info.is_identity():
-            sizes = logical
-            new_bound = _strip(bound)
-        else:
-            sizes = builder.materialized_sizes(info, logical)
-            new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
-        new_type = type(ty)(ty.access_mode, new_bound)
-        dims = [s for s in sizes if isinstance(s, SSAValue)]
-        # The dynamic dims are the last operands; the binding/offset operands stay.
-        operands = list(op.operands[: len(op.operands) - len(op.dynamic_dims)]) + dims
-        properties = dict(op.properties)
-        if "operandSegmentSizes" in properties:
-            segments = list(properties["operandSegmentSizes"].get_values())  # type: ignore[attr-defined]
-            segments[-1] = len(dims)
-            properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
-        new = type(op).create(
-            operands=operands, result_types=[new_type], properties=properties, attributes=dict(op.attributes)
-        )
-        rewriter.insert(new, InsertPoint.before(op))
-        self.c.record(new.results[0], logical, sizes)
-        if pads is not None and any(pads):
-            self.c.padded.add(new.results[0])
-        self.c.replace(rewriter, op, [new.results[0]])
+            rewriter.insert(new, InsertPoint.before(op))
+            self.c.record(new.results[0], logical, sizes)
+            if pads is not None and any(pads):
+                self.c.padded.add(new.results[0])
+            self.c.replace(rewriter, op, [new.results[0]])
 
 
 def _padded_sizes(op: Operation, pads: list[int], logical: Mixed) -> Mixed:
@@ -204,136 +214,144 @@ def _is_full_slice(op: Operation, sizes: list, dims: Mixed) -> bool:
 class MaterializeTensorExtDispatchTensorLoadOp(_ConversionPattern):
     """A whole-tensor `dispatch.tensor.load` of an encoded binding reads the packed tensor."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, iree_tensor_ext.DispatchTensorLoadOpBase):
-            return
-        if not _has_encoding(op.source.type) and not _has_encoding(op.result.type):
-            return
-        source = self.c.remapped(op, op.source)
-        result_info = self.c.info(op, op.result.type)
-        source_info = self.c.info(op, op.source.type)
-        if (result_info or MaterializeEncodingInfo()) != (source_info or MaterializeEncodingInfo()):
-            raise OpError(op, "loads a tensor whose layout differs from its binding's; relayout is not materialized")
-        logical = self.c.logical.get(source)
-        if logical is None:
-            raise OpError(op, "reads a binding that was not materialized")
-        if not _is_full_slice(op, op.get_mixed_sizes(), logical):
-            raise OpError(op, "only whole-tensor loads of encoded bindings are materialized")
-        packed = self.c.packed[source]
-        dims = [s for s in packed if isinstance(s, SSAValue)]
-        if source in self.c.padded:
-            # IREE's padding MaterializeFlowDispatchTensorLoadOp: read the logical tensor
-            # out of the padded binding.
-            new = type(op)(_strip(op.result.type), source, dims, **_slice_of_padded(logical))
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_tensor_ext.DispatchTensorLoadOpBase, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not _has_encoding(op.source.type) and not _has_encoding(op.result.type):
+                return
+            source = self.c.remapped(op, op.source)
+            result_info = self.c.info(op, op.result.type)
+            source_info = self.c.info(op, op.source.type)
+            if (result_info or MaterializeEncodingInfo()) != (source_info or MaterializeEncodingInfo()):
+                raise OpError(
+                    op, "loads a tensor whose layout differs from its binding's; relayout is not materialized"
+                )
+            logical = self.c.logical.get(source)
+            if logical is None:
+                raise OpError(op, "reads a binding that was not materialized")
+            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
+                raise OpError(op, "only whole-tensor loads of encoded bindings are materialized")
+            packed = self.c.packed[source]
+            dims = [s for s in packed if isinstance(s, SSAValue)]
+            if source in self.c.padded:
+                # IREE's padding MaterializeFlowDispatchTensorLoadOp: read the logical tensor
+                # out of the padded binding.
+                new = type(op)(_strip(op.result.type), source, dims, **_slice_of_padded(logical))
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.record(new.result, logical, logical)
+                self.c.replace(rewriter, op, [new.result])
+                return
+            # The op's own class: `flow.dispatch.tensor.load` in the walkthrough's older IR.
+            new = type(op)(
+                source.type.bound_type,  # type: ignore[attr-defined]
+                source,
+                dims,
+            )
             rewriter.insert(new, InsertPoint.before(op))
-            self.c.record(new.result, logical, logical)
+            self.c.record(new.result, logical, packed)
             self.c.replace(rewriter, op, [new.result])
-            return
-        # The op's own class: `flow.dispatch.tensor.load` in the walkthrough's older IR.
-        new = type(op)(
-            source.type.bound_type,  # type: ignore[attr-defined]
-            source,
-            dims,
-        )
-        rewriter.insert(new, InsertPoint.before(op))
-        self.c.record(new.result, logical, packed)
-        self.c.replace(rewriter, op, [new.result])
 
 
 class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
     """A whole-tensor `dispatch.tensor.store` into an encoded binding writes the packed tensor."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, iree_tensor_ext.DispatchTensorStoreOpBase):
-            return
-        if not _has_encoding(op.target.type) and not _has_encoding(op.value.type):
-            return
-        value_info = self.c.info(op, op.value.type)
-        target_info = self.c.info(op, op.target.type)
-        if (value_info or MaterializeEncodingInfo()) != (target_info or MaterializeEncodingInfo()):
-            raise OpError(op, "stores a tensor whose layout differs from its binding's; relayout is not materialized")
-        value = self.c.remapped(op, op.value)
-        target = self.c.remapped(op, op.target)
-        logical = self.c.logical.get(target)
-        if logical is None:
-            raise OpError(op, "writes a binding that was not materialized")
-        if not _is_full_slice(op, op.get_mixed_sizes(), logical):
-            raise OpError(op, "only whole-tensor stores into encoded bindings are materialized")
-        packed = self.c.packed[target]
-        dims = [s for s in packed if isinstance(s, SSAValue)]
-        if target in self.c.padded:
-            # IREE's padding MaterializeFlowDispatchTensorStoreOp: write the logical tensor
-            # into the padded binding; the pad is left as it is.
-            rewriter.replace(op, type(op)(value, target, dims, **_slice_of_padded(logical)))
-            return
-        new = type(op)(value, target, dims)
-        rewriter.replace(op, new)
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_tensor_ext.DispatchTensorStoreOpBase, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not _has_encoding(op.target.type) and not _has_encoding(op.value.type):
+                return
+            value_info = self.c.info(op, op.value.type)
+            target_info = self.c.info(op, op.target.type)
+            if (value_info or MaterializeEncodingInfo()) != (target_info or MaterializeEncodingInfo()):
+                raise OpError(
+                    op, "stores a tensor whose layout differs from its binding's; relayout is not materialized"
+                )
+            value = self.c.remapped(op, op.value)
+            target = self.c.remapped(op, op.target)
+            logical = self.c.logical.get(target)
+            if logical is None:
+                raise OpError(op, "writes a binding that was not materialized")
+            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
+                raise OpError(op, "only whole-tensor stores into encoded bindings are materialized")
+            packed = self.c.packed[target]
+            dims = [s for s in packed if isinstance(s, SSAValue)]
+            if target in self.c.padded:
+                # IREE's padding MaterializeFlowDispatchTensorStoreOp: write the logical tensor
+                # into the padded binding; the pad is left as it is.
+                rewriter.replace(op, type(op)(value, target, dims, **_slice_of_padded(logical)))
+                return
+            new = type(op)(value, target, dims)
+            rewriter.replace(op, new)
 
 
 class SetEncodingOpLoweringConversion(_ConversionPattern):
     """`set_encoding` -> `linalg.pack padding_value(0)` (+ expand_shape + transpose)."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, iree_encoding.SetEncodingOp):
-            return
-        info = self.c.info(op, op.result.type)
-        logical = self.c.logical_sizes(op, op.source)
-        source = self.c.remapped(op, op.source)
-        if info is None or info.is_identity() or len(logical) == 0:
-            self.c.record(source, logical, logical)
-            self.c.replace(rewriter, op, [source])
-            return
-        packed, sizes = self.c.builder(op).pack_chain(info, source, logical)
-        self.c.record(packed, logical, sizes)
-        self.c.replace(rewriter, op, [packed])
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            info = self.c.info(op, op.result.type)
+            logical = self.c.logical_sizes(op, op.source)
+            source = self.c.remapped(op, op.source)
+            if info is None or info.is_identity() or len(logical) == 0:
+                self.c.record(source, logical, logical)
+                self.c.replace(rewriter, op, [source])
+                return
+            packed, sizes = self.c.builder(op).pack_chain(info, source, logical)
+            self.c.record(packed, logical, sizes)
+            self.c.replace(rewriter, op, [packed])
 
 
 class UnsetEncodingOpLoweringConversion(_ConversionPattern):
     """`unset_encoding` -> inverse transpose + collapse_shape (swizzle) + `linalg.unpack`."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, iree_encoding.UnsetEncodingOp):
-            return
-        info = self.c.info(op, op.source.type)
-        source = self.c.remapped(op, op.source)
-        result = mixed_sizes(op.result.type.get_shape(), list(op.result_dims))
-        if info is None or info.is_identity():
-            if source.type != op.result.type:
-                raise OpError(op, "slicing unset_encoding of an identity layout is not materialized")
-            self.c.replace(rewriter, op, [source])
-            return
-        logical = self.c.logical_sizes(op, op.source)
-        value = self.c.builder(op).unpack_chain(info, source, logical, result, self.c.packed.get(source))
-        self.c.replace(rewriter, op, [value])
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.UnsetEncodingOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            info = self.c.info(op, op.source.type)
+            source = self.c.remapped(op, op.source)
+            result = mixed_sizes(op.result.type.get_shape(), list(op.result_dims))
+            if info is None or info.is_identity():
+                if source.type != op.result.type:
+                    raise OpError(op, "slicing unset_encoding of an identity layout is not materialized")
+                self.c.replace(rewriter, op, [source])
+                return
+            logical = self.c.logical_sizes(op, op.source)
+            value = self.c.builder(op).unpack_chain(info, source, logical, result, self.c.packed.get(source))
+            self.c.replace(rewriter, op, [value])
 
 
 class MaterializeTensorEmptyOp(_ConversionPattern):
     """`tensor.empty` of an encoded type -> `tensor.empty` of the packed type (IREE's MaterializeOperation)."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tensor.EmptyOp) or not _has_encoding(op.tensor.type):
-            return
-        ty = op.tensor.type
-        info = self.c.info(op, ty)
-        logical = mixed_sizes(ty.get_shape(), list(op.dynamic_sizes))  # type: ignore[attr-defined]
-        builder = self.c.builder(op)
-        sizes = logical if info is None or info.is_identity() else builder.materialized_sizes(info, logical)
-        new = builder.empty(sizes, ty.get_element_type())  # type: ignore[attr-defined]
-        self.c.record(new, logical, sizes)
-        self.c.replace(rewriter, op, [new])
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.EmptyOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not _has_encoding(op.tensor.type):
+                return
+            ty = op.tensor.type
+            info = self.c.info(op, ty)
+            logical = mixed_sizes(ty.get_shape(), list(op.dynamic_sizes))  # type: ignore[attr-defined]
+            builder = self.c.builder(op)
+            sizes = logical if info is None or info.is_identity() else builder.materialized_sizes(info, logical)
+            new = builder.empty(sizes, ty.get_element_type())  # type: ignore[attr-defined]
+            self.c.record(new, logical, sizes)
+            self.c.replace(rewriter, op, [new])
 
 
 class MaterializeFillOp(_ConversionPattern):
     """`linalg.fill` into an encoded tensor fills the packed tensor (IREE's MaterializeDPSOperation)."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, linalg.FillOp) or not any(_has_encoding(r.type) for r in op.results):
-            return
-        out = self.c.remapped(op, op.outputs[0])
-        new = linalg.FillOp([op.inputs[0]], [out], [out.type])
-        rewriter.insert(new, InsertPoint.before(op))
-        self._record_like(new.results[0], out)
-        self.c.replace(rewriter, op, [new.results[0]])
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.FillOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not any(_has_encoding(r.type) for r in op.results):
+                return
+            out = self.c.remapped(op, op.outputs[0])
+            new = linalg.FillOp([op.inputs[0]], [out], [out.type])
+            rewriter.insert(new, InsertPoint.before(op))
+            self._record_like(new.results[0], out)
+            self.c.replace(rewriter, op, [new.results[0]])
 
     def _record_like(self, value: SSAValue, like: SSAValue) -> None:
         if like in self.c.logical:
@@ -347,56 +365,58 @@ def _is_elementwise_generic(op: Operation) -> bool:
 class MaterializeContractionOp(_ConversionPattern):
     """A contraction on encoded operands -> `linalg.mmt4d`/`batch_mmt4d` or `iree_codegen.inner_tiled`."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        from mini_iree.compiler.materialize_encoding.contraction import lower_to_mmt4d
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.ContractionOp | linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            from mini_iree.compiler.materialize_encoding.contraction import lower_to_mmt4d
 
-        if not isinstance(op, linalg.ContractionOp | linalg.GenericOp) or _is_elementwise_generic(op):
-            return
-        if not any(_has_encoding(v.type) for v in op.operands):
-            return
-        operands = list(op.operands)
-        if self.c.layouts.padding_resolver is not None:
-            # Padding keeps every tensor's shape: the contraction runs as it is, without encodings.
-            new = _clone_on(op, [self.c.remapped(op, v) for v in operands])
-            rewriter.insert(new, InsertPoint.before(op))
-            self.c.replace(rewriter, op, list(new.results))
-            return
-        if len(operands) != 3 or len(op.results) != 1:
-            raise OpError(op, "only contractions with two inputs and one init are materialized")
-        infos = [self.c.info(op, v.type) for v in operands]
-        new_operands = [self.c.remapped(op, v) for v in operands]
-        if all(i is None or i.is_identity() for i in infos):
-            # Identity layouts (also any encoding the resolver does not lay out, such as
-            # `#iree_encoding.matmul_k`): the same op on the plain tensors.
-            new = _clone_on(op, new_operands)
-            rewriter.insert(new, InsertPoint.before(op))
-            self.c.replace(rewriter, op, [new.results[0]])
-            return
-        encodings = [v.type.encoding for v in operands]  # type: ignore[attr-defined]
-        if not all(isinstance(e, iree_encoding.EncodingAttr) for e in encodings) or [
-            e.get_operand_index() for e in encodings
-        ] != [0, 1, 2]:
-            raise OpError(op, "expects #iree_encoding.encoding with operand indices 0, 1, 2 on lhs, rhs and init")
-        if isinstance(op, linalg.GenericOp) and not _is_mul_add_body(op):
-            raise OpError(op, "is not a multiply-accumulate contraction")
-        if any(i is None or i.is_identity() for i in infos):
-            raise OpError(op, "has operands with and without packed layouts")
-        builder = self.c.builder(op)
-        layouts = self.c.layouts
-        sizes = [self.c.packed.get(v) for v in new_operands]
-        # The backend of the resolver that chose the layouts lowers the contraction
-        # (IREE's LayoutMaterializerAttr::lowerOp); mmt4d when no resolver says.
-        resolver = layouts.contraction_resolver(self.c.func_op)
-        if resolver is not None:
-            result = resolver.lower_contraction(builder, op, encodings, infos, new_operands, sizes, layouts.profile)
-        else:
-            if any(s is None for s in sizes):
-                raise OpError(op, "operand sizes of the packed operands are unknown")
-            result, _ = lower_to_mmt4d(builder, op, encodings, infos, new_operands, sizes)  # type: ignore[arg-type]
-        acc = new_operands[2]
-        if acc in self.c.logical:
-            self.c.record(result, self.c.logical[acc], self.c.packed[acc])
-        self.c.replace(rewriter, op, [result])
+            if _is_elementwise_generic(op):
+                return
+            if not any(_has_encoding(v.type) for v in op.operands):
+                return
+            operands = list(op.operands)
+            if self.c.layouts.padding_resolver is not None:
+                # Padding keeps every tensor's shape: the contraction runs as it is, without encodings.
+                new = _clone_on(op, [self.c.remapped(op, v) for v in operands])
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.replace(rewriter, op, list(new.results))
+                return
+            if len(operands) != 3 or len(op.results) != 1:
+                raise OpError(op, "only contractions with two inputs and one init are materialized")
+            infos = [self.c.info(op, v.type) for v in operands]
+            new_operands = [self.c.remapped(op, v) for v in operands]
+            if all(i is None or i.is_identity() for i in infos):
+                # Identity layouts (also any encoding the resolver does not lay out, such as
+                # `#iree_encoding.matmul_k`): the same op on the plain tensors.
+                new = _clone_on(op, new_operands)
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.replace(rewriter, op, [new.results[0]])
+                return
+            encodings = [v.type.encoding for v in operands]  # type: ignore[attr-defined]
+            if not all(isinstance(e, iree_encoding.EncodingAttr) for e in encodings) or [
+                e.get_operand_index() for e in encodings
+            ] != [0, 1, 2]:
+                raise OpError(op, "expects #iree_encoding.encoding with operand indices 0, 1, 2 on lhs, rhs and init")
+            if isinstance(op, linalg.GenericOp) and not _is_mul_add_body(op):
+                raise OpError(op, "is not a multiply-accumulate contraction")
+            if any(i is None or i.is_identity() for i in infos):
+                raise OpError(op, "has operands with and without packed layouts")
+            builder = self.c.builder(op)
+            layouts = self.c.layouts
+            sizes = [self.c.packed.get(v) for v in new_operands]
+            # The backend of the resolver that chose the layouts lowers the contraction
+            # (IREE's LayoutMaterializerAttr::lowerOp); mmt4d when no resolver says.
+            resolver = layouts.contraction_resolver(self.c.func_op)
+            if resolver is not None:
+                result = resolver.lower_contraction(builder, op, encodings, infos, new_operands, sizes, layouts.profile)
+            else:
+                if any(s is None for s in sizes):
+                    raise OpError(op, "operand sizes of the packed operands are unknown")
+                result, _ = lower_to_mmt4d(builder, op, encodings, infos, new_operands, sizes)  # type: ignore[arg-type]
+            acc = new_operands[2]
+            if acc in self.c.logical:
+                self.c.record(result, self.c.logical[acc], self.c.packed[acc])
+            self.c.replace(rewriter, op, [result])
 
 
 def _clone_on(op: Operation, operands: list[SSAValue]) -> Operation:
@@ -421,29 +441,30 @@ def _is_mul_add_body(op: linalg.GenericOp) -> bool:
 class MaterializeGenericOp(_ConversionPattern):
     """An elementwise `linalg.generic` on encoded tensors runs on the packed tiles."""
 
-    def convert(self, op: Operation, rewriter: PatternRewriter) -> None:
-        from mini_iree.compiler.materialize_encoding.contraction import lower_elementwise_generic
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            from mini_iree.compiler.materialize_encoding.contraction import lower_elementwise_generic
 
-        if not _is_elementwise_generic(op) or not any(_has_encoding(v.type) for v in op.operands):
-            return
-        assert isinstance(op, linalg.GenericOp)
-        if len(op.outputs) != 1:
-            raise OpError(op, "only single-result elementwise generics are materialized")
-        infos = [self.c.info(op, v.type) for v in op.operands]
-        new_operands = [self.c.remapped(op, v) for v in op.operands]
-        if infos[-1] is None or infos[-1].is_identity():
-            if any(i is not None and not i.is_identity() for i in infos):
-                raise OpError(op, "reads packed operands into an unpacked result")
-            new = _clone_on(op, new_operands)
-            rewriter.insert(new, InsertPoint.before(op))
-            self.c.replace(rewriter, op, [new.results[0]])
-            return
-        ranks = [len(v.type.get_shape()) for v in op.operands]  # type: ignore[attr-defined]
-        result = lower_elementwise_generic(self.c.builder(op), op, infos, new_operands, ranks)
-        out = new_operands[-1]
-        if out in self.c.logical:
-            self.c.record(result, self.c.logical[out], self.c.packed[out])
-        self.c.replace(rewriter, op, [result])
+            if not _is_elementwise_generic(op) or not any(_has_encoding(v.type) for v in op.operands):
+                return
+            if len(op.outputs) != 1:
+                raise OpError(op, "only single-result elementwise generics are materialized")
+            infos = [self.c.info(op, v.type) for v in op.operands]
+            new_operands = [self.c.remapped(op, v) for v in op.operands]
+            if infos[-1] is None or infos[-1].is_identity():
+                if any(i is not None and not i.is_identity() for i in infos):
+                    raise OpError(op, "reads packed operands into an unpacked result")
+                new = _clone_on(op, new_operands)
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.replace(rewriter, op, [new.results[0]])
+                return
+            ranks = [len(v.type.get_shape()) for v in op.operands]  # type: ignore[attr-defined]
+            result = lower_elementwise_generic(self.c.builder(op), op, infos, new_operands, ranks)
+            out = new_operands[-1]
+            if out in self.c.logical:
+                self.c.record(result, self.c.logical[out], self.c.packed[out])
+            self.c.replace(rewriter, op, [result])
 
 
 def _finish(func_op: Operation) -> None:
