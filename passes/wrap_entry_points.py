@@ -69,7 +69,6 @@ def _is_scalar(type_: Attribute) -> bool:
 
 
 _is_call = instance_test(func.CallOp, util.CallOp)
-_is_func = instance_test(func.FuncOp)
 _is_dim_or_import = instance_test(hal.BufferViewDimOp, hal.TensorImportOp)
 
 
