@@ -22,16 +22,9 @@ from mini_iree.compiler.analysis.encoding_properties import (
     is_supported_contraction_given_precondition,
     set_data_tiling_hint,
 )
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_dims
-from mini_iree.compiler.ir.queries import function_ops, nested_ops
-
-
-def is_supported_scaled_contraction_op(op: Operation) -> bool:
-    """IREE's ``isSupportedScaledContractionOp``: a scaled contraction with exactly one K and one Kb loop.
-
-    Data tiling handles a single block loop and a single loop inside a block.
-    """
-    return data_tilable_precondition(op) and _is_supported_scaled_contraction_given_precondition(op)
+from mini_iree.compiler.ir.queries import nested_ops
 
 
 def _is_supported_scaled_contraction_given_precondition(op: Operation) -> bool:
@@ -85,7 +78,7 @@ class AnnotateDataTilingHintsPass(ModulePass):
         return "scaled_matmul" in self.data_tiling_op_types and _is_supported_scaled_contraction_given_precondition(op)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in function_ops(op):
+        for function in functions(op, nested=True):
             candidates: list[Operation] = []
             preset = False
             for inner in nested_ops(function):

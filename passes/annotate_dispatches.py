@@ -19,13 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, ModuleOp, ShapedType, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from mini_iree.compiler.analysis.contraction import infer_contraction_dims
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.dialects import flow, iree_encoding, iree_tensor_ext, linalg
 from mini_iree.dialects.hal import sanitize_symbol_name
 
@@ -302,11 +302,11 @@ class AnnotateDispatchesPass(ModulePass):
             inner = next((o for o in executable.body.block.ops if isinstance(o, ModuleOp)), None)
             if inner is None:
                 continue
-            functions = {f.sym_name.data: f for f in inner.ops if isinstance(f, func.FuncOp)}
+            by_name = {f.sym_name.data: f for f in functions(inner, kinds=("func.func",))}
             for export in executable.body.block.ops:
                 if not isinstance(export, flow.ExecutableExportOp):
                     continue
-                function = functions.get(export.function_ref.root_reference.data)
+                function = by_name.get(export.function_ref.root_reference.data)
                 if function is None:
                     continue  # an external function: nothing to read
                 summary = summarize_dispatch(function.body)

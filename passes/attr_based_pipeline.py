@@ -17,11 +17,11 @@ import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.ir.diagnostics import DiagnosticError, OpError, SourceLoc
 from mini_iree.dialects import util
 
@@ -74,8 +74,7 @@ class AttrBasedPipelinePass(ModulePass):
     name = "iree-preprocessing-attr-based-pipeline"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        functions = [f for f in op.walk() if isinstance(f, func.FuncOp | util.FuncOp)]
-        for function in functions:
+        for function in functions(op, nested=True):
             attr = function.attributes.get(PREPROCESSING_PIPELINE_ATTR)
             if attr is None:
                 continue

@@ -38,7 +38,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from mini_iree.compiler.ir.queries import function_ops
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.dialects import hal, iree_codegen
 from mini_iree.dialects.iree_tensor_ext import (
     DispatchTensorLoadOpBase,
@@ -238,7 +238,7 @@ class BufferizeDispatchTensorLoadStorePass(ModulePass):
     name = "iree-codegen-bufferize-dispatch-tensor-load-store"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in function_ops(op):
+        for function in functions(op, nested=True):
             body = _body_ops(function)
             for load in [o for o in body if isinstance(o, DispatchTensorLoadOpBase)]:
                 bufferize_dispatch_tensor_load(load)

@@ -38,9 +38,9 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     would_be_trivially_dead,
 )
 from mini_iree.compiler.analysis.encoding_properties import has_encoding
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.analysis.reshape_sizes import collapsed_dynamic_sizes
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.queries import function_ops
 from mini_iree.dialects import flow, linalg, tensor
 
 __all__ = ["CollapseDimensionsPass"]
@@ -608,7 +608,7 @@ class CollapseDimensionsPass(ModulePass):
     max_iterations: int = 10
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in function_ops(op):
+        for function in functions(op, nested=True):
             modified: list[flow.DispatchRegionOp] = []
             for region_op in [r for r in function.walk() if isinstance(r, flow.DispatchRegionOp)]:
                 region_op = _hoist_reshapes(region_op)

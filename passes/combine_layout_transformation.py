@@ -689,9 +689,9 @@ def _erase_trivially_dead(module: ModuleOp) -> None:
     without uses (e.g. the dispatch-tensor subspans bufferization left behind)."""
     from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-    from mini_iree.compiler.ir.queries import function_ops
+    from mini_iree.compiler.analysis.functions import functions
 
-    for function in function_ops(module):
+    for function in functions(module, nested=True):
         changed = True
         while changed:
             changed = False

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -57,6 +57,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
 from mini_iree.compiler.era import ERA_NAMES, option_era, run_era
 from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import OpError
@@ -69,17 +70,12 @@ from mini_iree.compiler.layout.storage import (
     legal_storage_bit_width,
     tensor_storage_size,
 )
-from mini_iree.dialects import stream, util
+from mini_iree.dialects import stream
 from mini_iree.compiler.ir.constants import hoist_and_unique_constants
 
-__all__ = ["EncodeHostTensorsPass", "emit_storage_size", "host_function_like_ops"]
+__all__ = ["EncodeHostTensorsPass", "emit_storage_size"]
 
 ERAS = ERA_NAMES
-
-def host_function_like_ops(module: ModuleOp) -> list[Operation]:
-    """The module's own functions and initializers (IREE's ``FunctionLikeNest``), not those in executables."""
-    return [op for op in module.body.block.ops if isinstance(op, func.FuncOp | util.FuncOp | util.InitializerOp)]
-
 
 def emit_storage_size(
     size: StorageSize, dims: Sequence[SSAValue], rewriter: PatternRewriter, point: InsertPoint
@@ -237,6 +233,7 @@ class EncodeHostTensorsPass(ModulePass):
                 FoldResourceSizeOp(),
             ]
         )
-        for function in host_function_like_ops(op):
+        # The module's own functions and initializers (IREE's ``FunctionLikeNest``), not those in executables.
+        for function in functions(op, kinds=FUNCTION_LIKE):
             SelectivePatternRewriteWalker(patterns).rewrite_region(function.regions[0])
             hoist_and_unique_constants(function)

@@ -43,11 +43,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.ir.queries import instance_test, nested_ops
 from mini_iree.dialects import util
 
 _is_call: Callable[[object], bool] = instance_test(func.CallOp, util.CallOp)
-_is_function: Callable[[object], bool] = instance_test(func.FuncOp, util.FuncOp)
 
 
 def _callee_name(call: Operation) -> str:
@@ -110,9 +110,9 @@ class _Inliner:
     def __init__(self, module: ModuleOp):
         # The module's symbol table: its top-level functions.
         self.functions: dict[str, Operation] = {}
-        for op in module.body.block.ops:
+        for op in functions(module):
             name = op.properties.get("sym_name")
-            if _is_function(op) and isinstance(name, StringAttr):
+            if isinstance(name, StringAttr):
                 self.functions[name.data] = op
         self.callees: dict[str, set[str]] = {
             name: {_callee_name(c) for c in nested_ops(f) if _is_call(c)} for name, f in self.functions.items()

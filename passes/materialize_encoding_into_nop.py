@@ -23,8 +23,8 @@ from xdsl.passes import ModulePass
 
 from mini_iree.compiler.analysis.encoded_functions import encoded_functions
 from mini_iree.compiler.materialize_encoding.layouts import LayoutSource
+from mini_iree.compiler.materialize_encoding.patterns import materialize_function
 from mini_iree.passes import pass_class
-from mini_iree.passes.materialize_device_encoding import materialize_function
 
 __all__ = ["MaterializeEncodingIntoNopPass"]
 

@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
 from mini_iree.compiler.ir.locations import give_location
 from mini_iree.dialects import flow, util
 
@@ -81,11 +82,6 @@ def outline_dispatch_workgroups(
     return dispatch
 
 
-def _function_like_ops(module: ModuleOp) -> list[Operation]:
-    """Top-level functions and initializers, in order (IREE's FunctionOpInterface ops)."""
-    return [op for op in module.ops if isinstance(op, func.FuncOp | util.FuncOp | util.InitializerOp)]
-
-
 @dataclass(frozen=True)
 class OutlineDispatchRegionsPass(ModulePass):
     """Outlines every ``flow.dispatch.workgroups`` into a ``flow.executable`` called by ``flow.dispatch``."""
@@ -99,7 +95,8 @@ class OutlineDispatchRegionsPass(ModulePass):
             if isinstance(o.properties.get("sym_name"), Attribute)
         }
         initializer_count = 0
-        for function in _function_like_ops(op):
+        # Top-level functions and initializers, in order (IREE's FunctionOpInterface ops).
+        for function in functions(op, kinds=FUNCTION_LIKE):
             if isinstance(function, util.InitializerOp):
                 prefix = f"_initializer_{initializer_count}"
                 initializer_count += 1

@@ -41,6 +41,7 @@ from mini_iree.compiler.analysis.dispatch_sites import (
     rebuild_cmd_dispatch,
     tied_operand_indices,
 )
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.locations import is_unknown
 from mini_iree.dialects import stream
@@ -286,10 +287,6 @@ def _pack_function(function: func.FuncOp) -> None:
     function.arg_attrs = ArrayAttr(new_attrs) if any(a.data for a in new_attrs) else None
 
 
-def _is_public(function: func.FuncOp) -> bool:
-    return function.sym_visibility is None or function.sym_visibility.data == "public"
-
-
 @dataclass(frozen=True)
 class PackDispatchOperandsPass(ModulePass):
     """Turns scalar dispatch operands into i32 words and rebuilds them in the dispatched functions."""
@@ -306,9 +303,8 @@ class PackDispatchOperandsPass(ModulePass):
                     stream_exports.add(inner)
                 if inner.name != "builtin.module":
                     continue
-                for function in inner.regions[0].block.ops:
-                    if isinstance(function, func.FuncOp) and function.body.blocks and _is_public(function):
-                        _pack_function(function)
+                for function in functions(inner, kinds=("func.func",), public=True, defined=True):
+                    _pack_function(function)
         packed: set[Operation] = set()
         for export, sites in export_dispatch_sites(op).items():
             if export not in stream_exports:

@@ -17,23 +17,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from mini_iree.compiler.analysis.tensor_barriers import RemoveTensorBarrierPattern
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
-from mini_iree.dialects import iree_tensor_ext
 
-__all__ = ["RemoveTensorBarrierPattern", "RemoveTensorBarriersPass"]
-
-
-class RemoveTensorBarrierPattern(RewritePattern):
-    """``compute_barrier.start/end %x`` -> ``%x`` (IREE's ``RemoveTensorBarrierPattern``)."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: iree_tensor_ext.ComputeBarrierOpBase, rewriter: PatternRewriter) -> None:
-        # The operand keeps its own name (xDSL would hand it the barrier's, MLIR has none to hand).
-        name = op.value.name_hint
-        rewriter.replace(op, [], [op.value])
-        op.value.name_hint = name
+__all__ = ["RemoveTensorBarriersPass"]
 
 
 @dataclass(frozen=True)

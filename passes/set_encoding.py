@@ -70,6 +70,7 @@ from mini_iree.compiler.analysis.encoding_properties import (
     remove_data_tiling_hint,
     static_loop_ranges,
 )
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.analysis.producer_dispatch import (
     ProducerChain,
     chain_result_dims,
@@ -79,7 +80,6 @@ from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_di
 from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.queries import function_ops
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker, op_predicate_rewrite_pattern
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
@@ -471,7 +471,7 @@ class SetEncodingPass(ModulePass):
         ]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in function_ops(op):
+        for function in functions(op, nested=True):
             SelectivePatternRewriteWalker(GreedyRewritePatternApplier(self._patterns())).rewrite_region(
                 function.regions[0]
             )

@@ -56,6 +56,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.ir.printer import MLIRPrinter
@@ -68,7 +69,6 @@ def _is_scalar(type_: Attribute) -> bool:
 
 
 _is_call = instance_test(func.CallOp, util.CallOp)
-_is_func = instance_test(func.FuncOp)
 _is_dim_or_import = instance_test(hal.BufferViewDimOp, hal.TensorImportOp)
 
 
@@ -528,8 +528,8 @@ def wrap_entry_points_iree(module: ModuleOp, default_model: str) -> None:
     """IREE's WrapEntryPointsPass (``sync`` or ``coarse-fences``)."""
     imports: list[util.FuncOp] = []
     exports: list[util.FuncOp] = []
-    for op in module.body.block.ops:
-        if not isinstance(op, util.FuncOp) or "iree.abi.stub" in op.attributes:
+    for op in functions(module, kinds=("util.func",)):
+        if "iree.abi.stub" in op.attributes:
             continue
         if op.is_declaration:
             imports.append(op)
@@ -588,7 +588,7 @@ class WrapEntryPointsPass(ModulePass):
             wrap_entry_points_iree(op, self.invocation_model)
             return
         called = _called_symbols(op)
-        for function in [f for f in nested_ops(op) if _is_func(f)]:
+        for function in functions(op, kinds=("func.func",), nested=True):
             if isinstance(function.parent_op(), ModuleOp) and _should_wrap(function, called):
                 wrap_function(function)
 

@@ -40,8 +40,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
-from xdsl.traits import ConstantLike, IsolatedFromAbove, ReturnLike
+from xdsl.traits import ConstantLike, IsolatedFromAbove
 
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
 from mini_iree.compiler.ir.queries import (
     instance_test,
     is_bit_extend_op,
@@ -295,12 +296,6 @@ class ConstExprAnalysis:
         info = self._info.get(value)
         return info is not None and info.is_const_expr
 
-    def is_const_expr_operation(self, op: Operation) -> bool:
-        if not op.results:
-            # A side-effect-free terminator, such as the return of a const-expr region.
-            return _is_memory_effect_free(op) and op.has_trait(ReturnLike)
-        return self.is_const_expr_value(op.results[0])
-
     def const_expr_operations(self) -> set[Operation]:
         """Every op defining a const-expr value, roots included."""
         return {info.op for info in self.infos if info.is_const_expr}
@@ -317,7 +312,7 @@ class ConstExprAnalysis:
             and is_legal_const_expr_type(op.type)
         }
         roots: dict[SSAValue, Operation] = {}
-        for function in function_like_ops(module):
+        for function in functions(module, kinds=FUNCTION_LIKE, defined=True):
             for op in nested_ops(function):
                 if _is_global_load(op) and op.global_.root_reference.data in immutable_globals:  # type: ignore[attr-defined]
                     roots[op.result] = op
@@ -402,13 +397,6 @@ class ConstExprAnalysis:
                     info.roots.update(producer.roots)
                 for use in info.value.uses:
                     self._expand_to_use_or_use_parent(info.op, use.operation)
-
-
-def function_like_ops(module: ModuleOp) -> Iterator[Operation]:
-    """Functions (``func.func``, ``util.func``) and initializers directly in ``module``, with bodies."""
-    for op in module.body.block.ops:
-        if _is_function_like(op) and op.regions[0].blocks:
-            yield op
 
 
 def _ancestors(op: Operation) -> Iterator[Operation]:

@@ -1,6 +1,5 @@
 """Questions passes ask of IR, answered once for every pass.
 
-* a module's functions (``function_ops``);
 * for loops over a whole module: the ops nested in an op, as a list
   (``nested_ops``, ``nested_ops_post_order``), and what an op's class answers
   once for all its ops: traits (``op_has_trait``), ``isinstance``
@@ -12,6 +11,8 @@
   ``isBroadcastingOp``) and ``is_broadcast_op_interface`` (MLIR's
   ``isaBroadcastOpInterface``).
 
+A module's functions are listed by ``compiler/analysis/functions.functions``.
+
 Dynamic sizes are xDSL's ``DYNAMIC_INDEX`` and projected permutations
 ``AffineMap.is_projected_permutation``; nothing here repeats them.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import FixedBitwidthType, IndexType, ModuleOp, TensorType, UnregisteredOp
+from xdsl.dialects.builtin import FixedBitwidthType, IndexType, TensorType, UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.traits import MemoryEffect, NoMemoryEffect, OpTrait, is_side_effect_free
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "element_bit_width",
-    "function_ops",
     "is_bit_extend_op",
     "is_broadcast_op_interface",
     "is_broadcasting_op",
@@ -119,23 +119,6 @@ def side_effect_free(op: Operation) -> bool:
     """xDSL's ``is_side_effect_free(op)``, answered per class when the op's traits settle it."""
     answer = _CLASS_EFFECT_FREE.lookup(type(op), _class_effect_free)
     return is_side_effect_free(op) if answer is None else answer
-
-
-def _is_function_class(op_class: type[Operation]) -> bool:
-    from xdsl.dialects import func
-
-    from mini_iree.dialects import util  # not at start-up
-
-    return issubclass(op_class, (func.FuncOp, util.FuncOp))
-
-
-_FUNCTION_CLASSES: ClassMemo[bool] = ClassMemo("queries.function_ops")
-
-
-def function_ops(module: ModuleOp) -> list[Operation]:
-    """Every ``func.func`` and ``util.func`` of the module (nested modules included)."""
-    lookup = _FUNCTION_CLASSES.lookup
-    return [op for op in nested_ops(module) if lookup(type(op), _is_function_class)]
 
 
 def element_bit_width(type_: Attribute, index_width: int | None = None) -> int | None:

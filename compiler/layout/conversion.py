@@ -35,7 +35,7 @@ import numpy as np
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo, SwizzleDim, TileSwizzle
 
 from .bridge import NotExpressible, iree_to_xla_layout
-from .cute import Layout, format_int_tuple
+from .cute import Layout
 from .element_map import additive_terms, padded_grid
 from .iree_encoding import encoding_relayout, format_encoding_info, inner_tiles
 from .relayout import Relayout
@@ -43,7 +43,6 @@ from .steps import Pad
 from .xla_shape import XlaLayout, XlaShape
 from .xla_tiling import xla_relayout
 
-SYSTEMS = ("cute", "xla", "iree")
 MAX_CHECKED_ELEMENTS = 1 << 20
 """A conversion enumerates every element (and a padded sample around it): beyond this it refuses."""
 
@@ -507,11 +506,6 @@ def _padded_pack(
     if not np.array_equal(encoding_relayout(info, shape).index_grid(), relayout.index_grid()):
         raise refusal
     return info
-
-
-def describe_cute_shape(layout: Layout) -> str:
-    """The tensor a CuTe layout stands for: one dim per top-level mode."""
-    return "x".join(str(m.size()) for m in layout.modes()) + f" ({format_int_tuple(layout.shape)})"
 
 
 def cute_form_of_xla_text(text: str) -> tuple[str, str] | None:

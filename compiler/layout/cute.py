@@ -496,7 +496,3 @@ def parse_tiler(text: str) -> Layout | tuple[Layout, ...]:
     if any(not e.strip() for e in entries):
         raise CuteError(f"cannot read tiler '{text}': expected '<layout, layout, ...>'")
     return tuple(parse_cute(e) for e in entries)
-
-
-def format_tiler(tiler: Layout | tuple[Layout, ...]) -> str:
-    return "<" + ", ".join(map(str, tiler)) + ">" if isinstance(tiler, tuple) else str(tiler)

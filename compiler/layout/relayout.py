@@ -172,12 +172,6 @@ class Relayout:
                 exprs = _reshape_exprs(exprs, static(source, "index expressions"), step)
         return exprs
 
-    def index_map(self):
-        """`index_exprs` as an xDSL `AffineMap` (d0, ..., dn-1) -> (physical coordinates)."""
-        from xdsl.ir.affine import AffineMap
-
-        return AffineMap(self.rank, 0, tuple(self.index_exprs()))
-
     def _check_rank(self, index: Sequence[object]) -> None:
         if len(index) != self.rank:
             raise ValueError(f"expected {self.rank} indices, got {len(index)}")

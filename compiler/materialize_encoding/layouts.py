@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
-from mini_iree.compiler.era import ERA_NAMES, EraProfile, era_profile
+from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.resolvers.interface import LayoutResolver
 from mini_iree.compiler.resolvers.registry import resolver_for, resolver_of, same_kind, same_resolver_kind
@@ -40,7 +40,6 @@ from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
 TARGET_ATTR = "hal.executable.target"
-GPU_ERAS = ERA_NAMES
 
 
 def _variant_target(op: Operation) -> hal.ExecutableTargetAttr | None:

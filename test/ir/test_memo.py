@@ -66,7 +66,6 @@ def test_the_compiler_tables_are_memo_tables() -> None:
     assert {
         "queries.op_has_trait",
         "queries.effect_free_by_class",
-        "queries.function_ops",
         "dynamic_dims.size_source",
         "clonable_into_dispatch.clone_kind",
         "canonicalize.patterns",

@@ -123,6 +123,7 @@ _ASKERS = [
     "passes/materialize_device_encoding.py",
     "passes/materialize_encoding_into_padding.py",
     "compiler/materialize_encoding/layouts.py",
+    "compiler/materialize_encoding/patterns.py",
     "compiler/materialize_encoding/contraction.py",
     *(str(p.relative_to(REPO)) for p in sorted((REPO / "compiler" / "resolvers").glob("*.py"))
       if p.name != "registry.py"),  # fmt: skip

@@ -1,0 +1,506 @@
+"""The conversion patterns of encoding materialization, and ``materialize_function`` that runs them.
+
+IREE keeps them in a library (``MaterializeEncodingPatterns.cpp``) that several
+passes populate: ``iree-codegen-materialize-device-encoding`` with the
+function's target, ``iree-codegen-materialize-encoding-into-nop`` with the
+identity resolver. Each pattern converts one op on encoded tensors to the
+packed (or padded, or plain) tensors its layout gives; casts bridge converted
+values to not-yet-converted users and are gone when the function is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, NoneAttr, TensorType, UnrealizedConversionCastOp, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.transforms.common_subexpression_elimination import cse
+
+from mini_iree.compiler.ir.constants import hoist_and_unique_constants
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
+from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, mixed_sizes, static_shape, to_ir_shape
+from mini_iree.compiler.materialize_encoding.layouts import LayoutSource
+from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext, linalg, stream, tensor
+from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
+
+__all__ = ["materialize_function"]
+
+_CAST_MARK = "__materialize_encoding_cast"
+
+
+def _has_encoding(ty: Attribute) -> bool:
+    if isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase):
+        ty = ty.bound_type
+    return isinstance(ty, TensorType) and not isinstance(ty.encoding, NoneAttr)
+
+
+def _strip(ty: TensorType) -> TensorType:
+    return TensorType(ty.get_element_type(), ty.get_shape())
+
+
+@dataclass
+class _Conversion:
+    """What the patterns share while one function is converted (the dialect conversion's value map)."""
+
+    layouts: LayoutSource
+    func_op: Operation
+    # Packed value -> sizes of the logical (encoded) tensor it stands for, and its own sizes.
+    logical: dict[SSAValue, Mixed] = field(default_factory=dict)
+    packed: dict[SSAValue, Mixed] = field(default_factory=dict)
+    # Bindings that hold their tensor padded (a padding layout): loads and stores take a slice.
+    padded: set[SSAValue] = field(default_factory=set)
+
+    def builder(self, anchor: Operation) -> Builder:
+        return Builder(anchor, self.func_op.regions[0].blocks[0])
+
+    def info(self, op: Operation, ty: Attribute) -> MaterializeEncodingInfo | None:
+        if isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase):
+            ty = ty.bound_type
+        return self.layouts.info(op, ty)
+
+    def remapped(self, op: Operation, value: SSAValue) -> SSAValue:
+        """The converted value standing for `value` (itself when it has no encoding)."""
+        owner = value.owner
+        if isinstance(owner, UnrealizedConversionCastOp) and _CAST_MARK in owner.attributes:
+            return owner.inputs[0]
+        if _has_encoding(value.type):
+            if isinstance(owner, Operation):
+                raise OpError(owner, "cannot be materialized: no pattern converts this op on encoded tensors")
+            raise OpError(op, "has an encoded operand that is a block argument, which is not materialized")
+        return value
+
+    def replace(self, rewriter: PatternRewriter, op: Operation, new_values: list[SSAValue]) -> None:
+        """Replace `op`; encoded results are bridged by casts until their users are converted."""
+        bridged: list[SSAValue] = []
+        for old, new in zip(op.results, new_values):
+            if old.type == new.type:
+                bridged.append(new)
+                continue
+            cast = UnrealizedConversionCastOp.get([new], [old.type])
+            cast.attributes[_CAST_MARK] = NoneAttr()
+            rewriter.insert(cast, InsertPoint.before(op))
+            bridged.append(cast.results[0])
+        rewriter.replace(op, [], bridged)  # type: ignore[arg-type]
+
+    def logical_sizes(self, op: Operation, value: SSAValue) -> Mixed:
+        """Sizes of an encoded (or plain) tensor value as ints and SSA values."""
+        ty = value.type
+        assert isinstance(ty, TensorType)
+        owner = value.owner
+        if isinstance(owner, UnrealizedConversionCastOp) and owner.inputs[0] in self.logical:
+            return list(self.logical[owner.inputs[0]])
+        if value in self.logical:
+            return list(self.logical[value])
+        from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+
+        if isinstance(owner, iree_tensor_ext.DispatchTensorLoadOpBase):
+            return list(owner.get_mixed_sizes())
+        dims = get_dynamic_dims(value, InsertPoint.before(op))
+        return mixed_sizes(ty.get_shape(), dims)
+
+    def record(self, value: SSAValue, logical: Mixed, packed: Mixed) -> None:
+        self.logical[value] = list(logical)
+        self.packed[value] = list(packed)
+
+
+class _ConversionPattern(RewritePattern):
+    """A pattern of the conversion, sharing the function's ``_Conversion``.
+
+    Each pattern names the ops it converts in its ``match_and_rewrite``'s type
+    hint (``op_type_rewrite_pattern``), so the walker visits only those.
+    """
+
+    def __init__(self, conversion: _Conversion):
+        self.c = conversion
+
+
+@contextmanager
+def _cannot_materialize(op: Operation) -> Iterator[None]:
+    """A layout a pattern cannot build IR for (a ``ValueError`` of the layout algebra, e.g. a
+    dynamic inner tile) is an error at the op."""
+    try:
+        yield
+    except ValueError as error:
+        raise OpError(op, f"cannot be materialized: {error}") from None
+
+
+class MaterializeInterfaceBindingEncoding(_ConversionPattern):
+    """`stream.binding.subspan` / `hal.interface.binding.subspan` of an encoded tensor -> packed type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.BindingSubspanOp | hal.InterfaceBindingSubspanOp, rewriter: PatternRewriter
+    ) -> None:
+        with _cannot_materialize(op):
+            ty = op.result.type
+            if not isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase) or not _has_encoding(ty):
+                return
+            bound = ty.bound_type
+            assert isinstance(bound, TensorType)
+            dynamic = sum(1 for s in bound.get_shape() if s == DYNAMIC_INDEX)
+            if dynamic != len(op.dynamic_dims):
+                raise OpError(
+                    op,
+                    f"cannot be materialized: its type has {dynamic} dynamic dimensions but "
+                    f"{len(op.dynamic_dims)} dimension values are attached",
+                )
+            info = self.c.info(op, bound)
+            logical = mixed_sizes(bound.get_shape(), list(op.dynamic_dims))
+            builder = self.c.builder(op)
+            pads = self.c.layouts.padding(op, bound)
+            if pads is not None and any(pads):
+                # A padding layout: the binding holds the padded tensor, row-major.
+                sizes = _padded_sizes(op, pads, logical)
+                new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
+            elif info is None or info.is_identity():
+                sizes = logical
+                new_bound = _strip(bound)
+            else:
+                sizes = builder.materialized_sizes(info, logical)
+                new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
+            new_type = type(ty)(ty.access_mode, new_bound)
+            dims = [s for s in sizes if isinstance(s, SSAValue)]
+            # The dynamic dims are the last operands; the binding/offset operands stay.
+            operands = list(op.operands[: len(op.operands) - len(op.dynamic_dims)]) + dims
+            properties = dict(op.properties)
+            if "operandSegmentSizes" in properties:
+                segments = list(properties["operandSegmentSizes"].get_values())  # type: ignore[attr-defined]
+                segments[-1] = len(dims)
+                properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
+            new = type(op).create(
+                operands=operands, result_types=[new_type], properties=properties, attributes=dict(op.attributes)
+            )
+            rewriter.insert(new, InsertPoint.before(op))
+            self.c.record(new.results[0], logical, sizes)
+            if pads is not None and any(pads):
+                self.c.padded.add(new.results[0])
+            self.c.replace(rewriter, op, [new.results[0]])
+
+
+def _padded_sizes(op: Operation, pads: list[int], logical: Mixed) -> Mixed:
+    """The sizes of a padded binding: the padded shape of the pad-only layout (static dims only)."""
+    from mini_iree.compiler.layout.padding import padded_shape
+
+    if any(pad and isinstance(size, SSAValue) for pad, size in zip(pads, logical)):
+        raise OpError(op, "cannot be materialized: padding a dynamic dim is not supported")
+    try:
+        padded = padded_shape(pads, tuple(None if isinstance(s, SSAValue) else s for s in logical))
+    except ValueError as error:
+        raise OpError(op, f"cannot be materialized: {error}") from None
+    return [size if extent is None else extent for size, extent in zip(logical, padded)]
+
+
+def _slice_of_padded(logical: Mixed) -> dict:
+    """Offsets, sizes and strides of the logical tensor inside its padded binding (a subview at 0)."""
+    return {"offsets": [0] * len(logical), "sizes": list(logical), "strides": [1] * len(logical)}
+
+
+def _is_full_slice(op: Operation, sizes: list, dims: Mixed) -> bool:
+    offsets = op.get_mixed_offsets()  # type: ignore[attr-defined]
+    strides = op.get_mixed_strides()  # type: ignore[attr-defined]
+    return all(o == 0 for o in offsets) and all(s == 1 for s in strides) and list(sizes) == list(dims)
+
+
+class MaterializeTensorExtDispatchTensorLoadOp(_ConversionPattern):
+    """A whole-tensor `dispatch.tensor.load` of an encoded binding reads the packed tensor."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_tensor_ext.DispatchTensorLoadOpBase, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not _has_encoding(op.source.type) and not _has_encoding(op.result.type):
+                return
+            source = self.c.remapped(op, op.source)
+            result_info = self.c.info(op, op.result.type)
+            source_info = self.c.info(op, op.source.type)
+            if (result_info or MaterializeEncodingInfo()) != (source_info or MaterializeEncodingInfo()):
+                raise OpError(
+                    op, "loads a tensor whose layout differs from its binding's; relayout is not materialized"
+                )
+            logical = self.c.logical.get(source)
+            if logical is None:
+                raise OpError(op, "reads a binding that was not materialized")
+            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
+                raise OpError(op, "only whole-tensor loads of encoded bindings are materialized")
+            packed = self.c.packed[source]
+            dims = [s for s in packed if isinstance(s, SSAValue)]
+            if source in self.c.padded:
+                # IREE's padding MaterializeFlowDispatchTensorLoadOp: read the logical tensor
+                # out of the padded binding.
+                new = type(op)(_strip(op.result.type), source, dims, **_slice_of_padded(logical))
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.record(new.result, logical, logical)
+                self.c.replace(rewriter, op, [new.result])
+                return
+            # The op's own class: `flow.dispatch.tensor.load` in the walkthrough's older IR.
+            new = type(op)(
+                source.type.bound_type,  # type: ignore[attr-defined]
+                source,
+                dims,
+            )
+            rewriter.insert(new, InsertPoint.before(op))
+            self.c.record(new.result, logical, packed)
+            self.c.replace(rewriter, op, [new.result])
+
+
+class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
+    """A whole-tensor `dispatch.tensor.store` into an encoded binding writes the packed tensor."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_tensor_ext.DispatchTensorStoreOpBase, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not _has_encoding(op.target.type) and not _has_encoding(op.value.type):
+                return
+            value_info = self.c.info(op, op.value.type)
+            target_info = self.c.info(op, op.target.type)
+            if (value_info or MaterializeEncodingInfo()) != (target_info or MaterializeEncodingInfo()):
+                raise OpError(
+                    op, "stores a tensor whose layout differs from its binding's; relayout is not materialized"
+                )
+            value = self.c.remapped(op, op.value)
+            target = self.c.remapped(op, op.target)
+            logical = self.c.logical.get(target)
+            if logical is None:
+                raise OpError(op, "writes a binding that was not materialized")
+            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
+                raise OpError(op, "only whole-tensor stores into encoded bindings are materialized")
+            packed = self.c.packed[target]
+            dims = [s for s in packed if isinstance(s, SSAValue)]
+            if target in self.c.padded:
+                # IREE's padding MaterializeFlowDispatchTensorStoreOp: write the logical tensor
+                # into the padded binding; the pad is left as it is.
+                rewriter.replace(op, type(op)(value, target, dims, **_slice_of_padded(logical)))
+                return
+            new = type(op)(value, target, dims)
+            rewriter.replace(op, new)
+
+
+class SetEncodingOpLoweringConversion(_ConversionPattern):
+    """`set_encoding` -> `linalg.pack padding_value(0)` (+ expand_shape + transpose)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            info = self.c.info(op, op.result.type)
+            logical = self.c.logical_sizes(op, op.source)
+            source = self.c.remapped(op, op.source)
+            if info is None or info.is_identity() or len(logical) == 0:
+                self.c.record(source, logical, logical)
+                self.c.replace(rewriter, op, [source])
+                return
+            packed, sizes = self.c.builder(op).pack_chain(info, source, logical)
+            self.c.record(packed, logical, sizes)
+            self.c.replace(rewriter, op, [packed])
+
+
+class UnsetEncodingOpLoweringConversion(_ConversionPattern):
+    """`unset_encoding` -> inverse transpose + collapse_shape (swizzle) + `linalg.unpack`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_encoding.UnsetEncodingOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            info = self.c.info(op, op.source.type)
+            source = self.c.remapped(op, op.source)
+            result = mixed_sizes(op.result.type.get_shape(), list(op.result_dims))
+            if info is None or info.is_identity():
+                if source.type != op.result.type:
+                    raise OpError(op, "slicing unset_encoding of an identity layout is not materialized")
+                self.c.replace(rewriter, op, [source])
+                return
+            logical = self.c.logical_sizes(op, op.source)
+            value = self.c.builder(op).unpack_chain(info, source, logical, result, self.c.packed.get(source))
+            self.c.replace(rewriter, op, [value])
+
+
+class MaterializeTensorEmptyOp(_ConversionPattern):
+    """`tensor.empty` of an encoded type -> `tensor.empty` of the packed type (IREE's MaterializeOperation)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.EmptyOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not _has_encoding(op.tensor.type):
+                return
+            ty = op.tensor.type
+            info = self.c.info(op, ty)
+            logical = mixed_sizes(ty.get_shape(), list(op.dynamic_sizes))  # type: ignore[attr-defined]
+            builder = self.c.builder(op)
+            sizes = logical if info is None or info.is_identity() else builder.materialized_sizes(info, logical)
+            new = builder.empty(sizes, ty.get_element_type())  # type: ignore[attr-defined]
+            self.c.record(new, logical, sizes)
+            self.c.replace(rewriter, op, [new])
+
+
+class MaterializeFillOp(_ConversionPattern):
+    """`linalg.fill` into an encoded tensor fills the packed tensor (IREE's MaterializeDPSOperation)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.FillOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            if not any(_has_encoding(r.type) for r in op.results):
+                return
+            out = self.c.remapped(op, op.outputs[0])
+            new = linalg.FillOp([op.inputs[0]], [out], [out.type])
+            rewriter.insert(new, InsertPoint.before(op))
+            self._record_like(new.results[0], out)
+            self.c.replace(rewriter, op, [new.results[0]])
+
+    def _record_like(self, value: SSAValue, like: SSAValue) -> None:
+        if like in self.c.logical:
+            self.c.record(value, self.c.logical[like], self.c.packed[like])
+
+
+def _is_elementwise_generic(op: Operation) -> bool:
+    return isinstance(op, linalg.GenericOp) and all(str(t.data) == "parallel" for t in op.iterator_types.data)
+
+
+class MaterializeContractionOp(_ConversionPattern):
+    """A contraction on encoded operands -> `linalg.mmt4d`/`batch_mmt4d` or `iree_codegen.inner_tiled`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.ContractionOp | linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            from mini_iree.compiler.materialize_encoding.contraction import lower_to_mmt4d
+
+            if _is_elementwise_generic(op):
+                return
+            if not any(_has_encoding(v.type) for v in op.operands):
+                return
+            operands = list(op.operands)
+            if self.c.layouts.padding_resolver is not None:
+                # Padding keeps every tensor's shape: the contraction runs as it is, without encodings.
+                new = _clone_on(op, [self.c.remapped(op, v) for v in operands])
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.replace(rewriter, op, list(new.results))
+                return
+            if len(operands) != 3 or len(op.results) != 1:
+                raise OpError(op, "only contractions with two inputs and one init are materialized")
+            infos = [self.c.info(op, v.type) for v in operands]
+            new_operands = [self.c.remapped(op, v) for v in operands]
+            if all(i is None or i.is_identity() for i in infos):
+                # Identity layouts (also any encoding the resolver does not lay out, such as
+                # `#iree_encoding.matmul_k`): the same op on the plain tensors.
+                new = _clone_on(op, new_operands)
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.replace(rewriter, op, [new.results[0]])
+                return
+            encodings = [v.type.encoding for v in operands]  # type: ignore[attr-defined]
+            if not all(isinstance(e, iree_encoding.EncodingAttr) for e in encodings) or [
+                e.get_operand_index() for e in encodings
+            ] != [0, 1, 2]:
+                raise OpError(op, "expects #iree_encoding.encoding with operand indices 0, 1, 2 on lhs, rhs and init")
+            if isinstance(op, linalg.GenericOp) and not _is_mul_add_body(op):
+                raise OpError(op, "is not a multiply-accumulate contraction")
+            if any(i is None or i.is_identity() for i in infos):
+                raise OpError(op, "has operands with and without packed layouts")
+            builder = self.c.builder(op)
+            layouts = self.c.layouts
+            sizes = [self.c.packed.get(v) for v in new_operands]
+            # The backend of the resolver that chose the layouts lowers the contraction
+            # (IREE's LayoutMaterializerAttr::lowerOp); mmt4d when no resolver says.
+            resolver = layouts.contraction_resolver(self.c.func_op)
+            if resolver is not None:
+                result = resolver.lower_contraction(builder, op, encodings, infos, new_operands, sizes, layouts.profile)
+            else:
+                if any(s is None for s in sizes):
+                    raise OpError(op, "operand sizes of the packed operands are unknown")
+                result, _ = lower_to_mmt4d(builder, op, encodings, infos, new_operands, sizes)  # type: ignore[arg-type]
+            acc = new_operands[2]
+            if acc in self.c.logical:
+                self.c.record(result, self.c.logical[acc], self.c.packed[acc])
+            self.c.replace(rewriter, op, [result])
+
+
+def _clone_on(op: Operation, operands: list[SSAValue]) -> Operation:
+    """`op` on new operands (plain tensors), its result typed like its init."""
+    return type(op).create(
+        operands=operands,
+        result_types=[operands[-1].type],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=[region.clone() for region in op.regions],
+    )
+
+
+def _is_mul_add_body(op: linalg.GenericOp) -> bool:
+    """`yield(add(out, mul(cast?(in0), cast?(in1))))`, what mmt4d computes."""
+    ops = list(op.body.block.ops)
+    names = [o.name for o in ops]
+    core = [n for n in names if n not in ("arith.extsi", "arith.extui", "arith.extf", "arith.sitofp", "arith.truncf")]
+    return core in (["arith.mulf", "arith.addf", "linalg.yield"], ["arith.muli", "arith.addi", "linalg.yield"])
+
+
+class MaterializeGenericOp(_ConversionPattern):
+    """An elementwise `linalg.generic` on encoded tensors runs on the packed tiles."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        with _cannot_materialize(op):
+            from mini_iree.compiler.materialize_encoding.contraction import lower_elementwise_generic
+
+            if not _is_elementwise_generic(op) or not any(_has_encoding(v.type) for v in op.operands):
+                return
+            if len(op.outputs) != 1:
+                raise OpError(op, "only single-result elementwise generics are materialized")
+            infos = [self.c.info(op, v.type) for v in op.operands]
+            new_operands = [self.c.remapped(op, v) for v in op.operands]
+            if infos[-1] is None or infos[-1].is_identity():
+                if any(i is not None and not i.is_identity() for i in infos):
+                    raise OpError(op, "reads packed operands into an unpacked result")
+                new = _clone_on(op, new_operands)
+                rewriter.insert(new, InsertPoint.before(op))
+                self.c.replace(rewriter, op, [new.results[0]])
+                return
+            ranks = [len(v.type.get_shape()) for v in op.operands]  # type: ignore[attr-defined]
+            result = lower_elementwise_generic(self.c.builder(op), op, infos, new_operands, ranks)
+            out = new_operands[-1]
+            if out in self.c.logical:
+                self.c.record(result, self.c.logical[out], self.c.packed[out])
+            self.c.replace(rewriter, op, [result])
+
+
+def _finish(func_op: Operation) -> None:
+    """Drop the bridging casts; one still in use means a user was not materialized."""
+    for op in list(func_op.walk()):
+        if isinstance(op, UnrealizedConversionCastOp) and _CAST_MARK in op.attributes:
+            if op.results[0].uses:
+                user = next(iter(op.results[0].uses)).operation
+                raise OpError(user, "cannot be materialized: no pattern converts this op on encoded tensors")
+    for op in reversed(list(func_op.walk())):
+        if isinstance(op, UnrealizedConversionCastOp) and _CAST_MARK in op.attributes:
+            op.detach()
+            op.erase()
+
+
+def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
+    """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
+    conversion = _Conversion(layouts, func_op)
+    patterns = [
+        MaterializeInterfaceBindingEncoding(conversion),
+        MaterializeTensorExtDispatchTensorLoadOp(conversion),
+        MaterializeTensorExtDispatchTensorStoreOp(conversion),
+        SetEncodingOpLoweringConversion(conversion),
+        UnsetEncodingOpLoweringConversion(conversion),
+        MaterializeTensorEmptyOp(conversion),
+        MaterializeFillOp(conversion),
+        MaterializeContractionOp(conversion),
+        MaterializeGenericOp(conversion),
+    ]
+    SelectivePatternRewriteWalker(
+        GreedyRewritePatternApplier(patterns), apply_recursively=False, walk_regions_first=False
+    ).rewrite_module(func_op)  # type: ignore[arg-type]
+    _finish(func_op)
+    # IREE's clean-up after the conversion: its greedy folding places the
+    # constants at the top of the function (dumps 18/19), and the packed
+    # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
+    # computed once.
+    hoist_and_unique_constants(func_op)
+    cse(func_op)
