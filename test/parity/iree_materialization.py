@@ -3,8 +3,8 @@
 `facts(text)` reads, from IR printed after `iree-stream-specialize-encodings` and
 `iree-codegen-materialize-device-encoding`, the layouts chosen (`encoding_info`),
 the `inner_tiled` kinds and the `linalg.pack`/`linalg.unpack` tiles. The programs
-in `iree_gfx942/` were compiled with IREE 3.13 (`iree-base-compiler==3.13.0`) and
-their facts recorded in `iree_gfx942/expected.json`; `test_parity_iree_gfx942.py`
+in `Inputs/iree_gfx942/` were compiled with IREE 3.13 (`iree-base-compiler==3.13.0`) and
+their facts recorded in `Inputs/iree_gfx942/expected.json`; `test_parity_iree_gfx942.py`
 compares mini-iree's `data-tiling{target=gfx942 era=3.13}` with them.
 
 Record again (needs `iree-compile` 3.13 on PATH or `--iree-compile`):
@@ -21,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PROGRAMS = HERE / "iree_gfx942"
+PROGRAMS = HERE / "Inputs" / "iree_gfx942"
 EXPECTED = PROGRAMS / "expected.json"
 PRINTED_PASSES = ("iree-stream-specialize-encodings", "iree-codegen-materialize-device-encoding")
 _TILING = r"(?:outer_dims_perm = (\[[^\]]*\]) )?inner_dims_pos = (\[[^\]]*\]) inner_tiles = (\[[^\]]*\])"
