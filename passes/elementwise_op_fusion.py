@@ -303,6 +303,8 @@ def _fuse(consumer: linalg.GenericOp, index: int, rewriter: PatternRewriter) -> 
         # The producer's loops in the consumer's: consumer_map composed with the inverse of its result map.
         to_producer = _inverse(result_map).compose(consumer_map)
         loops = [linalg.IndexOp(d) for d in range(consumer_map.num_dims)]
+        for loop in loops:  # MLIR creates them at the producer's location
+            loop.location = producer.location
         fused_index_ops += loops
         for op in producer_block.ops:
             if isinstance(op, linalg.IndexOp):
@@ -328,7 +330,9 @@ def _fuse(consumer: linalg.GenericOp, index: int, rewriter: PatternRewriter) -> 
             block.add_op(op.clone(value_mapper=mapping))
     values = [mapping.get(yielded.operands[i], yielded.operands[i]) for i in preserved]
     values += [mapping.get(v, v) for v in consumer_yield.operands]
-    block.add_op(linalg.YieldOp(*values))
+    fused_yield = linalg.YieldOp(*values)
+    fused_yield.location = consumer_yield.location
+    block.add_op(fused_yield)
 
     fused = linalg.GenericOp(
         inputs,
@@ -458,6 +462,7 @@ class RemoveOutsDependency(RewritePattern):
                 if extent < 0:
                     position = arith.ConstantOp.from_int_and_width(dim, IndexType())
                     size = tensor.DimOp(value, position.result)
+                    position.location = size.location = op.location
                     rewriter.insert([position, size], InsertPoint.before(op))
                     sizes.append(size.result)
             empty = tensor.EmptyOp(sizes, value.type)

@@ -19,6 +19,8 @@ Passes hold a `LayoutResolver` and ask it; they never ask which backend it is.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -118,7 +120,7 @@ class LayoutResolver:
 
 
 @dataclass(frozen=True)
-class DataTilingResolver(LayoutResolver):
+class DataTilingResolver(LayoutResolver, ABC):
     """A resolver that packs encoded tensors into tiles (the CPU, VMVX and GPU data-tiling resolvers).
 
     Its layout of a tensor is the resolver attribute itself holding the chosen
@@ -129,8 +131,9 @@ class DataTilingResolver(LayoutResolver):
 
     packs: ClassVar[bool] = True
 
+    @abstractmethod
     def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
-        raise NotImplementedError
+        """The target's layout of ``encoding`` (None: it has none for it)."""
 
     def get_layout(self, type_: TensorType, era: EraProfile) -> Attribute | None:
         encoding = type_.encoding

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import cast
 
@@ -115,14 +115,14 @@ class _RelayoutOp(IRDLOperation, ABC):
     def _dest(self) -> SSAValue:
         return self.operands[1]
 
-    def _dynamic_tiles(self) -> Sequence[SSAValue]:
-        raise NotImplementedError
+    @abstractmethod
+    def _dynamic_tiles(self) -> Sequence[SSAValue]: ...
 
-    def _unpacked_type(self) -> TensorType[Attribute]:
-        raise NotImplementedError
+    @abstractmethod
+    def _unpacked_type(self) -> TensorType[Attribute]: ...
 
-    def _packed_type(self) -> TensorType[Attribute]:
-        raise NotImplementedError
+    @abstractmethod
+    def _packed_type(self) -> TensorType[Attribute]: ...
 
     def get_outer_dims_perm(self) -> tuple[int, ...]:
         """The outer permutation, empty when the op has none."""
