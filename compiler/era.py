@@ -47,6 +47,10 @@ class EraProfile:
     encoding_dims: bool
     """set-encoding attaches the dynamic iteration sizes (`encoding_dims{...}`) to every encoding op."""
 
+    cpu_bit_extends_dispatched: bool
+    """On a device whose one executable target is an x86_64 or aarch64 llvm-cpu target, bit-extend
+    ops are not cloned into the dispatches that read them: they form dispatches of their own."""
+
     # Stream.
     async_cast: bool
     """Stream conversion changes the lifetime of imported and exported resources with
@@ -83,6 +87,7 @@ class EraProfile:
 WALKTHROUGH = EraProfile(
     name="walkthrough",
     encoding_dims=False,
+    cpu_bit_extends_dispatched=False,
     async_cast=False,
     nsw_size_arithmetic=False,
     fold_workload_operands=False,
@@ -101,6 +106,7 @@ WALKTHROUGH = EraProfile(
 IREE_3_13 = EraProfile(
     name="3.13",
     encoding_dims=True,
+    cpu_bit_extends_dispatched=True,
     async_cast=True,
     nsw_size_arithmetic=True,
     fold_workload_operands=True,

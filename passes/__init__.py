@@ -50,6 +50,7 @@ _PASSES: dict[str, str] = {
         "mini_iree.passes.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass"
     ),
     "iree-dispatch-creation-collapse-dimensions": "mini_iree.passes.collapse_dimensions:CollapseDimensionsPass",
+    "iree-dispatch-creation-convert-tensor-to-flow": "mini_iree.passes.convert_tensor_to_flow:ConvertTensorToFlowPass",
     "iree-dispatch-creation-annotate-data-tiling-hints": (
         "mini_iree.passes.annotate_data_tiling_hints:AnnotateDataTilingHintsPass"
     ),
@@ -312,8 +313,11 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-dispatch-creation-elementwise-op-fusion",
             "canonicalize",
             "cse",
-            "iree-dispatch-creation-form-dispatch-regions",
+            # IREE 3.13 gives bit extends on x86_64/aarch64 CPUs dispatches of their own.
+            "iree-dispatch-creation-form-dispatch-regions{{era={era}}}",
             "iree-dispatch-creation-clone-producers-into-dispatch-regions",
+            # Loops every op of a dispatch reads together become one; the reshapes land outside.
+            "iree-dispatch-creation-collapse-dimensions",
             "iree-dispatch-creation-annotate-data-tiling-hints",
             # IREE 3.13 passes the dynamic iteration sizes along with the encodings.
             "iree-dispatch-creation-set-encoding{{encoding-option={encoding-option} encoding-dims={encoding-dims}}}",
@@ -340,6 +344,8 @@ _PIPELINES: dict[str, Pipeline] = {
             "?target:iree-hal-assign-target-devices{{targetDevices={devices}}}",
             "?target:iree-hal-materialize-target-devices",
             "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
+            # Reshapes between dispatches become flow.tensor.reshape.
+            "iree-dispatch-creation-convert-tensor-to-flow",
             "iree-flow-outline-dispatch-regions",
             "iree-flow-annotate-dispatches",
             "iree-flow-deduplicate-executables",
@@ -411,8 +417,8 @@ _PIPELINES: dict[str, Pipeline] = {
     #   split-reduction, form-split-reduction-dispatches, transpose-generic-ops;
     #   form-scalar-dispatches; elementwise-op-fusion{intra-dispatch} and
     #   fuse-multi-use-elementwise-producer{intra-dispatch}; hoist-uniform-scalar-compute;
-    #   convert-tensor-to-flow, materialize-default-workgroup-count-region and
-    #   bitcast-unsupported-element-types. IREE's iree-flow-canonicalize is `canonicalize`.
+    #   materialize-default-workgroup-count-region and bitcast-unsupported-element-types.
+    #   IREE's iree-flow-canonicalize is `canonicalize`.
     "iree-dispatch-creation-pipeline": Pipeline(
         "IREE's dispatch creation: form dispatch regions (and, with data-tiling, set and hoist encodings), "
         "then convert them to flow.dispatch.workgroups",
@@ -441,6 +447,7 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-util-hoist-into-globals{{max-size-increase-threshold=0}}",
             # Regions to workgroups, with IREE's clean-ups around the passes left out.
             "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
+            "iree-dispatch-creation-convert-tensor-to-flow",
             "cse",
             "canonicalize",
             "cse",

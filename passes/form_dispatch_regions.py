@@ -20,7 +20,7 @@ to clone in.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -34,10 +34,13 @@ from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
 
 from mini_iree.compiler.analysis.clonable_into_dispatch import (
+    clones_bit_extends,
     is_clonable_into_dispatch_op,
     mask_or_indices_producers,
 )
+from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis
 from mini_iree.compiler.analysis.functions import functions
+from mini_iree.compiler.era import option_era, run_era
 from mini_iree.compiler.analysis.region_wrapping import wrap_in_dispatch_region
 from mini_iree.compiler.ir.queries import element_bit_width, instance_test, is_bit_extend_op
 from mini_iree.dialects import flow, iree_encoding, linalg, tensor
@@ -266,6 +269,7 @@ class _Groups:
         self.order: dict[Operation, int] = {}
         # What computes an attention mask or scatter indices (cloned, not fused, under aggressive fusion).
         self.mask_or_indices: set[Operation] = set()
+        self.bit_extends_clonable = True
         self._structured: dict[Operation, bool] = {}
 
     def structured(self, op: Operation) -> bool:
@@ -277,7 +281,9 @@ class _Groups:
         return known
 
     def is_clonable(self, op: Operation) -> bool:
-        return is_clonable_into_dispatch_op(op, self.options.aggressive_fusion, self.mask_or_indices)
+        return is_clonable_into_dispatch_op(
+            op, self.options.aggressive_fusion, self.mask_or_indices, self.bit_extends_clonable
+        )
 
     def position(self, op: Operation) -> int:
         """Program order of ``op`` within its block (numbered once per block)."""
@@ -557,8 +563,9 @@ def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]
 # ---------------------------------------------------------------------------
 
 
-def _form_regions(function_body: Region, options: _Options) -> None:
+def _form_regions(function_body: Region, options: _Options, bit_extends_clonable: bool) -> None:
     groups = _Groups(options)
+    groups.bit_extends_clonable = bit_extends_clonable
     if options.aggressive_fusion:
         function = function_body.parent_op()
         groups.mask_or_indices = mask_or_indices_producers(function) if function is not None else set()
@@ -581,7 +588,9 @@ class FormDispatchRegionsPass(ModulePass):
     lets ``tensor.pad`` join its producer's dispatch. (IREE's
     ``fuse-pad-with-consumers`` only fuses a pad into a convolution, which
     mini-iree does not model; it is accepted and has no effect.) Only linalg ops
-    on tensors are grouped; anything else is left alone.
+    on tensors are grouped; anything else is left alone. ``era`` (mini-iree's:
+    the run's by default) says whether bit extends on x86_64/aarch64 CPUs get
+    dispatches of their own, as IREE 3.13's do (``clones_bit_extends``).
     """
 
     name = "iree-dispatch-creation-form-dispatch-regions"
@@ -589,11 +598,14 @@ class FormDispatchRegionsPass(ModulePass):
     aggressive_fusion: bool = False
     fuse_pad_with_consumers: bool = False
     fuse_pad_with_producers: bool = False
+    era: str | float = field(default_factory=lambda: run_era().name)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = _Options(self.aggressive_fusion, self.fuse_pad_with_consumers, self.fuse_pad_with_producers)
+        era = option_era(self.era, "era")
+        devices = DeviceAnalysis(op)
         for function in functions(op, nested=True):
-            _form_regions(function.body, options)  # type: ignore[attr-defined]
+            _form_regions(function.body, options, clones_bit_extends(function, devices, era))  # type: ignore[attr-defined]
 
 
 __all__ = ["FormDispatchRegionsPass"]

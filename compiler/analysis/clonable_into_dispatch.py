@@ -23,10 +23,13 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
+    StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
+from mini_iree.compiler.analysis.device_analysis import DeviceAnalysis, lookup_affinity
+from mini_iree.compiler.era import EraProfile
 from mini_iree.compiler.ir.dense_elements import is_splat
 from mini_iree.compiler.ir.queries import element_bit_width, is_bit_extend_op, nested_ops, nested_ops_post_order
 from mini_iree.compiler.ir.memo import Memo
@@ -36,6 +39,7 @@ from mini_iree.dialects import flow
 __all__ = [
     "INLINE_CONSTANT_MAX_BYTES",
     "clone_producers_to_region",
+    "clones_bit_extends",
     "is_clonable_into_dispatch_op",
     "mask_or_indices_producers",
 ]
@@ -130,20 +134,48 @@ def _clone_kind(op: Operation) -> _Kind:
     return _Kind.ARITH if dialect == "arith" else _Kind.OTHER
 
 
+# IREE 3.13 keeps bit extends in dispatches of their own on these CPUs (see `clones_bit_extends`).
+_BIT_EXTEND_DISPATCH_ARCHS = ("x86_64", "aarch64")
+
+
+def clones_bit_extends(function: Operation, devices: DeviceAnalysis, era: EraProfile) -> bool:
+    """Whether bit-extend ops are recomputed in the dispatches of ``function`` that read them.
+
+    The walkthrough's IREE always clones them (a dequantization is cheap next
+    to the matmul it feeds, and cloning keeps the wide tensor from being
+    materialized). IREE 3.13 does not when the function's device (its
+    ``#hal.device.affinity``) has exactly one executable target and that target
+    is an llvm-cpu one for x86_64 or aarch64: there the extend forms a dispatch
+    of its own, as measured against ``iree-compile`` 3.13 (riscv, wasm, VMVX,
+    GPUs and devices with several targets still clone).
+    """
+    if not era.cpu_bit_extends_dispatched:
+        return True
+    targets = devices.executable_targets(lookup_affinity(function))
+    if len(targets) != 1 or targets[0].backend.data != "llvm-cpu":
+        return True
+    triple = targets[0].get_config("target_triple")
+    return not (isinstance(triple, StringAttr) and triple.data.split("-")[0] in _BIT_EXTEND_DISPATCH_ARCHS)
+
+
 def is_clonable_into_dispatch_op(
-    op: Operation, aggressive: bool = False, mask_or_indices: set[Operation] | None = None
+    op: Operation,
+    aggressive: bool = False,
+    mask_or_indices: set[Operation] | None = None,
+    bit_extends: bool = True,
 ) -> bool:
     """IREE's ``isClonableIntoDispatchOp``: ``op`` is recomputed in each dispatch that reads it.
 
     ``aggressive`` (IREE's ``ClonableIntoDispatchOptions::aggressive``) also
     clones what computes an attention mask or scatter indices; a caller asking
     about many ops passes those producers (:func:`mask_or_indices_producers`)
-    so that no op's uses are walked.
+    so that no op's uses are walked. ``bit_extends`` is :func:`clones_bit_extends`
+    for the op's function.
     """
     kind = _CLONE_KINDS.lookup(type(op), _clone_kind, op)
     if kind is _Kind.NEVER:
         return False
-    if kind is _Kind.ALWAYS or is_bit_extend_op(op):
+    if kind is _Kind.ALWAYS or (bit_extends and is_bit_extend_op(op)):
         return True
     if aggressive and (op in mask_or_indices if mask_or_indices is not None else _computes_mask_or_indices(op)):
         return True

@@ -376,8 +376,8 @@ def _reified_dim(value: SSAValue, axis: int) -> SSAValue | None:
 
     Only producers that reify their result shapes in IREE (ReifyRankedShapedTypeOpInterface)
     are asked, so the sizes match what IREE's ``tensor.dim`` folding finds:
-    ``tensor.empty``, ``flow.dispatch.region``, set/unset_encoding and
-    destination-style linalg ops. ``hal.tensor.import`` and compute barriers
+    ``tensor.empty``, ``tensor.expand_shape``, ``flow.dispatch.region``,
+    set/unset_encoding and destination-style linalg ops. ``hal.tensor.import`` and compute barriers
     are not, and get a ``tensor.dim``.
     """
     from mini_iree.dialects import flow, iree_encoding, tensor
@@ -387,6 +387,8 @@ def _reified_dim(value: SSAValue, axis: int) -> SSAValue | None:
         return None
     if isinstance(op, tensor.EmptyOp):
         return op.dynamic_sizes[_dynamic_position(value, axis)]
+    if isinstance(op, tensor.ExpandShapeOp):
+        return op.output_shape[_dynamic_position(value, axis)]
     if isinstance(op, iree_encoding.UnsetEncodingOp):
         return op.result_dims[_dynamic_position(value, axis)]
     if isinstance(op, flow.DispatchRegionOp):

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, LocationAttr
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 __all__ = ["collapsed_dynamic_sizes"]
@@ -22,9 +22,18 @@ def collapsed_dynamic_sizes(
     source_dims: Sequence[SSAValue],
     groups: Sequence[Sequence[int]],
     point: InsertPoint,
+    location: LocationAttr | None = None,
 ) -> list[SSAValue]:
     """The dynamic sizes of ``source_shape`` (dynamic sizes ``source_dims``) collapsed by
-    ``groups``, one per group holding a dynamic size, built at ``point``."""
+    ``groups``, one per group holding a dynamic size, built at ``point`` (at ``location``:
+    that of the reshape the sizes are for)."""
+
+    def insert(*ops: Operation) -> None:
+        if location is not None:
+            for new in ops:
+                new.location = location
+        Rewriter.insert_op(ops, point)
+
     dynamic = iter(source_dims)
     sizes: list[SSAValue | int] = [next(dynamic) if d == DYNAMIC_INDEX else d for d in source_shape]
     dims: list[SSAValue] = []
@@ -40,14 +49,14 @@ def collapsed_dynamic_sizes(
                 product = part
             else:
                 mul = arith.MuliOp(product, part)
-                Rewriter.insert_op(mul, point)
+                insert(mul)
                 product = mul.result
         if product is None:
             continue
         if static != 1:
             constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
             mul = arith.MuliOp(product, constant.result)
-            Rewriter.insert_op([constant, mul], point)
+            insert(constant, mul)
             product = mul.result
         dims.append(product)
     return dims

@@ -30,15 +30,16 @@ def _size_source(op: Operation) -> str | None:
 
 
 def _class_size_source(cls: type[Operation]) -> str | None:
-    from mini_iree.dialects import flow, hal, iree_encoding, iree_tensor_ext, tensor
+    from mini_iree.dialects import flow, flow_tensor, hal, iree_encoding, iree_tensor_ext, tensor
 
     kinds: tuple[tuple[tuple[type, ...], str], ...] = (
         ((hal.TensorImportOp,), "import"),
         ((flow.DispatchRegionOp,), "region"),
         ((flow.DispatchWorkgroupsOp, flow.DispatchOp), "dispatch"),
-        ((flow.TensorEncodeOp, iree_encoding.UnsetEncodingOp), "result_dims"),
+        ((flow.TensorEncodeOp, flow_tensor.ReshapeLikeOpBase, iree_encoding.UnsetEncodingOp), "result_dims"),
         ((iree_tensor_ext.ComputeBarrierStartOp,), "barrier"),
         ((tensor.EmptyOp,), "empty"),
+        ((tensor.ExpandShapeOp,), "expand"),
         ((iree_encoding.SetEncodingOp,), "set_encoding"),
     )
     return next((kind for classes, kind in kinds if issubclass(cls, classes)), None)
@@ -49,8 +50,9 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
 
     Static tensors give ``[]``. Otherwise the producer is asked: ops that carry
     their result dims (``hal.tensor.import``, ``flow.dispatch.region``,
-    ``flow.tensor.encode``, ``unset_encoding``, ``compute_barrier``), ops that
-    create the tensor from sizes (``tensor.empty``), and ops whose result has
+    ``flow.tensor.encode``, ``flow.tensor.reshape``, ``unset_encoding``,
+    ``compute_barrier``), ops that create the tensor from sizes (``tensor.empty``,
+    ``tensor.expand_shape``'s ``output_shape``), and ops whose result has
     the shape of an operand (destination-style linalg ops, ``set_encoding``).
     """
     if count_dynamic(value.type) == 0:
@@ -73,6 +75,9 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
         return list(op.value_dims)  # type: ignore[attr-defined]
     if source == "empty":
         return list(op.dynamic_sizes)  # type: ignore[attr-defined]
+    if source == "expand":
+        # What MLIR's canonicalizer makes of `tensor.dim` of an `expand_shape` (FoldDimOfExpandShape).
+        return list(op.output_shape)  # type: ignore[attr-defined]
     if source == "set_encoding":
         return find_dynamic_dims(op.source)  # type: ignore[attr-defined]
     outputs = getattr(op, "outputs", None)

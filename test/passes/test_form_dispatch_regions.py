@@ -69,3 +69,25 @@ def test_region_ops_built_directly_equal_the_constructors():
         assert direct_return.operands == built_return.operands
         assert direct_return.properties == built_return.properties == {}
         assert print_module_to_string(direct, generic=True) == print_module_to_string(built, generic=True)
+
+ERA_CASES = Path(__file__).parent / "form_dispatch_regions_bit_extend_era.mlir"
+
+
+@pytest.mark.parametrize("era", ["3.13", "walkthrough"])
+def test_cpu_bit_extend_dispatches_keep_results(tmp_path: Path, era: str):
+    """IREE 3.13's own dispatch for a bit extend on x86 computes what the cloned one does."""
+    pipeline = f"{PASS}{{era={era}}},{CLONE}"
+    for size in (1, 3):
+        result = run_opt(
+            [
+                str(ERA_CASES),
+                "-p",
+                pipeline,
+                "--split-input-file",
+                "--verify-each-with-interpreter",
+                f"--interpreter-dynamic-size={size}",
+            ]
+        )
+        assert result.returncode == 0, result.stderr
+    # 3.13 makes three regions in all (extend, matmul; then matmul), the walkthrough two.
+    assert result.stdout.count("flow.dispatch.region") == (3 if era == "3.13" else 2)

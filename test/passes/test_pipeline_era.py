@@ -13,6 +13,8 @@ from mini_iree.passes import get_all_passes, get_all_pipelines
 PASSES_313 = {
     # A pipeline whose era is not the run's names it on each target, so that devices are described as that IREE does.
     "iree-hal-assign-target-devices": {"targetDevices": "gfx942:era=3.13"},
+    # Bit extends on x86_64/aarch64 CPUs get dispatches of their own.
+    "iree-dispatch-creation-form-dispatch-regions": {"era": "3.13"},
     "iree-dispatch-creation-set-encoding": {"encoding_dims": True},
     "iree-stream-conversion": {"async_cast": True},
     "iree-stream-specialize-encodings": {"gpu_era": "3.13"},
