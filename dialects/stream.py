@@ -41,15 +41,18 @@ from typing import Any, ClassVar
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    DenseArrayBase,
     IndexType,
     IntegerAttr,
+    NoneAttr,
     NoneType,
     StringAttr,
     SymbolRefAttr,
     TensorType,
     UnitAttr,
+    i32,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, OpResult, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -67,8 +70,11 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.rewriter import InsertPoint
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -477,21 +483,9 @@ class TensorExportOp(IRDLOperation):
         verify_encoding_dims(self.source_encoding, self.source_encoding_dims)
 
 
-@irdl_op_definition
-class TensorEncodeOp(IRDLOperation):
-    """Relayouts a tensor held in a resource into a new resource, e.g. to add an encoding.
-
-    ``iree-stream-materialize-encodings`` replaces it with a ``stream.async.dispatch``
-    of a generated executable.
-
-        %11 = stream.tensor.encode on(#hal.device.affinity<@__device_0>) %4
-                : tensor<?x?xf32>{%0, %1} in !stream.resource<*>{%2}
-                -> tensor<?x?xf32, #encoding>{%0, %1} in !stream.resource<*>{%10}
-
-    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorencode-streamtensorencodeop
-    """
-
-    name = "stream.tensor.encode"
+class _TensorRetypeOp(IRDLOperation):
+    """A tensor held in a resource, into a new resource holding it as another tensor type:
+    `$source : type{dims} in !stream.resource<*>{size} -> type{dims} in !stream.resource<*>{size}`."""
 
     source = operand_def(ResourceType)
     source_encoding = prop_def(TypeAttribute)
@@ -538,6 +532,97 @@ class TensorEncodeOp(IRDLOperation):
     def verify_(self) -> None:
         verify_encoding_dims(self.source_encoding, self.source_encoding_dims)
         verify_encoding_dims(self.result_encoding, self.result_encoding_dims)
+
+
+@irdl_op_definition
+class TensorEncodeOp(_TensorRetypeOp):
+    """Relayouts a tensor held in a resource into a new resource, e.g. to add an encoding.
+
+    ``iree-stream-materialize-encodings`` replaces it with a ``stream.async.dispatch``
+    of a generated executable.
+
+        %11 = stream.tensor.encode on(#hal.device.affinity<@__device_0>) %4
+                : tensor<?x?xf32>{%0, %1} in !stream.resource<*>{%2}
+                -> tensor<?x?xf32, #encoding>{%0, %1} in !stream.resource<*>{%10}
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorencode-streamtensorencodeop
+    """
+
+    name = "stream.tensor.encode"
+
+
+class _TensorCloneCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldTensorCloneOp(), ElideUnneededTensorClones())
+
+
+@irdl_op_definition
+class TensorCloneOp(_TensorRetypeOp):
+    """A copy of a tensor held in a resource, possibly as another shape of the same bytes.
+
+    Stream conversion makes one of each ``flow.tensor.reshape``: a row-major
+    reshape keeps the bytes, so the clone copies them as they are, and
+    canonicalization elides it when nothing writes the result in place.
+
+        %12 = stream.tensor.clone on(#hal.device.affinity<@__device_0>) %4
+                : tensor<?x?xf32>{%0, %1} in !stream.resource<*>{%2}
+                -> tensor<?xf32>{%10} in !stream.resource<*>{%11}
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorclone-streamtensorcloneop
+    """
+
+    name = "stream.tensor.clone"
+
+    traits = traits_def(Pure(), _TensorCloneCanonicalization())
+
+    def verify_(self) -> None:
+        # Clones may change shape and element type, never the encoding (IREE's
+        # check is SerializableAttr::areCompatible; equal encodings are compatible).
+        source, result = self.source_encoding, self.result_encoding
+        if isinstance(source, TensorType) and isinstance(result, TensorType) and source.encoding != result.encoding:
+            # MLIR prints an absent encoding as a null attribute.
+            def text(encoding: Attribute) -> str:
+                return "<<NULL ATTRIBUTE>>" if isinstance(encoding, NoneAttr) else str(encoding)
+
+            raise VerifyException(
+                f"clones changing tensor encoding from {text(source.encoding)} to {text(result.encoding)}; not allowed"
+            )
+        super().verify_()
+
+
+def _has_tied_use(value: SSAValue) -> bool:
+    """IREE's ``TiedOpInterface::hasAnyTiedUses``: some op writes ``value`` in place (a result tied to it)."""
+    for use in value.uses:
+        user = use.operation
+        tied = user.properties.get("tied_operands")
+        if not isinstance(tied, ArrayAttr) or not tied.data:
+            continue
+        operands = user.resource_operands if isinstance(user, AsyncDispatchOp) else getattr(user, "mixed_operands", None)
+        if operands is None:
+            return True  # an op that ties operands in a way not known here: assume it writes this one
+        if any(t.value.data != UNTIED_INDEX and operands[t.value.data] is value for t in tied.data):
+            return True
+    return False
+
+
+class FoldTensorCloneOp(RewritePattern):
+    """IREE's ``TensorCloneOp::fold``: a clone into a resource of the same type with one use is its source."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorCloneOp, rewriter: PatternRewriter) -> None:
+        if op.result.type == op.source.type and op.result.has_one_use():
+            rewriter.replace(op, [], [op.source])
+
+
+class ElideUnneededTensorClones(RewritePattern):
+    """IREE's ``ElideUnneededTensorClones``: a clone into a resource of the same type is its source,
+    unless something writes the clone in place."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorCloneOp, rewriter: PatternRewriter) -> None:
+        if op.result.type == op.source.type and not _has_tied_use(op.result):
+            rewriter.replace(op, [], [op.source])
 
 
 @irdl_op_definition
@@ -1559,6 +1644,12 @@ class AsyncExecuteOp(_ExecutionRegionOp):
         return ["results"] * len(self.res) + ["result_timepoint"]
 
 
+class _TimepointAwaitCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (SinkSubviewsAcrossAwaits(), FoldDuplicateAwaitResources())
+
+
 @irdl_op_definition
 class TimepointAwaitOp(IRDLOperation):
     """Waits on the host for a timepoint; its results are the operands, ready to use.
@@ -1575,6 +1666,8 @@ class TimepointAwaitOp(IRDLOperation):
     resource_operand_sizes = var_operand_def(IndexType)
     affinity = opt_prop_def(Attribute)
     res = var_result_def()
+
+    traits = traits_def(_TimepointAwaitCanonicalization())
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -1778,6 +1871,47 @@ class ResourceDeallocaOp(_ResourceLifetimeOp):
 
 
 @irdl_op_definition
+class ResourceSubviewOp(IRDLOperation):
+    """A range of a resource, as a resource of its own (no copy): ``length`` bytes from ``offset``.
+
+        %33 = stream.resource.subview %result[%32#1] : !stream.resource<external>{%32#0} -> !stream.resource<external>{%25}
+
+    Schedule-allocation hands out the results of an execution region as
+    subviews of one allocation; canonicalization folds a subview an execution
+    region captures into the ranges its commands use.
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamresourcesubview-streamresourcesubviewop
+    """
+
+    name = "stream.resource.subview"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    result = result_def(ResourceType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$source `[` $source_offset `]` `:` type($source) `` `{` $source_size `}` `->`"
+        " type($result) `` `{` $result_size `}` attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        source_size: SSAValue | Operation,
+        source_offset: SSAValue | Operation,
+        result_size: SSAValue | Operation,
+    ):
+        super().__init__(
+            operands=[source, source_size, source_offset, result_size],
+            result_types=[SSAValue.get(source).type],
+        )
+
+
+@irdl_op_definition
 class ResourcePackOp(IRDLOperation):
     """Packs slices with lifetime intervals into one allocation: its total length, then each slice's offset.
 
@@ -1895,6 +2029,18 @@ class ResourcePackOp(IRDLOperation):
 RESOURCE_ACCESSES = ("ro", "wo", "rw")
 
 
+class _CmdExecuteCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (CloneCapturedCmdExecuteSubviewOps(), ClosureOptimizationPattern())
+
+
+class _CmdDispatchCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldSubviewsIntoDispatchOp(),)
+
+
 @irdl_op_definition
 class CmdExecuteOp(_ExecutionRegionOp):
     """Records the commands of its region (dispatches on resource ranges) and submits them after ``await``.
@@ -1920,6 +2066,7 @@ class CmdExecuteOp(_ExecutionRegionOp):
     body = region_def("single_block")
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(_CmdExecuteCanonicalization())
 
     def __init__(
         self,
@@ -2002,6 +2149,7 @@ class CmdDispatchOp(IRDLOperation):
     resource_accesses = prop_def(ArrayAttr[StringAttr])
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(_CmdDispatchCanonicalization())
 
     def __init__(
         self,
@@ -2118,6 +2266,170 @@ class CmdDispatchOp(IRDLOperation):
 
 
 
+class CloneCapturedCmdExecuteSubviewOps(RewritePattern):
+    """IREE's pattern of the name: an execution region capturing a ``stream.resource.subview``
+    captures the whole resource instead, and takes the same range of it inside (where
+    ``FoldSubviewsIntoDispatchOp`` moves it into the commands' ranges)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CmdExecuteOp, rewriter: PatternRewriter) -> None:
+        captured = [(i, v.op) for i, v in enumerate(op.resource_operands) if isinstance(v, OpResult) and isinstance(v.op, ResourceSubviewOp)]
+        if not captured:
+            return
+        count = len(op.resource_operands)
+        operands = list(op.operands)
+        block = op.body.block
+        for index, subview in captured:
+            operands[index] = subview.source
+            operands[count + index] = subview.source_size
+            arg = block.args[index]
+            inner = ResourceSubviewOp(arg, subview.source_size, subview.source_offset, subview.result_size)
+            inner.location = subview.location
+            first = block.first_op
+            assert first is not None
+            rewriter.insert(inner, InsertPoint.before(first))
+            arg.replace_uses_with_if(inner.result, lambda use, inner=inner: use.operation is not inner)
+        op.operands = operands
+        rewriter.notify_op_modified(op)
+
+
+class ClosureOptimizationPattern(RewritePattern):
+    """The deduplication part of IREE's ``ClosureOptimizationPattern``: a resource captured twice
+    (with the same size) is captured once, its block arguments merged. (IREE's pattern also
+    inlines captured constants and drops unused captures, which mini-iree's regions never have.)"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CmdExecuteOp, rewriter: PatternRewriter) -> None:
+        resources, sizes = list(op.resource_operands), list(op.resource_operand_sizes)
+        first: dict[tuple[SSAValue, SSAValue], int] = {}
+        duplicates: list[tuple[int, int]] = []
+        for index, key in enumerate(zip(resources, sizes)):
+            if key in first:
+                duplicates.append((index, first[key]))
+            else:
+                first[key] = index
+        if not duplicates:
+            return
+        block = op.body.block
+        for index, kept in duplicates:
+            block.args[index].replace_all_uses_with(block.args[kept])
+        for index, _ in reversed(duplicates):
+            block.erase_arg(block.args[index])
+        dropped = {index for index, _ in duplicates}
+        kept_resources = [r for i, r in enumerate(resources) if i not in dropped]
+        kept_sizes = [v for i, v in enumerate(sizes) if i not in dropped]
+        rest = list(op.operands)[2 * len(resources) :]
+        op.operands = [*kept_resources, *kept_sizes, *rest]
+        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            i32, [len(kept_resources), len(kept_sizes), len(rest)]
+        )
+        rewriter.notify_op_modified(op)
+
+
+class SinkSubviewsAcrossAwaits(RewritePattern):
+    """IREE's pattern of the name: a host wait on a subview waits on the whole resource, and the
+    subview is taken after the wait (where the next execution region captures and folds it)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TimepointAwaitOp, rewriter: PatternRewriter) -> None:
+        operands = list(op.operands)
+        count = len(op.resource_operands)
+        changed = False
+        after = op
+        for index, value in enumerate(op.resource_operands):
+            if not (isinstance(value, OpResult) and isinstance(value.op, ResourceSubviewOp)):
+                continue
+            subview = value.op
+            result = op.res[index]
+            sunk = ResourceSubviewOp(result, subview.source_size, subview.source_offset, subview.result_size)
+            sunk.location = subview.location
+            rewriter.insert(sunk, InsertPoint.after(after))
+            after = sunk
+            result.replace_uses_with_if(sunk.result, lambda use, sunk=sunk: use.operation is not sunk)
+            operands[1 + index] = subview.source
+            operands[1 + count + index] = subview.source_size
+            changed = True
+        if changed:
+            op.operands = operands
+            rewriter.notify_op_modified(op)
+
+
+class FoldDuplicateAwaitResources(RewritePattern):
+    """IREE's pattern of the name: a resource awaited twice is awaited once."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TimepointAwaitOp, rewriter: PatternRewriter) -> None:
+        first: dict[SSAValue, int] = {}
+        operands: list[SSAValue] = []
+        sizes: list[SSAValue] = []
+        positions: list[int] = []
+        for operand, size in zip(op.resource_operands, op.resource_operand_sizes):
+            if operand not in first:
+                first[operand] = len(operands)
+                operands.append(operand)
+                sizes.append(size)
+            positions.append(first[operand])
+        if len(operands) == len(op.resource_operands):
+            return
+        new_op = TimepointAwaitOp(op.await_timepoint, operands, sizes, op.affinity)
+        new_op.attributes |= op.attributes
+        new_op.location = op.location
+        rewriter.insert(new_op, InsertPoint.before(op))
+        for result, position in zip(op.res, positions):
+            result.replace_all_uses_with(new_op.res[position])
+        rewriter.erase_op(op)
+
+
+class FoldSubviewsIntoDispatchOp(RewritePattern):
+    """IREE's pattern of the name: a command binding a ``stream.resource.subview`` binds the
+    whole resource at the subview's offset plus its own."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CmdDispatchOp, rewriter: PatternRewriter) -> None:
+        resources = list(op.resources)
+        subviews = [v.op if isinstance(v, OpResult) and isinstance(v.op, ResourceSubviewOp) else None for v in resources]
+        if not any(subviews):
+            return
+        count = len(resources)
+        base = len(op.workload) + len(op.uniform_operands)
+        operands = list(op.operands)
+        for index, subview in enumerate(subviews):
+            if subview is None:
+                continue
+            offset = op.resource_offsets[index]
+            new_offset = _fold_add(subview.source_offset, offset, op, rewriter)
+            operands[base + index] = subview.source
+            operands[base + count + index] = subview.source_size
+            operands[base + 2 * count + index] = new_offset
+        op.operands = operands
+        rewriter.notify_op_modified(op)
+
+
+def _fold_add(lhs: SSAValue, rhs: SSAValue, op: Operation, rewriter: PatternRewriter) -> SSAValue:
+    """``createOrFold<arith::AddIOp>`` before the op's execution region: an add of zero is the other value."""
+    from xdsl.dialects import arith
+
+    def is_zero(value: SSAValue) -> bool:
+        return (
+            isinstance(value, OpResult)
+            and isinstance(value.op, arith.ConstantOp)
+            and isinstance(value.op.value, IntegerAttr)
+            and value.op.value.value.data == 0
+        )
+
+    if is_zero(rhs):
+        return lhs
+    if is_zero(lhs):
+        return rhs
+    scope = op.parent_op()
+    while scope is not None and not isinstance(scope, _ExecutionRegionOp):
+        scope = scope.parent_op()
+    add = arith.AddiOp(lhs, rhs)
+    add.location = op.location
+    rewriter.insert(add, InsertPoint.before(scope if scope is not None else op))
+    return add.result
+
+
 Stream = Dialect(
     "stream",
     [
@@ -2129,6 +2441,7 @@ Stream = Dialect(
         TensorImportOp,
         TensorExportOp,
         TensorEncodeOp,
+        TensorCloneOp,
         TensorConstantOp,
         TensorDispatchOp,
         AsyncDispatchOp,
@@ -2146,6 +2459,7 @@ Stream = Dialect(
         ResourceAllocaOp,
         ResourceDeallocaOp,
         ResourcePackOp,
+        ResourceSubviewOp,
         CmdExecuteOp,
         CmdDispatchOp,
     ],

@@ -375,6 +375,8 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-stream-schedule-execution",
             "iree-stream-schedule-allocation",
             "iree-stream-layout-slices",
+            # IREE's clean-up after layout: the results' subviews fold into the commands' ranges.
+            "canonicalize",
             "iree-stream-fuse-dispatch-bindings",
             "iree-stream-annotate-dispatch-arguments",
             "iree-stream-annotate-dispatch-assumptions",

@@ -41,6 +41,7 @@ from mini_iree.compiler.analysis.encoding_properties import has_encoding
 from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.analysis.reshape_sizes import collapsed_dynamic_sizes
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.dialects import flow, linalg, tensor
 
 __all__ = ["CollapseDimensionsPass"]
@@ -481,9 +482,10 @@ def _fold_reshapes(region_op: flow.DispatchRegionOp) -> None:
         if isinstance(source, OpResult) and isinstance(source.op, tensor.EmptyOp):
             empty = source.op
             dims = collapsed_dynamic_sizes(
-                empty.tensor.type.get_shape(), list(empty.dynamic_sizes), groups, InsertPoint.before(op)
+                empty.tensor.type.get_shape(), list(empty.dynamic_sizes), groups, InsertPoint.before(op), op.location
             )
             new_empty = tensor.EmptyOp(dims, op.result.type)
+            new_empty.location = op.location
             Rewriter.replace_op(op, new_empty)
     for op in reversed(list(region_op.body.block.ops)):
         if all(r.first_use is None for r in op.results) and op.results and would_be_trivially_dead(op):
@@ -522,7 +524,7 @@ def _hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
             expand = value.op
             new_values.append(expand.src)
             new_dims += collapsed_dynamic_sizes(
-                expand.result.type.get_shape(), dims, expand.get_reassociation_indices(), point
+                expand.result.type.get_shape(), dims, expand.get_reassociation_indices(), point, expand.location
             )
         else:
             new_values.append(value)
@@ -535,8 +537,11 @@ def _hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
         Rewriter.move_region_contents_to_new_regions(region_op.workgroup_count),
     )
     new_region.attributes |= region_op.attributes
+    new_region.location = region_op.location
     Rewriter.insert_op(new_region, InsertPoint.before(region_op))
-    Rewriter.replace_op(terminator, flow.ReturnOp(new_values))
+    new_return = flow.ReturnOp(new_values)
+    new_return.location = terminator.location
+    Rewriter.replace_op(terminator, new_return)
     after = new_region
     for index, (old, value) in enumerate(zip(region_op.results, returned)):
         replacement: SSAValue = new_region.results[index]
@@ -548,6 +553,7 @@ def _hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
             expand = tensor.ExpandShapeOp(
                 replacement, value.op.get_reassociation_indices(), output_shape, old.type  # type: ignore[arg-type]
             )
+            expand.location = value.op.location
             Rewriter.insert_op(expand, InsertPoint.after(after))
             after = expand
             replacement = expand.result
@@ -588,10 +594,15 @@ def _collapse_dispatch(region_op: flow.DispatchRegionOp, max_iterations: int) ->
         producers_changed = _update_producers(slice_, infos)
         consumers_changed = _update_consumers(slice_, infos, region_op)
     collapsed = False
+    body = region_op.body.block
     for op in slice_:
         if isinstance(op, tensor.EmptyOp):
             continue  # folded into the collapse_shape of its users
-        collapsed |= _collapse_op(op, infos[op])
+        before = set(body.ops)
+        if _collapse_op(op, infos[op]):
+            collapsed = True
+            # What replaces the op (the op on collapsed tensors, its reshapes and sizes) is located where it was.
+            give_location([new for new in body.ops if new not in before], op.location)
     return collapsed
 
 

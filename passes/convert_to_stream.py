@@ -352,6 +352,37 @@ class ConvertTensorEncodeOp(RewritePattern):
         _replace(rewriter, op, [*new_ops, size, encode, cast], cast.results)
 
 
+class ConvertTensorCastLikeOp(RewritePattern):
+    """IREE's ``ConvertTensorCastLikeOp``: ``flow.tensor.reshape`` / ``bitcast`` -> ``stream.tensor.sizeof``
+    of the result + ``stream.tensor.clone`` of the operand's resource as the result type.
+
+    The clone reads the same bytes as another tensor type; canonicalization
+    elides it (``ElideUnneededTensorClones``), leaving the result's size.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: flow_tensor.ReshapeLikeOpBase, rewriter: PatternRewriter) -> None:
+        if _in_executable(op) or not _all_converted([op.source]):
+            return
+        affinity = lookup_affinity(op)
+        new_ops: list[Operation] = []
+        source = _transfer_tensor_operand(op.source, affinity, new_ops)
+        size = stream.TensorSizeOfOp(op.result.type, op.result_dims, affinity)
+        clone = stream.TensorCloneOp(
+            source.resource,
+            op.source.type,
+            op.source_dims,
+            source.size,
+            op.result.type,
+            op.result_dims,
+            size,
+            stream.ResourceType(),
+            affinity,
+        )
+        cast = _as_tensor(clone, size, op.result.type)
+        _replace(rewriter, op, [*new_ops, size, clone, cast], cast.results)
+
+
 class ConvertTensorAllocaOp(RewritePattern):
     """``flow.tensor.alloca`` -> ``stream.tensor.sizeof`` + ``stream.async.alloca`` of that many bytes."""
 
@@ -867,6 +898,7 @@ _CONVERTED_OPS = (
     hal.TensorImportOp,
     hal.TensorExportOp,
     flow.TensorEncodeOp,
+    flow_tensor.ReshapeLikeOpBase,
     flow_tensor.TensorAllocaOp,
     flow_tensor.TensorEmptyOp,
     flow.DispatchOp,
@@ -957,7 +989,7 @@ class ConvertToStreamPass(ModulePass):
     """Converts the host program from tensors to stream resources and flow executables to stream executables.
 
     Supported host ops: ``hal.tensor.import/export``, ``flow.tensor.encode``,
-    ``flow.tensor.alloca/empty``, ``flow.dispatch``, compute barriers (removed),
+    ``flow.tensor.reshape/bitcast``, ``flow.tensor.alloca/empty``, ``flow.dispatch``, compute barriers (removed),
     tensor ``arith.constant``, tensor globals with their
     loads and stores, ``util.func``/``util.call``/``util.return`` and
     ``util.optimization_barrier`` on tensors, and ``tensor.dim`` of a
@@ -993,6 +1025,7 @@ class ConvertToStreamPass(ModulePass):
             ConvertTensorImportOp(self.async_cast),
             ConvertTensorExportOp(self.async_cast),
             ConvertTensorEncodeOp(),
+            ConvertTensorCastLikeOp(),
             ConvertTensorAllocaOp(),
             ConvertTensorEmptyOp(),
             ConvertDispatchOp(),

@@ -160,6 +160,24 @@ class EncodeTensorEmptyOp(RewritePattern):
         rewriter.replace(op, stream.AsyncAllocaOp(op.result.type, op.result_size, op.affinity))
 
 
+@dataclass
+class EncodeTensorCloneOp(RewritePattern):
+    """``stream.tensor.clone`` -> ``stream.async.clone`` of the source's bytes into the result's size.
+
+    Both sides must have a layout (IREE's ``checkEncoding``); a clone that would
+    change it is not a copy, and IREE leaves such encodings to specialization.
+    """
+
+    nsw: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorCloneOp, rewriter: PatternRewriter) -> None:
+        _storage_size(op, op.source_encoding, self.nsw)
+        _storage_size(op, op.result_encoding, self.nsw)
+        clone = stream.AsyncCloneOp(op.source, op.source_size, op.result.type, op.result_size, op.affinity)
+        rewriter.replace(op, clone)
+
+
 class EncodeTensorDispatchOp(RewritePattern):
     """``stream.tensor.dispatch`` -> ``stream.async.dispatch`` on whole resources.
 
@@ -229,6 +247,9 @@ class EncodeHostTensorsPass(ModulePass):
                 EncodeTensorSizeOfOp(nsw),
                 EncodeTensorConstantOp(nsw),
                 EncodeTensorEmptyOp(),
+                # The greedy driver folds before it rewrites: a clone with one use is its source.
+                stream.FoldTensorCloneOp(),
+                EncodeTensorCloneOp(nsw),
                 EncodeTensorDispatchOp(),
                 FoldResourceSizeOp(),
             ]

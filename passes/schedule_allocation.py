@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -101,6 +101,43 @@ class _Builder:
         return self.insert(arith.AddiOp(lhs, rhs)).results[0]
 
 
+_LIFETIMES = list(stream.Lifetime)
+
+
+def _lifetime_order(resource_type: Attribute) -> int:
+    """IREE buckets result allocations by lifetime, in the order of its lifetime enum."""
+    if not isinstance(resource_type, stream.ResourceType):
+        return len(_LIFETIMES)
+    return _LIFETIMES.index(resource_type.lifetime_kind)
+
+
+@dataclass(frozen=True)
+class _Suballocations:
+    resources: list[SSAValue]
+    timepoint: SSAValue
+
+
+def _suballocate(
+    builder: _Builder, resource_type: Attribute, sizes: list[SSAValue], affinity: Attribute | None
+) -> _Suballocations:
+    """IREE's ``ResourceAllocaOp::createSuballocations``: one ``stream.resource.alloca`` for one size;
+    for several, a ``stream.resource.pack`` of slices all live at once (``[0, 0]``), one allocation of
+    its total length and a ``stream.resource.subview`` of it per size."""
+    if len(sizes) == 1:
+        alloca = builder.insert(stream.ResourceAllocaOp(resource_type, sizes[0], affinity))
+        assert isinstance(alloca, stream.ResourceAllocaOp)
+        return _Suballocations([alloca.result], alloca.result_timepoint)
+    pack = builder.insert(stream.ResourcePackOp([(0, 0)] * len(sizes), sizes, affinity))
+    assert isinstance(pack, stream.ResourcePackOp)
+    alloca = builder.insert(stream.ResourceAllocaOp(resource_type, pack.total_length, affinity))
+    assert isinstance(alloca, stream.ResourceAllocaOp)
+    subviews = [
+        builder.insert(stream.ResourceSubviewOp(alloca.result, pack.total_length, offset, size)).results[0]
+        for offset, size in zip(pack.packed_offsets, sizes)
+    ]
+    return _Suballocations(subviews, alloca.result_timepoint)
+
+
 def _allocate(execute: stream.AsyncExecuteOp) -> None:
     body = execute.body.block
     dispatches = [op for op in body.ops if not isinstance(op, stream.YieldOp)]
@@ -123,22 +160,28 @@ def _allocate(execute: stream.AsyncExecuteOp) -> None:
     for old_arg, new_arg, size in zip(body.args, new_block.args, capture_sizes):
         ranges[old_arg] = _Range(new_arg, size, builder.get_zero(), size)
 
-    # Yielded results: one allocation each (a value yielded twice is allocated once).
+    # Yielded results: one allocation per lifetime, each result a subview of it
+    # (IREE's reserveResultAllocations and createSuballocations); a value yielded
+    # twice is allocated once.
     timepoints: list[SSAValue] = []
     result_allocations: dict[SSAValue, SSAValue] = {}
     tied_results = {r for op in dispatches for r, t in zip(op.results, _tied(op)) if t != UNTIED_INDEX}  # type: ignore[arg-type]
+    reservations: dict[Attribute, list[tuple[SSAValue, SSAValue]]] = {}
     for value, size in zip(yielded, terminator.resource_operand_sizes):
-        if value in result_allocations or value in ranges or value in tied_results:
+        if value in ranges or value in tied_results or any(value is v for r in reservations.values() for v, _ in r):
             continue
-        alloca = builder.insert(stream.ResourceAllocaOp(value.type, size, affinity))
-        assert isinstance(alloca, stream.ResourceAllocaOp)
-        result_allocations[value] = alloca.result
-        timepoints.append(alloca.result_timepoint)
-        captures.append(alloca.result)
-        capture_sizes.append(size)
-        arg = new_block.insert_arg(value.type, len(new_block.args))
-        arg.location = alloca.location
-        ranges[value] = _Range(arg, size, builder.get_zero(), size)
+        reservations.setdefault(value.type, []).append((value, size))
+    for resource_type in sorted(reservations, key=_lifetime_order):
+        reserved = reservations[resource_type]
+        suballocations = _suballocate(builder, resource_type, [size for _, size in reserved], affinity)
+        timepoints.append(suballocations.timepoint)
+        for (value, size), resource in zip(reserved, suballocations.resources):
+            result_allocations[value] = resource
+            captures.append(resource)
+            capture_sizes.append(size)
+            arg = new_block.insert_arg(value.type, len(new_block.args))
+            arg.location = execute.location
+            ranges[value] = _Range(arg, size, builder.get_zero(), size)
 
     # Transient results: slices of one packed allocation, live from their producer to their last user.
     order = {op: index for index, op in enumerate(dispatches)}

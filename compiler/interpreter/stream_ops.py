@@ -226,6 +226,24 @@ class StreamFunctions(InterpreterFunctions):
         _check_fits(op, result_size, result_type, result_dims)
         return (_store_array(op, array, result_size),)
 
+    @impl(stream.TensorCloneOp)
+    def run_tensor_clone(self, interpreter: Interpreter, op: stream.TensorCloneOp, args: tuple):
+        # A reshape (or bitcast) keeps the row-major bytes: the source's contents
+        # read as the result tensor type, into a resource of the result size.
+        values = dict(zip(op.operands, args))
+        source_dims = [int(values[d]) for d in op.source_encoding_dims]
+        result_dims = [int(values[d]) for d in op.result_encoding_dims]
+        array = np.ascontiguousarray(_load_array(op, values[op.source], op.source_encoding, source_dims))
+        result_type = op.result_encoding
+        assert isinstance(result_type, TensorType)
+        shape = shape_with_dims(op, result_type.get_shape(), result_dims)
+        array = array.view(numpy_dtype(result_type.element_type))
+        if array.size != int(np.prod(shape)):
+            raise InterpreterError(op, f"cannot read {array.size} elements as a tensor of shape {shape}")
+        result_size = int(values[op.result_size])
+        _check_fits(op, result_size, result_type, result_dims)
+        return (_store_array(op, array.reshape(shape), result_size),)
+
     @impl(stream.TensorConstantOp)
     def run_tensor_constant(self, interpreter: Interpreter, op: stream.TensorConstantOp, args: tuple):
         array = np.asarray(attribute_value(op, op.value))
@@ -426,6 +444,15 @@ class StreamSchedulingFunctions(InterpreterFunctions):
         static = [isinstance(v, OpResult) and isinstance(v.op, arith.ConstantOp) for v in slices]
         total, offsets = pack_slice_offsets(op.intervals, sizes, slices, static, base)
         return (total, *offsets)
+
+    @impl(stream.ResourceSubviewOp)
+    def run_resource_subview(self, interpreter: Interpreter, op: stream.ResourceSubviewOp, args: tuple):
+        # A view, not a copy: what commands write into the allocation shows through it.
+        source, _, offset, length = args
+        start, count = int(offset), int(length)
+        if start < 0 or start + count > source.size:
+            raise InterpreterError(op, f"range [{start}, {start + count}) is outside a {source.size}-byte resource")
+        return (source[start : start + count],)
 
     @impl(stream.CmdExecuteOp)
     def run_cmd_execute(self, interpreter: Interpreter, op: stream.CmdExecuteOp, args: tuple):

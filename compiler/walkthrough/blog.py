@@ -42,8 +42,11 @@ PLACES: dict[str, BlogPlace] = {
         TARGET_INDEPENDENT, note="fusion preprocessing the post passes over (the matmul has no elementwise producer)"
     ),
     "iree-dispatch-creation-form-dispatch-regions": BlogPlace(TARGET_INDEPENDENT),
-    "iree-dispatch-creation-clone-producers-into-dispatch-regions": BlogPlace(
-        TARGET_INDEPENDENT, ("00-annotate-data-tiling-hints.before.mlir",), "the IR before the hints"
+    "iree-dispatch-creation-clone-producers-into-dispatch-regions": BlogPlace(TARGET_INDEPENDENT),
+    "iree-dispatch-creation-collapse-dimensions": BlogPlace(
+        TARGET_INDEPENDENT,
+        ("00-annotate-data-tiling-hints.before.mlir",),
+        "the IR before the hints (the matmul's loops stay as they are: each map reads them in its own order)",
     ),
     "iree-dispatch-creation-annotate-data-tiling-hints": BlogPlace(
         "AnnotateDataTilingHintsPass (DispatchCreation)", ("01-annotate-data-tiling-hints.after.mlir",)
@@ -76,6 +79,9 @@ PLACES: dict[str, BlogPlace] = {
     ),
     "iree-dispatch-creation-convert-dispatch-regions-to-workgroups": BlogPlace(
         STREAM, note="dispatch regions to workgroup ops, which the post passes over"
+    ),
+    "iree-dispatch-creation-convert-tensor-to-flow": BlogPlace(
+        STREAM, note="host reshapes to flow.tensor.reshape; the post's matmul has none"
     ),
     "iree-flow-outline-dispatch-regions": BlogPlace(STREAM, note="outlined to executables"),
     "iree-flow-annotate-dispatches": BlogPlace(STREAM, note="the dispatch names of dump 09"),

@@ -88,3 +88,31 @@ func.func @identity_generic(%a: tensor<4x?xf32>, %b: tensor<4x?xf32>) -> (tensor
 // CHECK:         %[[CAST:.+]] = tensor.cast %[[B]] : tensor<4x?xf32> to tensor<4x8xf32>
 // CHECK:         %[[T:.+]] = linalg.generic
 // CHECK:         return %[[A]], %[[CAST]], %[[T]]
+
+// -----
+
+// A subview captured by an execution region: the region captures the whole
+// resource (once) and each command's range starts at the subview's offset plus
+// its own (IREE's CloneCapturedCmdExecuteSubviewOps, FoldSubviewsIntoDispatchOp,
+// ClosureOptimizationPattern).
+
+util.func public @fold_captured_subviews(%r: !stream.resource<external>, %total: index, %off: index, %n: index, %inner: index) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %a = stream.resource.subview %r[%c0] : !stream.resource<external>{%total} -> !stream.resource<external>{%n}
+  %b = stream.resource.subview %r[%off] : !stream.resource<external>{%total} -> !stream.resource<external>{%n}
+  %0 = stream.cmd.execute with(%a as %x: !stream.resource<external>{%n}, %b as %y: !stream.resource<external>{%n}) {
+    stream.cmd.dispatch @ex::@fn {
+      ro %x[%c0 for %n] : !stream.resource<external>{%n},
+      wo %y[%inner for %n] : !stream.resource<external>{%n}
+    }
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}
+// CHECK-LABEL: @fold_captured_subviews(
+// CHECK-SAME:    %[[R:[a-zA-Z0-9]+]]: !stream.resource<external>, %[[TOTAL:[a-zA-Z0-9]+]]: index, %[[OFF:[a-zA-Z0-9]+]]: index, %[[N:[a-zA-Z0-9]+]]: index, %[[INNER:[a-zA-Z0-9]+]]: index
+// CHECK:         %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         %[[SUM:.+]] = arith.addi %[[OFF]], %[[INNER]] : index
+// CHECK-NEXT:    stream.cmd.execute with(%[[R]] as %[[ARG:.+]]: !stream.resource<external>{%[[TOTAL]]}) {
+// CHECK-NEXT:      stream.cmd.dispatch @ex::@fn {
+// CHECK-NEXT:        ro %[[ARG]][%[[C0]] for %[[N]]] : !stream.resource<external>{%[[TOTAL]]},
+// CHECK-NEXT:        wo %[[ARG]][%[[SUM]] for %[[N]]] : !stream.resource<external>{%[[TOTAL]]}

@@ -63,6 +63,37 @@ module attributes {stream.affinity.default = #hal.device.affinity<@__device_0>} 
 
 // -----
 
+// flow.tensor.reshape (what convert-tensor-to-flow makes of a host reshape): a
+// stream.tensor.clone of the operand's resource as the result type, sized with
+// the result's dims (IREE's ConvertTensorCastLikeOp). Canonicalization elides it.
+
+module attributes {stream.affinity.default = #hal.device.affinity<@__device_0>} {
+  util.global private @__device_0 = #hal.device.target<"local", [#hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {}>]> : !hal.device
+  util.func public @reshape(%arg0: !hal.buffer_view) -> !hal.buffer_view {
+    %0 = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
+    %1 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<?x4xf32>{%0}
+    %c4 = arith.constant 4 : index
+    %n = arith.muli %0, %c4 : index
+    %2 = flow.tensor.reshape %1 : tensor<?x4xf32>{%0} -> tensor<?xf32>{%n}
+    %3 = hal.tensor.export %2 "output0" : tensor<?xf32>{%n} -> !hal.buffer_view
+    util.return %3 : !hal.buffer_view
+  }
+}
+// CHECK-LABEL: util.func public @reshape(
+// CHECK:         %[[D0:.+]] = hal.buffer_view.dim
+// CHECK:         %[[S0:.+]] = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x4xf32>{%[[D0]]} : index
+// CHECK:         %[[T0:.+]] = stream.async.transfer {{.+}} -> to(#hal.device.affinity<@__device_0>) !stream.resource<*>{%[[S0]]}
+// CHECK:         %[[N:.+]] = arith.muli %[[D0]]
+// CHECK-NEXT:    %[[S1:.+]] = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?xf32>{%[[N]]} : index
+// CHECK-NEXT:    %[[C:.+]] = stream.tensor.clone on(#hal.device.affinity<@__device_0>) %[[T0]] : tensor<?x4xf32>{%[[D0]]} in !stream.resource<*>{%[[S0]]} -> tensor<?xf32>{%[[N]]} in !stream.resource<*>{%[[S1]]}
+// CHECK-NEXT:    %[[T1:.+]] = stream.async.transfer %[[C]] : !stream.resource<*>{%[[S1]]} {{.+}} !stream.resource<external>{%[[S1]]}
+// CHECK-NEXT:    stream.tensor.export on(#hal.device.affinity<@__device_0>) %[[T1]] : tensor<?xf32>{%[[N]]} in !stream.resource<external>{%[[S1]]} -> !hal.buffer_view
+// CAST-LABEL:  util.func public @reshape(
+// CAST:          %[[C:.+]] = stream.tensor.clone
+// CAST-NEXT:     stream.async.cast on(#hal.device.affinity<@__device_0>) %[[C]]
+
+// -----
+
 // A dispatch with dynamic dims: bindings replace dispatch tensors, the dims of
 // each flow.dispatch.tie_shape move onto its stream.binding.subspan, and the
 // host dispatch carries each operand's resource size and a sizeof per result.

@@ -319,3 +319,19 @@ stream.executable private @ex {
 // CHECK-LABEL: stream.executable private @ex
 // CHECK:         %0 = arith.muli %arg0, %arg0 : index
 // CHECK-NEXT:    %c4 = arith.constant 4 : index
+
+// -----
+
+// A stream.tensor.clone with one use folds to its source, as IREE's greedy
+// driver folds it; one with more becomes stream.async.clone of the source's
+// bytes into the result's size.
+
+util.func public @clone(%r: !stream.resource<*>, %n: index, %s0: index, %s1: index) -> (!stream.resource<*>, !stream.resource<*>, !stream.resource<*>) {
+  %0 = stream.tensor.clone %r : tensor<?x4xf32>{%n} in !stream.resource<*>{%s0} -> tensor<?xf32>{%n} in !stream.resource<*>{%s1}
+  %1 = stream.tensor.clone %r : tensor<?x4xf32>{%n} in !stream.resource<*>{%s0} -> tensor<4x?xf32>{%n} in !stream.resource<*>{%s1}
+  util.return %0, %0, %1 : !stream.resource<*>, !stream.resource<*>, !stream.resource<*>
+}
+// CHECK-LABEL: @clone(
+// CHECK-SAME:    %[[R:[a-zA-Z0-9]+]]: !stream.resource<*>, %{{.+}}: index, %[[S0:[a-zA-Z0-9]+]]: index, %[[S1:[a-zA-Z0-9]+]]: index
+// CHECK-NEXT:    %[[C:.+]] = stream.async.clone %[[R]] : !stream.resource<*>{%[[S0]]} -> !stream.resource<*>{%[[S1]]}
+// CHECK-NEXT:    util.return %[[C]], %[[C]], %[[R]]

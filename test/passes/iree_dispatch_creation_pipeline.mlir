@@ -3,7 +3,8 @@
 
 // The K loops of a contraction are collapsed into one before set-encoding,
 // which then tiles it as a plain matmul; the dispatch becomes a
-// flow.dispatch.workgroups reading and writing encoded tensors.
+// flow.dispatch.workgroups reading and writing encoded tensors, and the
+// collapses of its operands flow.tensor.reshape ops on the host.
 
 util.func public @two_k_loops(%a: tensor<8x4x2xf32>, %b: tensor<4x2x16xf32>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%a, %b : tensor<8x4x2xf32>, tensor<4x2x16xf32>) outs(%c : tensor<8x16xf32>) {
@@ -19,8 +20,8 @@ util.func public @two_k_loops(%a: tensor<8x4x2xf32>, %b: tensor<4x2x16xf32>, %c:
 // CHECK-DAG:   #[[RHS:.+]] = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32]
 // CHECK-LABEL: util.func public @two_k_loops(
 // CHECK-SAME:      %[[A:[^:]+]]: tensor<8x4x2xf32>, %[[B:[^:]+]]: tensor<4x2x16xf32>, %[[C:[^:]+]]: tensor<8x16xf32>)
-// CHECK:         %[[CA:.+]] = tensor.collapse_shape %[[A]] {{\[}}[0], [1, 2]] : tensor<8x4x2xf32> into tensor<8x8xf32>
-// CHECK:         %[[CB:.+]] = tensor.collapse_shape %[[B]] {{\[}}[0, 1], [2]] : tensor<4x2x16xf32> into tensor<8x16xf32>
+// CHECK:         %[[CA:.+]] = flow.tensor.reshape %[[A]] : tensor<8x4x2xf32> -> tensor<8x8xf32>
+// CHECK:         %[[CB:.+]] = flow.tensor.reshape %[[B]] : tensor<4x2x16xf32> -> tensor<8x16xf32>
 // CHECK:         flow.tensor.encode %[[CA]] : tensor<8x8xf32> -> tensor<8x8xf32, #[[LHS]]>
 // CHECK:         flow.tensor.encode %[[CB]] : tensor<8x16xf32> -> tensor<8x16xf32, #[[RHS]]>
 // CHECK:         flow.dispatch.workgroups

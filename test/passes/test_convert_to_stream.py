@@ -187,6 +187,7 @@ CHAIN = [
     "iree-hal-assign-target-devices{targetDevices=gfx942}",
     "iree-hal-materialize-target-devices",
     "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
+    "iree-dispatch-creation-convert-tensor-to-flow",
     "iree-flow-outline-dispatch-regions",
     "iree-flow-annotate-dispatches",
     PASS,

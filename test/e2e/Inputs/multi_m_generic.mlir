@@ -1,4 +1,5 @@
-// Two M loops (d0, d1): not data-tiled.
+// Two M loops (d0, d1), read together by every map: collapse-dimensions makes
+// them one M, and the matmul it then is gets data-tiled (IREE 3.13 does the same).
 #lhs = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #rhs = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
