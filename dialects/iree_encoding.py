@@ -195,6 +195,30 @@ def is_serialized_encoding(attr: Attribute) -> bool:
     return attr.name in EXTERNAL_SERIALIZABLE_ATTRS
 
 
+def _compatible_with(attr: Attribute, other: Attribute | None) -> bool:
+    """IREE's ``SerializableAttr::isCompatibleWith`` (``other`` None: no encoding)."""
+    if attr.name == "iree_encoding.packed_storage":
+        # It does not change the tensor's shape: compatible with no encoding, and with itself.
+        return other is None or other.name == attr.name
+    if other is None:
+        return False
+    if is_serialized_encoding(attr) and is_serialized_encoding(other):
+        return attr == other
+    return True
+
+
+def are_compatible_encodings(lhs: Attribute, rhs: Attribute) -> bool:
+    """IREE's ``SerializableAttr::areCompatible``: two tensor encodings (``NoneAttr``: none) describe
+    the same storage, or may once targets decide (an unserialized encoding matches any layout)."""
+    if lhs == rhs:
+        return True
+    lhs_encoding = lhs if is_serializable_encoding(lhs) else None
+    rhs_encoding = rhs if is_serializable_encoding(rhs) else None
+    return (lhs_encoding is None or _compatible_with(lhs_encoding, rhs_encoding)) and (
+        rhs_encoding is None or _compatible_with(rhs_encoding, lhs_encoding)
+    )
+
+
 def get_encoding_attr(ty: Attribute) -> EncodingAttr | None:
     """The `#iree_encoding.encoding` of a tensor type, if it has one."""
     if isinstance(ty, TensorType) and isinstance(ty.encoding, EncodingAttr):

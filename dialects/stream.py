@@ -577,10 +577,16 @@ class TensorCloneOp(_TensorRetypeOp):
     traits = traits_def(Pure(), _TensorCloneCanonicalization())
 
     def verify_(self) -> None:
-        # Clones may change shape and element type, never the encoding (IREE's
-        # check is SerializableAttr::areCompatible; equal encodings are compatible).
+        # Clones may change shape and element type, never the storage an encoding
+        # describes (IREE's SerializableAttr::areCompatible).
+        from mini_iree.dialects.iree_encoding import are_compatible_encodings
+
         source, result = self.source_encoding, self.result_encoding
-        if isinstance(source, TensorType) and isinstance(result, TensorType) and source.encoding != result.encoding:
+        if (
+            isinstance(source, TensorType)
+            and isinstance(result, TensorType)
+            and not are_compatible_encodings(source.encoding, result.encoding)
+        ):
             # MLIR prints an absent encoding as a null attribute.
             def text(encoding: Attribute) -> str:
                 return "<<NULL ATTRIBUTE>>" if isinstance(encoding, NoneAttr) else str(encoding)
