@@ -38,53 +38,6 @@ from abc import ABC
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    ArrayAttr,
-    DenseArrayBase,
-    IndexType,
-    IntegerAttr,
-    NoneAttr,
-    NoneType,
-    StringAttr,
-    SymbolRefAttr,
-    TensorType,
-    UnitAttr,
-    i32,
-)
-from xdsl.ir import Attribute, Dialect, Operation, OpResult, ParametrizedAttribute, Region, SSAValue, TypeAttribute
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    ParsePropInAttrDict,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-    var_result_def,
-)
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
-from xdsl.rewriter import InsertPoint
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.printer import Printer
-from xdsl.traits import (
-    HasCanonicalizationPatternsTrait,
-    HasParent,
-    IsolatedFromAbove,
-    IsTerminator,
-    Pure,
-    ReturnLike,
-    SymbolOpInterface,
-)
-from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
-
 from mini_iree.dialects.flow import (
     UNTIED_INDEX,
     ExecutableExportOpBase,
@@ -109,6 +62,57 @@ from mini_iree.dialects.flow import (
     verify_workgroup_count_return,
 )
 from mini_iree.dialects.utils import print_dynamic_dims, verify_op_dynamic_dims
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    NoneAttr,
+    NoneType,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    Pure,
+    ReturnLike,
+    SymbolOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 # ---------------------------------------------------------------------------
 # Types
@@ -554,6 +558,11 @@ class TensorEncodeOp(_TensorRetypeOp):
 class _TensorCloneCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from mini_iree.dialects.stream_canonicalization import (
+            ElideUnneededTensorClones,
+            FoldTensorCloneOp,
+        )
+
         return (FoldTensorCloneOp(), ElideUnneededTensorClones())
 
 
@@ -595,40 +604,6 @@ class TensorCloneOp(_TensorRetypeOp):
                 f"clones changing tensor encoding from {text(source.encoding)} to {text(result.encoding)}; not allowed"
             )
         super().verify_()
-
-
-def _has_tied_use(value: SSAValue) -> bool:
-    """IREE's ``TiedOpInterface::hasAnyTiedUses``: some op writes ``value`` in place (a result tied to it)."""
-    for use in value.uses:
-        user = use.operation
-        tied = user.properties.get("tied_operands")
-        if not isinstance(tied, ArrayAttr) or not tied.data:
-            continue
-        operands = user.resource_operands if isinstance(user, AsyncDispatchOp) else getattr(user, "mixed_operands", None)
-        if operands is None:
-            return True  # an op that ties operands in a way not known here: assume it writes this one
-        if any(t.value.data != UNTIED_INDEX and operands[t.value.data] is value for t in tied.data):
-            return True
-    return False
-
-
-class FoldTensorCloneOp(RewritePattern):
-    """IREE's ``TensorCloneOp::fold``: a clone into a resource of the same type with one use is its source."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: TensorCloneOp, rewriter: PatternRewriter) -> None:
-        if op.result.type == op.source.type and op.result.has_one_use():
-            rewriter.replace(op, [], [op.source])
-
-
-class ElideUnneededTensorClones(RewritePattern):
-    """IREE's ``ElideUnneededTensorClones``: a clone into a resource of the same type is its source,
-    unless something writes the clone in place."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: TensorCloneOp, rewriter: PatternRewriter) -> None:
-        if op.result.type == op.source.type and not _has_tied_use(op.result):
-            rewriter.replace(op, [], [op.source])
 
 
 @irdl_op_definition
@@ -1653,6 +1628,11 @@ class AsyncExecuteOp(_ExecutionRegionOp):
 class _TimepointAwaitCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from mini_iree.dialects.stream_canonicalization import (
+            FoldDuplicateAwaitResources,
+            SinkSubviewsAcrossAwaits,
+        )
+
         return (SinkSubviewsAcrossAwaits(), FoldDuplicateAwaitResources())
 
 
@@ -2038,12 +2018,21 @@ RESOURCE_ACCESSES = ("ro", "wo", "rw")
 class _CmdExecuteCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from mini_iree.dialects.stream_canonicalization import (
+            CloneCapturedCmdExecuteSubviewOps,
+            ClosureOptimizationPattern,
+        )
+
         return (CloneCapturedCmdExecuteSubviewOps(), ClosureOptimizationPattern())
 
 
 class _CmdDispatchCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from mini_iree.dialects.stream_canonicalization import (
+            FoldSubviewsIntoDispatchOp,
+        )
+
         return (FoldSubviewsIntoDispatchOp(),)
 
 
@@ -2270,170 +2259,6 @@ class CmdDispatchOp(IRDLOperation):
             raise VerifyException("requires one access (ro, wo or rw) per resource")
         verify_dispatch_symbol_uses(self, self.entry_points, self.workload, ExecutableExportOp.name)
 
-
-
-class CloneCapturedCmdExecuteSubviewOps(RewritePattern):
-    """IREE's pattern of the name: an execution region capturing a ``stream.resource.subview``
-    captures the whole resource instead, and takes the same range of it inside (where
-    ``FoldSubviewsIntoDispatchOp`` moves it into the commands' ranges)."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: CmdExecuteOp, rewriter: PatternRewriter) -> None:
-        captured = [(i, v.op) for i, v in enumerate(op.resource_operands) if isinstance(v, OpResult) and isinstance(v.op, ResourceSubviewOp)]
-        if not captured:
-            return
-        count = len(op.resource_operands)
-        operands = list(op.operands)
-        block = op.body.block
-        for index, subview in captured:
-            operands[index] = subview.source
-            operands[count + index] = subview.source_size
-            arg = block.args[index]
-            inner = ResourceSubviewOp(arg, subview.source_size, subview.source_offset, subview.result_size)
-            inner.location = subview.location
-            first = block.first_op
-            assert first is not None
-            rewriter.insert(inner, InsertPoint.before(first))
-            arg.replace_uses_with_if(inner.result, lambda use, inner=inner: use.operation is not inner)
-        op.operands = operands
-        rewriter.notify_op_modified(op)
-
-
-class ClosureOptimizationPattern(RewritePattern):
-    """The deduplication part of IREE's ``ClosureOptimizationPattern``: a resource captured twice
-    (with the same size) is captured once, its block arguments merged. (IREE's pattern also
-    inlines captured constants and drops unused captures, which mini-iree's regions never have.)"""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: CmdExecuteOp, rewriter: PatternRewriter) -> None:
-        resources, sizes = list(op.resource_operands), list(op.resource_operand_sizes)
-        first: dict[tuple[SSAValue, SSAValue], int] = {}
-        duplicates: list[tuple[int, int]] = []
-        for index, key in enumerate(zip(resources, sizes)):
-            if key in first:
-                duplicates.append((index, first[key]))
-            else:
-                first[key] = index
-        if not duplicates:
-            return
-        block = op.body.block
-        for index, kept in duplicates:
-            block.args[index].replace_all_uses_with(block.args[kept])
-        for index, _ in reversed(duplicates):
-            block.erase_arg(block.args[index])
-        dropped = {index for index, _ in duplicates}
-        kept_resources = [r for i, r in enumerate(resources) if i not in dropped]
-        kept_sizes = [v for i, v in enumerate(sizes) if i not in dropped]
-        rest = list(op.operands)[2 * len(resources) :]
-        op.operands = [*kept_resources, *kept_sizes, *rest]
-        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
-            i32, [len(kept_resources), len(kept_sizes), len(rest)]
-        )
-        rewriter.notify_op_modified(op)
-
-
-class SinkSubviewsAcrossAwaits(RewritePattern):
-    """IREE's pattern of the name: a host wait on a subview waits on the whole resource, and the
-    subview is taken after the wait (where the next execution region captures and folds it)."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: TimepointAwaitOp, rewriter: PatternRewriter) -> None:
-        operands = list(op.operands)
-        count = len(op.resource_operands)
-        changed = False
-        after = op
-        for index, value in enumerate(op.resource_operands):
-            if not (isinstance(value, OpResult) and isinstance(value.op, ResourceSubviewOp)):
-                continue
-            subview = value.op
-            result = op.res[index]
-            sunk = ResourceSubviewOp(result, subview.source_size, subview.source_offset, subview.result_size)
-            sunk.location = subview.location
-            rewriter.insert(sunk, InsertPoint.after(after))
-            after = sunk
-            result.replace_uses_with_if(sunk.result, lambda use, sunk=sunk: use.operation is not sunk)
-            operands[1 + index] = subview.source
-            operands[1 + count + index] = subview.source_size
-            changed = True
-        if changed:
-            op.operands = operands
-            rewriter.notify_op_modified(op)
-
-
-class FoldDuplicateAwaitResources(RewritePattern):
-    """IREE's pattern of the name: a resource awaited twice is awaited once."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: TimepointAwaitOp, rewriter: PatternRewriter) -> None:
-        first: dict[SSAValue, int] = {}
-        operands: list[SSAValue] = []
-        sizes: list[SSAValue] = []
-        positions: list[int] = []
-        for operand, size in zip(op.resource_operands, op.resource_operand_sizes):
-            if operand not in first:
-                first[operand] = len(operands)
-                operands.append(operand)
-                sizes.append(size)
-            positions.append(first[operand])
-        if len(operands) == len(op.resource_operands):
-            return
-        new_op = TimepointAwaitOp(op.await_timepoint, operands, sizes, op.affinity)
-        new_op.attributes |= op.attributes
-        new_op.location = op.location
-        rewriter.insert(new_op, InsertPoint.before(op))
-        for result, position in zip(op.res, positions):
-            result.replace_all_uses_with(new_op.res[position])
-        rewriter.erase_op(op)
-
-
-class FoldSubviewsIntoDispatchOp(RewritePattern):
-    """IREE's pattern of the name: a command binding a ``stream.resource.subview`` binds the
-    whole resource at the subview's offset plus its own."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: CmdDispatchOp, rewriter: PatternRewriter) -> None:
-        resources = list(op.resources)
-        subviews = [v.op if isinstance(v, OpResult) and isinstance(v.op, ResourceSubviewOp) else None for v in resources]
-        if not any(subviews):
-            return
-        count = len(resources)
-        base = len(op.workload) + len(op.uniform_operands)
-        operands = list(op.operands)
-        for index, subview in enumerate(subviews):
-            if subview is None:
-                continue
-            offset = op.resource_offsets[index]
-            new_offset = _fold_add(subview.source_offset, offset, op, rewriter)
-            operands[base + index] = subview.source
-            operands[base + count + index] = subview.source_size
-            operands[base + 2 * count + index] = new_offset
-        op.operands = operands
-        rewriter.notify_op_modified(op)
-
-
-def _fold_add(lhs: SSAValue, rhs: SSAValue, op: Operation, rewriter: PatternRewriter) -> SSAValue:
-    """``createOrFold<arith::AddIOp>`` before the op's execution region: an add of zero is the other value."""
-    from xdsl.dialects import arith
-
-    def is_zero(value: SSAValue) -> bool:
-        return (
-            isinstance(value, OpResult)
-            and isinstance(value.op, arith.ConstantOp)
-            and isinstance(value.op.value, IntegerAttr)
-            and value.op.value.value.data == 0
-        )
-
-    if is_zero(rhs):
-        return lhs
-    if is_zero(lhs):
-        return rhs
-    scope = op.parent_op()
-    while scope is not None and not isinstance(scope, _ExecutionRegionOp):
-        scope = scope.parent_op()
-    add = arith.AddiOp(lhs, rhs)
-    add.location = op.location
-    rewriter.insert(add, InsertPoint.before(scope if scope is not None else op))
-    return add.result
 
 
 Stream = Dialect(

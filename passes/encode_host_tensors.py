@@ -37,6 +37,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
+from mini_iree.compiler.era import ERA_NAMES, option_era, run_era
+from mini_iree.compiler.ir.constants import hoist_and_unique_constants
+from mini_iree.compiler.ir.dense_elements import dense_elements
+from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
+from mini_iree.compiler.layout.size_lowering import ARITH, SizeLowering
+from mini_iree.compiler.layout.storage import (
+    StorageSize,
+    StorageSizeError,
+    is_unserialized,
+    legal_storage_bit_width,
+    tensor_storage_size,
+)
+from mini_iree.dialects import stream
+from mini_iree.dialects.stream_canonicalization import FoldTensorCloneOp
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -56,22 +72,6 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-
-from mini_iree.compiler.analysis.functions import FUNCTION_LIKE, functions
-from mini_iree.compiler.era import ERA_NAMES, option_era, run_era
-from mini_iree.compiler.ir.dense_elements import dense_elements
-from mini_iree.compiler.ir.diagnostics import OpError
-from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
-from mini_iree.compiler.layout.size_lowering import ARITH, SizeLowering
-from mini_iree.compiler.layout.storage import (
-    StorageSize,
-    StorageSizeError,
-    is_unserialized,
-    legal_storage_bit_width,
-    tensor_storage_size,
-)
-from mini_iree.dialects import stream
-from mini_iree.compiler.ir.constants import hoist_and_unique_constants
 
 __all__ = ["EncodeHostTensorsPass", "emit_storage_size"]
 
@@ -248,7 +248,7 @@ class EncodeHostTensorsPass(ModulePass):
                 EncodeTensorConstantOp(nsw),
                 EncodeTensorEmptyOp(),
                 # The greedy driver folds before it rewrites: a clone with one use is its source.
-                stream.FoldTensorCloneOp(),
+                FoldTensorCloneOp(),
                 EncodeTensorCloneOp(nsw),
                 EncodeTensorDispatchOp(),
                 FoldResourceSizeOp(),

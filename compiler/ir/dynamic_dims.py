@@ -81,7 +81,14 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     if source == "set_encoding":
         return find_dynamic_dims(op.source)  # type: ignore[attr-defined]
     outputs = getattr(op, "outputs", None)
-    if outputs is not None and index < len(outputs) and outputs[index].type.get_shape() == value.type.get_shape():
+    if (
+        outputs is not None
+        and index < len(outputs)
+        # A destination-style op's init, not results that happen to be called outputs
+        # (`builtin.unrealized_conversion_cast`).
+        and outputs[index].owner is not op
+        and outputs[index].type.get_shape() == value.type.get_shape()
+    ):
         return find_dynamic_dims(outputs[index])
     return None
 

@@ -63,6 +63,10 @@ def _is_unsigned(element: Attribute) -> bool:
     return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
 
 
+def _narrower(element: Attribute, than: Attribute) -> bool:
+    return isinstance(element, IntegerType) and isinstance(than, IntegerType) and element.width.data < than.width.data
+
+
 def _extend_unsigned(builder: Builder, value: SSAValue, sizes: Mixed, element_type: Attribute) -> SSAValue:
     """An elementwise `linalg.generic` zero-extending `value` to `element_type`.
 
@@ -127,7 +131,9 @@ def lower_to_mmt4d(
         groups.append(g)
     acc_element = operands[RESULT].type.get_element_type()  # type: ignore[attr-defined]
     for index, element in enumerate(encodings[LHS].get_element_types()[:2]):
-        if _is_unsigned(element):
+        operand_element = values[index].type.get_element_type()  # type: ignore[attr-defined]
+        # An operand already extended (the encoding names its narrow source type) is not extended again.
+        if _is_unsigned(element) and _narrower(operand_element, acc_element):
             values[index] = _extend_unsigned(builder, values[index], value_sizes[index], acc_element)
     lhs, rhs, acc = values
     if transposed:

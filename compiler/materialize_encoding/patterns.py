@@ -14,8 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, NoneAttr, TensorType, UnrealizedConversionCastOp, i32
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    FunctionType,
+    NoneAttr,
+    TensorType,
+    UnrealizedConversionCastOp,
+    i32,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -59,6 +68,8 @@ class _Conversion:
     packed: dict[SSAValue, Mixed] = field(default_factory=dict)
     # Bindings that hold their tensor padded (a padding layout): loads and stores take a slice.
     padded: set[SSAValue] = field(default_factory=set)
+    # The `tensor.dim` ops (and their index constants) built for function arguments' sizes.
+    size_ops: list[Operation] = field(default_factory=list)
 
     def builder(self, anchor: Operation) -> Builder:
         return Builder(anchor, self.func_op.regions[0].blocks[0])
@@ -107,6 +118,19 @@ class _Conversion:
             return list(owner.get_mixed_sizes())
         dims = get_dynamic_dims(value, InsertPoint.before(op))
         return mixed_sizes(ty.get_shape(), dims)
+
+    def argument_sizes(self, op: Operation, value: SSAValue) -> Mixed | None:
+        """The sizes of a materialized function argument (``tensor.dim`` before ``op`` for its
+        dynamic dims); None for any other value whose sizes were not recorded."""
+        from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+
+        entry = self.func_op.regions[0].blocks[0] if self.func_op.regions and self.func_op.regions[0].blocks else None
+        if not isinstance(value, BlockArgument) or value.block is not entry or not isinstance(value.type, TensorType):
+            return None
+        dims = get_dynamic_dims(value, InsertPoint.before(op))
+        # A lowering that does not read them leaves them unused: erased when the function is done.
+        self.size_ops += [d.owner for d in dims] + [d.owner.operands[1].owner for d in dims]  # type: ignore[union-attr]
+        return mixed_sizes(value.type.get_shape(), dims)
 
     def record(self, value: SSAValue, logical: Mixed, packed: Mixed) -> None:
         self.logical[value] = list(logical)
@@ -403,7 +427,7 @@ class MaterializeContractionOp(_ConversionPattern):
                 raise OpError(op, "has operands with and without packed layouts")
             builder = self.c.builder(op)
             layouts = self.c.layouts
-            sizes = [self.c.packed.get(v) for v in new_operands]
+            sizes = [self.c.packed.get(v) or self.c.argument_sizes(op, v) for v in new_operands]
             # The backend of the resolver that chose the layouts lowers the contraction
             # (IREE's LayoutMaterializerAttr::lowerOp); mmt4d when no resolver says.
             resolver = layouts.contraction_resolver(self.c.func_op)
@@ -467,6 +491,72 @@ class MaterializeGenericOp(_ConversionPattern):
             self.c.replace(rewriter, op, [result])
 
 
+def _materialized_type(conversion: _Conversion, op: Operation, ty: TensorType) -> TensorType:
+    """The tensor type an encoded tensor is materialized to (IREE's type converter):
+    the packed (swizzled) shape with dynamic outer dims, or the plain type for an identity layout."""
+    from mini_iree.compiler.layout import iree_encoding as layout
+
+    info = conversion.info(op, ty)
+    if info is None or info.is_identity():
+        return _strip(ty)
+    with _cannot_materialize(op):
+        shape = layout.materialized_shape(info, tuple(None if d == DYNAMIC_INDEX else d for d in ty.get_shape()))
+    return TensorType(ty.get_element_type(), to_ir_shape(list(shape)))
+
+
+def _convert_signature(conversion: _Conversion, func_op: Operation) -> None:
+    """Encoded function arguments take their materialized types (IREE's signature conversion); a
+    marked cast stands for the encoded value until its users are converted."""
+    if not isinstance(func_op, func.FuncOp) or not func_op.body.blocks:
+        return
+    block = func_op.body.blocks[0]
+    changed = False
+    for index, arg in enumerate(list(block.args)):
+        ty = arg.type
+        if not isinstance(ty, TensorType) or not _has_encoding(ty):
+            continue
+        new_type = _materialized_type(conversion, func_op, ty)
+        new_arg = block.insert_arg(new_type, index)
+        new_arg.name_hint = arg.name_hint
+        cast = UnrealizedConversionCastOp.get([new_arg], [ty])
+        cast.attributes[_CAST_MARK] = NoneAttr()
+        cast.location = func_op.location
+        first = block.first_op
+        if first is None:
+            block.add_op(cast)
+        else:
+            block.insert_op_before(cast, first)
+        arg.replace_all_uses_with(cast.results[0])
+        block.erase_arg(arg)
+        if DYNAMIC_INDEX not in ty.get_shape():
+            conversion.record(new_arg, list(ty.get_shape()), list(new_type.get_shape()))
+        changed = True
+    if changed:
+        _update_function_type(func_op)
+
+
+def _update_function_type(func_op: func.FuncOp) -> None:
+    returns = [op for op in func_op.walk() if isinstance(op, func.ReturnOp) and op.parent_op() is func_op]
+    outputs = [v.type for v in returns[0].operands] if returns else list(func_op.function_type.outputs.data)
+    func_op.function_type = FunctionType.from_lists([a.type for a in func_op.body.blocks[0].args], outputs)
+
+
+class MaterializeFuncReturnOp(_ConversionPattern):
+    """`func.return` of encoded tensors returns their materialized values; the function's type follows."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
+        if not any(_has_encoding(v.type) for v in op.operands):
+            return
+        parent = op.parent_op()
+        if not isinstance(parent, func.FuncOp):
+            return
+        new = func.ReturnOp(*[self.c.remapped(op, v) for v in op.operands])
+        new.location = op.location
+        rewriter.replace(op, new)
+        _update_function_type(parent)
+
+
 def _finish(func_op: Operation) -> None:
     """Drop the bridging casts; one still in use means a user was not materialized."""
     for op in list(func_op.walk()):
@@ -483,6 +573,7 @@ def _finish(func_op: Operation) -> None:
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
     conversion = _Conversion(layouts, func_op)
+    _convert_signature(conversion, func_op)
     patterns = [
         MaterializeInterfaceBindingEncoding(conversion),
         MaterializeTensorExtDispatchTensorLoadOp(conversion),
@@ -493,11 +584,16 @@ def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
         MaterializeFillOp(conversion),
         MaterializeContractionOp(conversion),
         MaterializeGenericOp(conversion),
+        MaterializeFuncReturnOp(conversion),
     ]
     SelectivePatternRewriteWalker(
         GreedyRewritePatternApplier(patterns), apply_recursively=False, walk_regions_first=False
     ).rewrite_module(func_op)  # type: ignore[arg-type]
     _finish(func_op)
+    for op in reversed(conversion.size_ops):
+        if op.parent is not None and all(r.first_use is None for r in op.results):
+            op.detach()
+            op.erase()
     # IREE's clean-up after the conversion: its greedy folding places the
     # constants at the top of the function (dumps 18/19), and the packed
     # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
