@@ -17,6 +17,7 @@ option that stands for an era fact (`gpu-era=`, `era=`, `encoding-dims=`,
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -82,6 +83,8 @@ class EraProfile:
     """An llvm-cpu target records its (empty) `cpu` name."""
     vmvx_ukernels_field: bool
     """A VMVX target records `ukernels = "none"` when microkernels are not asked for."""
+    testing_keyword_form: bool
+    """`#iree_encoding.testing` prints its layouts as `layouts = [...]` (the only form IREE 3.13 parses)."""
 
 
 WALKTHROUGH = EraProfile(
@@ -100,6 +103,7 @@ WALKTHROUGH = EraProfile(
     gpu_memory_fields=False,
     cpu_name_field=False,
     vmvx_ukernels_field=False,
+    testing_keyword_form=False,
 )
 """The data-tiling walkthrough's IREE (September 2025): the default."""
 
@@ -119,6 +123,7 @@ IREE_3_13 = EraProfile(
     gpu_memory_fields=True,
     cpu_name_field=True,
     vmvx_ukernels_field=True,
+    testing_keyword_form=True,
 )
 """IREE 3.13 (`iree-base-compiler==3.13.0`)."""
 
@@ -180,14 +185,28 @@ def set_run_era(era: str | EraProfile) -> EraProfile:
     """
     profile = era_profile(era)
     _RUN_ERA.set(profile)
+    _set_print_forms(profile)
     return profile
+
+
+def _set_print_forms(profile: EraProfile) -> None:
+    """The era's print forms in the dialects that have them; a dialect not loaded yet prints the
+    walkthrough's forms by default, so start-up loads it only for another era."""
+    if profile.testing_keyword_form or "mini_iree.dialects.iree_encoding" in sys.modules:
+        from mini_iree.dialects import iree_encoding
+
+        iree_encoding.set_testing_keyword_form(profile.testing_keyword_form)
 
 
 @contextmanager
 def using_era(era: str | EraProfile) -> Iterator[EraProfile]:
     """The run's era is `era` inside the `with` block, and what it was again after it."""
+    from mini_iree.dialects import iree_encoding  # here: start-up loads no dialect
+
     token = _RUN_ERA.set(era_profile(era))
+    form = iree_encoding.set_testing_keyword_form(_RUN_ERA.get().testing_keyword_form)
     try:
         yield _RUN_ERA.get()
     finally:
+        iree_encoding.reset_testing_keyword_form(form)
         _RUN_ERA.reset(token)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
@@ -834,14 +835,30 @@ class UnsupportedResolverAttr(_NoParametersAttr, LayoutResolverAttr):
     name = "iree_encoding.unsupported_resolver"
 
 
+# How `#iree_encoding.testing` prints its layouts: positionally as the walkthrough's IREE
+# does (`testing<[...]>`), or as IREE 3.13 does (`testing<layouts = [...]>`, the only form
+# it parses). The run's era decides (`compiler/era.py` sets it); the dialect holds the choice.
+_TESTING_KEYWORD_FORM: ContextVar[bool] = ContextVar("mini_iree_testing_keyword_form", default=False)
+
+
+def set_testing_keyword_form(keyword: bool) -> Token[bool]:
+    """Print `#iree_encoding.testing` with `layouts = ` from now on (or not); returns the token to reset."""
+    return _TESTING_KEYWORD_FORM.set(keyword)
+
+
+def reset_testing_keyword_form(token: Token[bool]) -> None:
+    _TESTING_KEYWORD_FORM.reset(token)
+
+
 @irdl_attr_definition(init=False)
 class TestingAttr(ParametrizedAttribute, SerializableAttr):
     """An encoding for tests: `#iree_encoding.testing<[...]>` (the walkthrough's IREE),
     or IREE 3.13's `#iree_encoding.testing<layouts = [...], original_element_type = i4>`.
 
     Both parameters are optional (`#iree_encoding.testing<>`); it counts as
-    serialized once it has layouts. Without `original_element_type` it prints in
-    the walkthrough's positional form, which cannot spell that parameter.
+    serialized once it has layouts. Both forms parse. It prints in IREE 3.13's
+    keyword form in that era, or when it has an `original_element_type` (which the
+    walkthrough's positional form cannot spell).
     """
 
     name = "iree_encoding.testing"
@@ -870,7 +887,7 @@ class TestingAttr(ParametrizedAttribute, SerializableAttr):
         return [values.get(key, NoneAttr()) for key in fields]
 
     def print_parameters(self, printer: Printer) -> None:
-        if not _present(self.original_element_type):
+        if not _present(self.original_element_type) and not _TESTING_KEYWORD_FORM.get():
             with printer.in_angle_brackets():
                 if _present(self.layouts):
                     printer.print_attribute(self.layouts)

@@ -496,6 +496,10 @@ def _materialized_type(conversion: _Conversion, op: Operation, ty: TensorType) -
     the packed (swizzled) shape with dynamic outer dims, or the plain type for an identity layout."""
     from mini_iree.compiler.layout import iree_encoding as layout
 
+    pads = conversion.layouts.padding(op, ty)
+    if pads is not None and any(pads):
+        # IREE pads such a tensor where a binding holds it; a function boundary has no binding.
+        raise OpError(op, "cannot be materialized: a function argument or result with a padding layout")
     info = conversion.info(op, ty)
     if info is None or info.is_identity():
         return _strip(ty)
@@ -551,6 +555,9 @@ class MaterializeFuncReturnOp(_ConversionPattern):
         parent = op.parent_op()
         if not isinstance(parent, func.FuncOp):
             return
+        for value in op.operands:
+            if _has_encoding(value.type):
+                _materialized_type(self.c, parent, value.type)  # refuses a padding layout
         new = func.ReturnOp(*[self.c.remapped(op, v) for v in op.operands])
         new.location = op.location
         rewriter.replace(op, new)

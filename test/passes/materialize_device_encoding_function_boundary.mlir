@@ -70,3 +70,4 @@ func.func @extended_before(%n: index, %k: index, %a: tensor<?x?xi16, #lhs>, %b4:
 // CHECK:           arith.extui %{{.+}} : i4 to i32
 // CHECK-NOT:     arith.extui
 // CHECK:         linalg.mmt4d ins(%{{.+}}, %[[EXT]] : tensor<?x?x1x8xi16>, tensor<?x?x32x8xi32>)
+
