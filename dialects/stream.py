@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mini_iree.dialects.flow import (
@@ -487,6 +488,26 @@ class TensorExportOp(IRDLOperation):
         verify_encoding_dims(self.source_encoding, self.source_encoding_dims)
 
 
+@dataclass(frozen=True)
+class _Canonicalization(HasCanonicalizationPatternsTrait):
+    """An op's canonicalization patterns, by name. They live in ``dialects/stream_canonicalization.py``,
+    which imports the ops, so they are looked up when ``canonicalize`` asks for them."""
+
+    patterns: tuple[str, ...]
+
+    def __init__(self, *patterns: str):
+        object.__setattr__(self, "patterns", patterns)
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        from mini_iree.dialects import stream_canonicalization
+
+        return tuple(getattr(stream_canonicalization, name)() for name in self.patterns)
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        raise NotImplementedError("the patterns are per op: see get_patterns")
+
+
 class _TensorRetypeOp(IRDLOperation):
     """A tensor held in a resource, into a new resource holding it as another tensor type:
     `$source : type{dims} in !stream.resource<*>{size} -> type{dims} in !stream.resource<*>{size}`."""
@@ -555,17 +576,6 @@ class TensorEncodeOp(_TensorRetypeOp):
     name = "stream.tensor.encode"
 
 
-class _TensorCloneCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from mini_iree.dialects.stream_canonicalization import (
-            ElideUnneededTensorClones,
-            FoldTensorCloneOp,
-        )
-
-        return (FoldTensorCloneOp(), ElideUnneededTensorClones())
-
-
 @irdl_op_definition
 class TensorCloneOp(_TensorRetypeOp):
     """A copy of a tensor held in a resource, possibly as another shape of the same bytes.
@@ -583,7 +593,7 @@ class TensorCloneOp(_TensorRetypeOp):
 
     name = "stream.tensor.clone"
 
-    traits = traits_def(Pure(), _TensorCloneCanonicalization())
+    traits = traits_def(Pure(), _Canonicalization("FoldTensorCloneOp", "ElideUnneededTensorClones"))
 
     def verify_(self) -> None:
         # Clones may change shape and element type, never the storage an encoding
@@ -1625,17 +1635,6 @@ class AsyncExecuteOp(_ExecutionRegionOp):
         return ["results"] * len(self.res) + ["result_timepoint"]
 
 
-class _TimepointAwaitCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from mini_iree.dialects.stream_canonicalization import (
-            FoldDuplicateAwaitResources,
-            SinkSubviewsAcrossAwaits,
-        )
-
-        return (SinkSubviewsAcrossAwaits(), FoldDuplicateAwaitResources())
-
-
 @irdl_op_definition
 class TimepointAwaitOp(IRDLOperation):
     """Waits on the host for a timepoint; its results are the operands, ready to use.
@@ -1653,7 +1652,7 @@ class TimepointAwaitOp(IRDLOperation):
     affinity = opt_prop_def(Attribute)
     res = var_result_def()
 
-    traits = traits_def(_TimepointAwaitCanonicalization())
+    traits = traits_def(_Canonicalization("SinkSubviewsAcrossAwaits", "FoldDuplicateAwaitResources"))
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -2015,27 +2014,6 @@ class ResourcePackOp(IRDLOperation):
 RESOURCE_ACCESSES = ("ro", "wo", "rw")
 
 
-class _CmdExecuteCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from mini_iree.dialects.stream_canonicalization import (
-            CloneCapturedCmdExecuteSubviewOps,
-            ClosureOptimizationPattern,
-        )
-
-        return (CloneCapturedCmdExecuteSubviewOps(), ClosureOptimizationPattern())
-
-
-class _CmdDispatchCanonicalization(HasCanonicalizationPatternsTrait):
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from mini_iree.dialects.stream_canonicalization import (
-            FoldSubviewsIntoDispatchOp,
-        )
-
-        return (FoldSubviewsIntoDispatchOp(),)
-
-
 @irdl_op_definition
 class CmdExecuteOp(_ExecutionRegionOp):
     """Records the commands of its region (dispatches on resource ranges) and submits them after ``await``.
@@ -2061,7 +2039,7 @@ class CmdExecuteOp(_ExecutionRegionOp):
     body = region_def("single_block")
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(_CmdExecuteCanonicalization())
+    traits = traits_def(_Canonicalization("CloneCapturedCmdExecuteSubviewOps", "ClosureOptimizationPattern"))
 
     def __init__(
         self,
@@ -2144,7 +2122,7 @@ class CmdDispatchOp(IRDLOperation):
     resource_accesses = prop_def(ArrayAttr[StringAttr])
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(_CmdDispatchCanonicalization())
+    traits = traits_def(_Canonicalization("FoldSubviewsIntoDispatchOp"))
 
     def __init__(
         self,

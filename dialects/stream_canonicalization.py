@@ -9,6 +9,7 @@ fold into the commands' ranges (captured, bound, and waited on).
 from __future__ import annotations
 
 from mini_iree.dialects.flow import UNTIED_INDEX
+from mini_iree.dialects.linalg.syntax import constant_int
 from mini_iree.dialects.stream import (
     AsyncDispatchOp,
     CmdDispatchOp,
@@ -19,7 +20,7 @@ from mini_iree.dialects.stream import (
     _ExecutionRegionOp,
 )
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i32
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -214,17 +215,9 @@ class FoldSubviewsIntoDispatchOp(RewritePattern):
 
 def _fold_add(lhs: SSAValue, rhs: SSAValue, op: Operation, rewriter: PatternRewriter) -> SSAValue:
     """``createOrFold<arith::AddIOp>`` before the op's execution region: an add of zero is the other value."""
-    def is_zero(value: SSAValue) -> bool:
-        return (
-            isinstance(value, OpResult)
-            and isinstance(value.op, arith.ConstantOp)
-            and isinstance(value.op.value, IntegerAttr)
-            and value.op.value.value.data == 0
-        )
-
-    if is_zero(rhs):
+    if constant_int(rhs) == 0:
         return lhs
-    if is_zero(lhs):
+    if constant_int(lhs) == 0:
         return rhs
     scope = op.parent_op()
     while scope is not None and not isinstance(scope, _ExecutionRegionOp):

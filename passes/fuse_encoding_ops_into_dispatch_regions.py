@@ -105,7 +105,9 @@ def _chain_result_dims(producer: OpResult, chain: list[Operation], point: Insert
             dims = list(op.sizes)
         else:
             assert isinstance(op, tensor.CollapseShapeOp)
-            dims = collapsed_dynamic_sizes(op.src.type.get_shape(), dims, op.get_reassociation_indices(), point)
+            dims = collapsed_dynamic_sizes(
+                op.src.type.get_shape(), dims, op.get_reassociation_indices(), point, op.location
+            )
     return dims
 
 

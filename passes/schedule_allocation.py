@@ -167,9 +167,11 @@ def _allocate(execute: stream.AsyncExecuteOp) -> None:
     result_allocations: dict[SSAValue, SSAValue] = {}
     tied_results = {r for op in dispatches for r, t in zip(op.results, _tied(op)) if t != UNTIED_INDEX}  # type: ignore[arg-type]
     reservations: dict[Attribute, list[tuple[SSAValue, SSAValue]]] = {}
+    reserved: set[SSAValue] = set()
     for value, size in zip(yielded, terminator.resource_operand_sizes):
-        if value in ranges or value in tied_results or any(value is v for r in reservations.values() for v, _ in r):
+        if value in ranges or value in tied_results or value in reserved:
             continue
+        reserved.add(value)
         reservations.setdefault(value.type, []).append((value, size))
     for resource_type in sorted(reservations, key=_lifetime_order):
         reserved = reservations[resource_type]
