@@ -278,12 +278,12 @@ def test_location_aliases_as_mlir_prints_them(tmp_path):
     # locations in full (their aliases before the module), op locations by alias
     # after it, parts of a fused or call-site location aliased first.
     text = (
-        'func.func @f(%a: i32 loc(unknown), %b: i32 loc(fused["q.py":1:1, "r.py":2:2])) -> i32 {\n'
-        "  %0 = arith.addi %a, %b : i32 loc(unknown)\n"
-        '  %1 = arith.addi %0, %b : i32 loc("q.py":1:1)\n'
-        '  %2 = arith.addi %1, %b : i32 loc(fused["r.py":2:2])\n'
-        '  %3 = arith.addi %2, %b : i32 loc("nm")\n'
-        '  %4 = "arith.addi"(%3, %b) : (i32, i32) -> i32 loc(callsite("a.py":1:1 at callsite("b.py":2:2 at "c.py":3:3)))\n'
+        'func.func @f(%arg0: i32 loc(unknown), %arg1: i32 loc(fused["q.py":1:1, "r.py":2:2])) -> i32 {\n'
+        "  %0 = arith.addi %arg0, %arg1 : i32 loc(unknown)\n"
+        '  %1 = arith.addi %0, %arg1 : i32 loc("q.py":1:1)\n'
+        '  %2 = arith.addi %1, %arg1 : i32 loc(fused["r.py":2:2])\n'
+        '  %3 = arith.addi %2, %arg1 : i32 loc("nm")\n'
+        '  %4 = "arith.addi"(%3, %arg1) : (i32, i32) -> i32 loc(callsite("a.py":1:1 at callsite("b.py":2:2 at "c.py":3:3)))\n'
         "  return %4 : i32\n"
         "}\n"
     )
@@ -293,12 +293,12 @@ def test_location_aliases_as_mlir_prints_them(tmp_path):
     assert result.stdout == (
         '#loc2 = loc(unknown)\n#loc3 = loc("q.py":1:1)\n#loc4 = loc("r.py":2:2)\n#loc10 = loc(fused[#loc3, #loc4])\n'
         "module {\n"
-        "  func.func @f(%a: i32 loc(unknown), %b: i32 loc(fused[#loc3, #loc4])) -> i32 {\n"
-        "    %0 = arith.addi %a, %b : i32 loc(#loc2)\n"
-        "    %1 = arith.addi %0, %b : i32 loc(#loc3)\n"
-        "    %2 = arith.addi %1, %b : i32 loc(#loc4)\n"
-        "    %3 = arith.addi %2, %b : i32 loc(#loc5)\n"
-        "    %4 = arith.addi %3, %b : i32 loc(#loc12)\n"
+        "  func.func @f(%arg0: i32 loc(unknown), %arg1: i32 loc(fused[#loc3, #loc4])) -> i32 {\n"
+        "    %0 = arith.addi %arg0, %arg1 : i32 loc(#loc2)\n"
+        "    %1 = arith.addi %0, %arg1 : i32 loc(#loc3)\n"
+        "    %2 = arith.addi %1, %arg1 : i32 loc(#loc4)\n"
+        "    %3 = arith.addi %2, %arg1 : i32 loc(#loc5)\n"
+        "    %4 = arith.addi %3, %arg1 : i32 loc(#loc12)\n"
         "    return %4 : i32 loc(#loc9)\n"
         "  } loc(#loc1)\n"
         "} loc(#loc)\n"
@@ -314,7 +314,7 @@ def test_op_location_is_its_name(tmp_path):
     # MLIR locates `%0 = arith.addi ...` at `arith.addi`, and the module it wraps a file in at 0:0.
     path = write(tmp_path, "at.mlir", "func.func @f(%a: i32) -> i32 {\n  %sum = arith.addi %a, %a : i32\n  return %sum : i32\n}\n")
     result = run_opt([path, "--mlir-print-debuginfo", "--mlir-print-local-scope"])
-    assert f'arith.addi %a, %a : i32 loc("{path}":2:10)' in result.stdout
+    assert f'arith.addi %arg0, %arg0 : i32 loc("{path}":2:10)' in result.stdout
     assert result.stdout.endswith(f'}} loc("{path}":0:0)\n')
 
 
@@ -360,7 +360,7 @@ def test_notes_for_the_other_sites_of_a_location(tmp_path):
     assert lines[3] == f"{called}:1:1: note: called from"
     assert lines[6] == f"{called}:4:3: note: called from"
     assert lines[7:9] == ["  return %1 : tensor<5xf32>", "  ^"]
-    assert lines[9].startswith(f"{called}:2:8: note: see current operation: %cast = \"tensor.cast\"(%0)")
+    assert lines[9].startswith(f"{called}:2:8: note: see current operation: %1 = \"tensor.cast\"(%0)")
 
     fused = write(tmp_path, "fused.mlir", "")
     write(tmp_path, "fused.mlir", text.replace("LOC", f'loc(fused["{fused}":3:8, "{fused}":2:8])'))
@@ -376,8 +376,8 @@ def test_see_current_operation_prints_the_whole_op(tmp_path):
     # and nothing after it is taken for a source line.
     text = (
         '"func.func"() <{function_type = (i32) -> i64, sym_name = "f"}> ({\n'
-        "^bb0(%x: i64):\n"
-        '  "func.return"(%x) : (i64) -> ()\n'
+        "^bb0(%arg0: i64):\n"
+        '  "func.return"(%arg0) : (i64) -> ()\n'
         "}) : () -> ()\n"
     )
     path = write(tmp_path, "body.mlir", text)

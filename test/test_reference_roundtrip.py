@@ -135,7 +135,10 @@ def _without_comments_and_space(text: str) -> str:
     return re.sub(r"\s+", "", "\n".join(kept))
 
 
-@pytest.mark.parametrize("path", or_skip([p for p in _iree313() if _id(p) not in EXCERPTS]), ids=_id)
+# The inputs are written by hand (`%w = util.global.load`); IREE prints them with its own names.
+@pytest.mark.parametrize(
+    "path", or_skip([p for p in _iree313() if _id(p) not in EXCERPTS and p.name != "input.mlir"]), ids=_id
+)
 def test_prints_exactly_like_iree(path):
     """IREE 3.13's dumps, dispatch creation through codegen, come back byte for byte (comments aside)."""
     ref, out = _print_like_dump(path)

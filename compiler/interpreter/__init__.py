@@ -123,10 +123,10 @@ def _dtype_name(dtype: np.dtype) -> str:
     return dtype.name
 
 
-def parse_module_text(text: str, name: str = "<input>") -> ModuleOp:
+def parse_module_text(text: str, name: str = "<input>", keep_names: bool = False) -> ModuleOp:
     from mini_iree.compiler.ir.parsing import parse_mlir
 
-    return parse_mlir(make_context(), text, name)
+    return parse_mlir(make_context(), text, name, keep_names=keep_names)
 
 
 def run(module_or_text: ModuleOp | str, function_name: str, *arrays: Any) -> list[np.ndarray]:

@@ -261,8 +261,9 @@ def _end_of_previous_token(text: str, offset: int) -> int:
 class LocatedParser(Parser):
     """An xDSL ``Parser`` that stamps each op with its ``file:line:col``."""
 
-    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0, keep_names: bool = False):
         super().__init__(ctx, text, name)
+        self._keep_names = keep_names
         # xDSL's parser makes its own MLIRLexer (and has lexed the first token).
         lexer = _CommonTokenLexer(self._parser_state.lexer.input)
         lexer.pos = self._parser_state.lexer.pos
@@ -367,10 +368,16 @@ class LocatedParser(Parser):
             for value in values:
                 if isinstance(value, BlockArgument) and isinstance(value.location, UnknownLoc):
                     value.location = self._location_at(span.start)
-        # The names written in the source are not kept, as in MLIR: `%lhs` prints
-        # as `%arg0`, `%sum` as `%0`, `%c0` as the constant's own name again.
-        for value in values:
-            set_name_hint_unchecked(value, None)
+        # The names written in the source are not kept, as in MLIR (`%lhs` prints
+        # as `%arg0`): the printer never reads them. A caller that wants to find
+        # values by their source names (an analysis test) asks to keep them.
+        if not self._keep_names:
+            for value in values:
+                set_name_hint_unchecked(value, None)
+        else:
+            for value in values:
+                if value.name_hint == "":
+                    set_name_hint_unchecked(value, None)  # `%_0`: xDSL strips the suffix to nothing
 
     def parse_optional_argument(self, expect_type: bool = True):
         # MLIR's OpAsmParser::parseArgument takes an optional `loc(...)` after the
@@ -704,10 +711,14 @@ def _decode(data: bytes, name: str, line_offset: int) -> str:
         raise DiagnosticError(Diagnostic(SourceLoc(name, line, col), "invalid UTF-8 byte in input")) from None
 
 
-def parse_mlir(ctx: Context, source: str | bytes, name: str, line_offset: int = 0) -> ModuleOp:
+def parse_mlir(
+    ctx: Context, source: str | bytes, name: str, line_offset: int = 0, keep_names: bool = False
+) -> ModuleOp:
     """Parse ``source`` (one file or one ``// -----`` chunk) into a module.
 
-    Raises ``DiagnosticError`` for any malformed input; never another exception.
+    ``keep_names`` leaves each value the name the source gives it as its
+    ``name_hint`` (printing ignores it). Raises ``DiagnosticError`` for any
+    malformed input; never another exception.
     """
     text = _decode(source, name, line_offset) if isinstance(source, bytes) else source
     if text.startswith("\ufeff"):
@@ -718,7 +729,7 @@ def parse_mlir(ctx: Context, source: str | bytes, name: str, line_offset: int = 
     _forget_elided_resources(ctx)
     try:
         # Building the parser lexes the first token, which can already fail (a lone `"`).
-        parser = LocatedParser(ctx, text, name, line_offset)
+        parser = LocatedParser(ctx, text, name, line_offset, keep_names)
     except ParseError as err:
         loc = _LineTable(text, line_offset).at(err.span.start)
         raise DiagnosticError(Diagnostic(SourceLoc(name, *loc), err.msg.strip() or "parse error")) from None

@@ -551,64 +551,8 @@ def _run_one(case: Case, run: RunLine, timeout: float, variables: dict[str, str 
         fc_code, fc_err = _run_filecheck(path, out, run.check_prefixes, variables)
         if fc_code != 0:
             reason = _filecheck_reason(fc_err).replace(path, name) or "FileCheck failed"
-            if _passes_with_numbered_arguments(case, run, variables, tmp):
-                reason = f"{ARGUMENT_NAMES} ({reason})"
             return result("fail", reason)
         return result("pass")
-
-
-# MLIR does not keep the names of block arguments: it prints a function's arguments as %arg0, %arg1, ...
-# and IREE's CHECK lines sometimes spell them so. mini-iree keeps the names of the source.
-ARGUMENT_NAMES = "output names function arguments as the source does (%lhs) where MLIR prints %arg0"
-_FUNC_START = re.compile(r"\b(?:func\.func|util\.func)\s+(?:(?:public|private|nested)\s+)*@[\w$.\-]+\s*\(")
-
-
-def number_arguments(text: str) -> str:
-    """The text with each function's arguments renamed %arg0, %arg1, ... (in the signature and body),
-    as MLIR prints them; the text as it is when no function names its arguments otherwise."""
-    starts = [m.end() for m in _FUNC_START.finditer(text)]
-    if not starts:
-        return text
-    out, last = [text[: starts[0]]], starts[0]
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(text)
-        # The signature: up to the parenthesis that closes the argument list.
-        depth, pos = 1, start
-        while pos < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[pos], 0)
-            pos += 1
-        names = re.findall(r"(?:^|[(,])\s*%([\w$.\-]+)\s*:", text[start : pos - 1])
-        chunk = text[last:end]
-        renames = {n: f"arg{k}" for k, n in enumerate(names) if n != f"arg{k}"}
-        code = re.sub(r"//.*", "", chunk)  # CHECK lines are not renamed, nor looked at
-        if renames and not any(re.search(rf"%arg{k}\b", code) for k in range(len(names)) if names[k] != f"arg{k}"):
-            chunk = "".join(
-                line if line.lstrip().startswith("//")
-                else re.sub(r"%([\w$.\-]+)", lambda m: "%" + renames.get(m.group(1), m.group(1)), line)
-                for line in chunk.splitlines(keepends=True)
-            )  # fmt: skip
-        out.append(chunk)
-        last = end
-    return "".join(out)
-
-
-def _passes_with_numbered_arguments(case: Case, run: RunLine, variables: dict, tmp: str) -> bool:
-    """Whether the piece passes once its function arguments are named as MLIR prints them: then the names
-    are why it failed. The variables its checks capture are kept, as they would be had it passed."""
-    renamed = number_arguments(case.text)
-    if renamed == case.text:
-        return False
-    path = os.path.join(tmp, "numbered_" + Path(case.file).name)
-    with open(path, "w") as f:
-        f.write("\n" * case.line_offset + renamed)
-    code, out, _ = _run_opt([path if a == "%s" else a for a in run.opt_args])
-    if code != 0 or run.then:
-        return False
-    trial = dict(variables)
-    if _run_filecheck(path, out, run.check_prefixes or ["CHECK"], trial)[0] != 0:
-        return False
-    variables.update(trial)
-    return True
 
 
 def _worker(job: tuple[list[Case], list[RunLine], float]) -> list[CaseResult]:
@@ -756,8 +700,6 @@ def known_reason(result: CaseResult) -> str:
         return "timeout: " + reason
     if result.status == "error" and (m := re.match(r"[^:\s]+:\d+:\d+: error: (.*)$", reason)):
         return f"mini-iree-opt fails: {m.group(1)}"[:300]
-    if reason.startswith(ARGUMENT_NAMES):
-        return ARGUMENT_NAMES
     if result.status == "fail":
         for file, check, why in _CHECK_CAUSES:
             if re.search(file, result.file) and re.search(check, reason):

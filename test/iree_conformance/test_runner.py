@@ -287,55 +287,6 @@ def test_markdown_table_of_two_commits(runner, tmp_path, capsys):
     assert rows[-1] == "| **total** | **2 / 2** | **2 / 4** | **2 / 2** | **2 / 4** |"
 
 
-def test_number_arguments(runner):
-    text = (
-        "// CHECK: foo %arg0, %arg1\n"
-        "func.func @f(%lhs: tensor<?xf32>, %rhs: tensor<?xf32> {a = 1}) -> tensor<?xf32> {\n"
-        "  %0 = foo %lhs, %rhs, %lhs2 : tensor<?xf32>\n"
-        "  return %0 : tensor<?xf32>\n"
-        "}\n"
-        "util.func public @g(%arg0: i32, %b: i32) {\n"
-        "  // CHECK: add %b\n"
-        "  %x = add %arg0, %b\n"
-        "}\n"
-    )
-    assert runner.number_arguments(text) == (
-        "// CHECK: foo %arg0, %arg1\n"
-        "func.func @f(%arg0: tensor<?xf32>, %arg1: tensor<?xf32> {a = 1}) -> tensor<?xf32> {\n"
-        "  %0 = foo %arg0, %arg1, %lhs2 : tensor<?xf32>\n"
-        "  return %0 : tensor<?xf32>\n"
-        "}\n"
-        "util.func public @g(%arg0: i32, %arg1: i32) {\n"
-        "  // CHECK: add %b\n"
-        "  %x = add %arg0, %arg1\n"
-        "}\n"
-    )
-    # A body that already uses a name MLIR would give is left alone.
-    clash = "func.func @h(%x: i32) {\n  %arg0 = arith.addi %x, %x : i32\n  return\n}\n"
-    assert runner.number_arguments(clash) == clash
-
-
-def test_a_failure_due_only_to_argument_names_says_so(runner, tmp_path, capsys):
-    root = tmp_path / "iree"
-    _write(
-        root,
-        "DispatchCreation/test/names.mlir",
-        "// RUN: iree-opt --split-input-file --iree-dispatch-creation-set-encoding %s | FileCheck %s\n"
-        "// CHECK: return %arg0 : i32\n"
-        "func.func @named(%x: i32) -> i32 {\n  return %x : i32\n}\n"
-        "// -----\n"
-        "// CHECK: return %arg1 : i32\n"
-        "func.func @wrong(%x: i32) -> i32 {\n  return %x : i32\n}\n",
-    )
-    code, out = _run(runner, capsys, "--iree-src", str(root), "--commit", "76efc5896b", "--json", "--jobs", "1",
-                     "--expected", str(tmp_path / "none.txt"))  # fmt: skip
-    cases = json.loads(out)["cases"]
-    assert [c["status"] for c in cases] == ["fail", "fail"]
-    assert cases[0]["reason"].startswith(runner.ARGUMENT_NAMES)
-    # Renamed, the second still fails: its reason is FileCheck's.
-    assert "Couldn't match" in cases[1]["reason"] and runner.ARGUMENT_NAMES not in cases[1]["reason"]
-
-
 def test_has_checks_knows_directives_from_other_prefixes(runner):
     assert runner.has_checks("// CHECK-DAG: x", ["CHECK"])
     assert runner.has_checks("// CHECK-COUNT-2: x", ["CHECK"])

@@ -216,7 +216,7 @@ def test_analysis_marks_const_exprs():
     from mini_iree.compiler.analysis.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
     from mini_iree.compiler.interpreter import parse_module_text
 
-    module = parse_module_text(CONST_EXPR_CHAIN)
+    module = parse_module_text(CONST_EXPR_CHAIN, keep_names=True)
     analysis = ConstExprAnalysis(module)
     policy = ConstExprHoistingPolicy(analysis, 1 << 20)
     by_name = {r.name_hint: r for op in module.walk() for r in op.results if r.name_hint}
