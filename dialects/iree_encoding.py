@@ -1077,9 +1077,15 @@ def _verify_same_logical_shape(plain: TensorType, encoded: TensorType) -> None:
 def _verify_encoding_dims(encoding: Attribute, encoding_dims: Sequence[SSAValue]) -> None:
     # Without encoding_dims the op is in its older form, from before the dynamic
     # sizes were carried as operands (the data-tiling walkthrough prints it with
-    # `iteration_sizes = [?, ?, ?]`); only a given list is checked.
-    if not encoding_dims or not isinstance(encoding, SerializableAttr):
+    # `iteration_sizes = [?, ?, ?]`): only a given list is checked, unless the
+    # run follows an IREE that carries them (3.13), whose verifier wants them all.
+    if not isinstance(encoding, SerializableAttr):
         return
+    if not encoding_dims:
+        from mini_iree.compiler.era import run_era
+
+        if not run_era().encoding_dims:
+            return
     expected = encoding.num_dynamic_encoding_dims()
     if expected is not None and expected != len(encoding_dims):
         raise VerifyException(
