@@ -367,20 +367,10 @@ class LocatedParser(Parser):
             for value in values:
                 if isinstance(value, BlockArgument) and isinstance(value.location, UnknownLoc):
                     value.location = self._location_at(span.start)
-        # xDSL strips a `_N` suffix from a name hint, so `%_0` leaves the empty name
-        # hint "", which xDSL itself then refuses to copy when a pass replaces the
-        # value (replace_all_uses_with raised ValueError). Such a value has no name.
+        # The names written in the source are not kept, as in MLIR: `%lhs` prints
+        # as `%arg0`, `%sum` as `%0`, `%c0` as the constant's own name again.
         for value in values:
-            if value.name_hint == "":
-                set_name_hint_unchecked(value, None)  # the setter refuses "" too
-        # A name that is the one the op itself gives its result (`%__hoisted_..._0` of
-        # `util.global.load @__hoisted_..._0`) is kept whole: stripped, it would be
-        # uniqued into another name when printed again.
-        if len(values) == 1 and isinstance(values[0], OpResult) and values[0].name_hint != name:
-            from mini_iree.compiler.ir.printer import default_result_names
-
-            if default_result_names(values[0].op)[:1] == [name]:
-                set_name_hint_unchecked(values[0], name)  # the setter strips the suffix again
+            set_name_hint_unchecked(value, None)
 
     def parse_optional_argument(self, expect_type: bool = True):
         # MLIR's OpAsmParser::parseArgument takes an optional `loc(...)` after the

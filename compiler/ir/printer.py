@@ -337,6 +337,8 @@ class _NameState:
     next_arg: int = 0
     next_conflict: int = 0
     scope: _Scope = field(default_factory=lambda: _Scope(None))
+    generic: bool = False
+    """Generic form: no op names its results or block arguments (MLIR asks no OpAsmOpInterface)."""
 
     def unique(self, name: str) -> str:
         name = _sanitize_value_name(name)
@@ -358,9 +360,12 @@ class _NameState:
         results = op.results
         if not results:
             return
-        hints = [r.name_hint for r in results]
-        defaults = default_result_names(op)
-        chosen = [h if h is not None else (defaults[i] if i < len(defaults) else None) for i, h in enumerate(hints)]
+        # Names come from the op (MLIR's OpAsmOpInterface), never from the value's
+        # xDSL name hint: MLIR keeps no names of its own, so a hint (the source's
+        # `%sum`, or one xDSL hands on when a pass replaces a value) would print a
+        # name the same text does not print again once parsed.
+        defaults = [] if self.generic else default_result_names(op)
+        chosen = [defaults[i] if i < len(defaults) else None for i in range(len(results))]
         if len(results) > 1 and all(c == chosen[0] for c in chosen):
             base = self.unique(chosen[0]) if chosen[0] else self.number()
             self.groups[op] = (base, len(results))
@@ -371,13 +376,11 @@ class _NameState:
             self.names[r] = self.unique(c) if c else self.number()
 
     def name_region(self, parent: Operation, region: Region) -> None:
-        arg_names = _block_arg_names(parent, region)
+        arg_names = [] if self.generic else _block_arg_names(parent, region)
         for block in region.blocks:
             is_entry = block is region.blocks.first
             for i, arg in enumerate(block.args):
-                if arg.name_hint is not None:
-                    self.names[arg] = self.unique(arg.name_hint)
-                elif is_entry and i < len(arg_names) and arg_names[i]:
+                if is_entry and i < len(arg_names) and arg_names[i]:
                     self.names[arg] = self.unique(arg_names[i])  # type: ignore[arg-type]
                 elif is_entry:
                     self.names[arg] = self.unique(f"arg{self.next_arg}")
@@ -742,7 +745,7 @@ class MLIRPrinter(Printer):
 
     def _names_for(self, op: Operation) -> _NameState:
         if self._name_state is None:
-            self._name_state = _NameState()
+            self._name_state = _NameState(generic=self.print_generic_format)
             self._name_state.name_all(op)
         return self._name_state
 

@@ -84,7 +84,7 @@ def test_excerpt_errors(tmp_path: Path):
         refresh("<!-- walkthrough-ir: p.mlir after=cse -->\n", str(tmp_path))
     text = refresh('<!-- walkthrough-ir: p.mlir after=canonicalize from="return" lines=1 -->\n```mlir\nold\n```\n',
                    str(tmp_path))  # fmt: skip
-    assert text.endswith("```mlir\n    return %a : tensor<3x5xf32, #xla.layout<\"{1,0:T(2,2)}\">>\n```\n")
+    assert text.endswith("```mlir\n    return %arg0 : tensor<3x5xf32, #xla.layout<\"{1,0:T(2,2)}\">>\n```\n")
 
 
 def test_cli(tmp_path: Path, capsys):

@@ -68,10 +68,10 @@ util.func public @const_expr_chain(%arg0: tensor<4x8xf32, #encoding>) -> tensor<
 // CHECK:      util.global private @__hoisted_tensor_4x8xf32__encoded : tensor<4x8xf32, #encoding>
 // CHECK-NEXT: util.initializer {
 // CHECK-NEXT:   %cst = arith.constant dense<3.000000e+00> : tensor<4x8xf32>
-// CHECK-NEXT:   %empty = tensor.empty() : tensor<4x8xf32>
-// CHECK-NEXT:   %0 = linalg.generic
-// CHECK:        %1 = flow.tensor.encode %0
-// CHECK-NEXT:   util.global.store %1, @__hoisted_tensor_4x8xf32__encoded
+// CHECK-NEXT:   %0 = tensor.empty() : tensor<4x8xf32>
+// CHECK-NEXT:   %1 = linalg.generic
+// CHECK:        %2 = flow.tensor.encode %1
+// CHECK-NEXT:   util.global.store %2, @__hoisted_tensor_4x8xf32__encoded
 // CHECK-NEXT:   util.return
 // CHECK-NEXT: }
 // CHECK-NOT:  util.global private
@@ -124,8 +124,8 @@ util.func public @scalars_hoisted() -> (i32, index, i32) {
 
 // CHECK:      util.global private @__hoisted_i32 : i32
 // CHECK-NEXT: util.initializer {
-// CHECK-NEXT:   %c2 = arith.constant 2 : i32
-// CHECK-NEXT:   %0 = arith.addi %c2, %c2 : i32
+// CHECK-NEXT:   %c2_i32 = arith.constant 2 : i32
+// CHECK-NEXT:   %0 = arith.addi %c2_i32, %c2_i32 : i32
 // CHECK-NEXT:   util.global.store %0, @__hoisted_i32 : i32
 // CHECK:      util.global private @__hoisted_index : index
 // CHECK-NEXT: util.initializer {
@@ -135,10 +135,10 @@ util.func public @scalars_hoisted() -> (i32, index, i32) {
 // CHECK-NOT:  util.global private @{{.*}} : i1
 // CHECK:      util.global private @__hoisted_i32_0 : i32
 // CHECK-NEXT: util.initializer {
-// CHECK-NEXT:   %c2 = arith.constant 2 : i32
+// CHECK-NEXT:   %c2_i32 = arith.constant 2 : i32
 // CHECK-NEXT:   %__hoisted_i32 = util.global.load @__hoisted_i32 : i32
-// CHECK-NEXT:   %0 = arith.cmpi slt, %__hoisted_i32, %c2 : i32
-// CHECK-NEXT:   %1 = arith.select %0, %__hoisted_i32, %c2 : i32
+// CHECK-NEXT:   %0 = arith.cmpi slt, %__hoisted_i32, %c2_i32 : i32
+// CHECK-NEXT:   %1 = arith.select %0, %__hoisted_i32, %c2_i32 : i32
 // CHECK-NEXT:   util.global.store %1, @__hoisted_i32_0 : i32
 // CHECK-LABEL: util.func public @scalars_hoisted(
 // CHECK-NEXT:   %__hoisted_i32 = util.global.load immutable @__hoisted_i32 : i32
@@ -251,13 +251,13 @@ util.func public @immutable_global_root() -> (tensor<2xf32, #encoding>, tensor<2
 
 // CHECK:      util.global private @__hoisted_tensor_2xf32__encoded : tensor<2xf32, #encoding>
 // CHECK-NEXT: util.initializer {
-// CHECK-NEXT:   %w = util.global.load immutable @weight : tensor<2xf32>
-// CHECK-NEXT:   %0 = flow.tensor.encode %w
+// CHECK-NEXT:   %weight = util.global.load immutable @weight : tensor<2xf32>
+// CHECK-NEXT:   %0 = flow.tensor.encode %weight
 // CHECK-NOT:  util.global private @__hoisted
 // CHECK-LABEL: util.func public @immutable_global_root(
 // CHECK-NEXT:   %__hoisted_tensor_2xf32__encoded = util.global.load immutable @__hoisted_tensor_2xf32__encoded
-// CHECK-NEXT:   %s = util.global.load @state
-// CHECK-NEXT:   %0 = flow.tensor.encode %s
+// CHECK-NEXT:   %state = util.global.load @state
+// CHECK-NEXT:   %0 = flow.tensor.encode %state
 
 // -----
 
@@ -286,6 +286,6 @@ util.func public @size_increase_threshold() -> tensor<64x4xf32> {
 
 // SMALL-NOT:   util.global private @__hoisted_tensor_64x4xf32
 // SMALL-LABEL: util.func public @size_increase_threshold(
-// SMALL-NEXT:    %a = arith.constant
+// SMALL-NEXT:    %cst = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // SMALL:         linalg.generic
 // SMALL-NOT:   util.global.load

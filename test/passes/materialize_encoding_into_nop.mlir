@@ -10,16 +10,16 @@
 #lhs = #iree_encoding.encoding<operand_index = 0, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2]>
 #rhs = #iree_encoding.encoding<operand_index = 1, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2]>
 #out = #iree_encoding.encoding<operand_index = 2, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2]>
-func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> attributes {
+func.func @matmul(%arg0: tensor<?x?xf32>, %arg1: tensor<?x?xf32>) -> tensor<?x?xf32> attributes {
   hal.executable.target = #hal.executable.target<"llvm-cpu", "xyz", {cpu_features = "+avx512f", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>
 } {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cst = arith.constant 0.0 : f32
-  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
-  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
-  %0 = iree_encoding.set_encoding %a : tensor<?x?xf32> -> tensor<?x?xf32, #lhs>
-  %1 = iree_encoding.set_encoding %b : tensor<?x?xf32> -> tensor<?x?xf32, #rhs>
+  %m = tensor.dim %arg0, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %arg1, %c1 : tensor<?x?xf32>
+  %0 = iree_encoding.set_encoding %arg0 : tensor<?x?xf32> -> tensor<?x?xf32, #lhs>
+  %1 = iree_encoding.set_encoding %arg1 : tensor<?x?xf32> -> tensor<?x?xf32, #rhs>
   %2 = tensor.empty(%m, %n) : tensor<?x?xf32, #out>
   %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<?x?xf32, #out>) -> tensor<?x?xf32, #out>
   %4 = linalg.matmul ins(%0, %1 : tensor<?x?xf32, #lhs>, tensor<?x?xf32, #rhs>) outs(%3 : tensor<?x?xf32, #out>) -> tensor<?x?xf32, #out>
@@ -39,8 +39,8 @@ func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> a
 // -----
 
 // A function without encodings is left alone.
-func.func @plain(%a: tensor<4xf32>) -> tensor<4xf32> {
-  return %a : tensor<4xf32>
+func.func @plain(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
 }
 // CHECK-LABEL: func.func @plain(
-// CHECK-NEXT:    return %a : tensor<4xf32>
+// CHECK-NEXT:    return %arg0 : tensor<4xf32>

@@ -139,11 +139,11 @@ stream.executable private @producer {
     }
   }
 }
-util.func public @elementwise_bias_313(%arg0: !stream.resource<*>, %arg1: !stream.resource<*>, %m: index, %k: index, %n: index, %s0: index, %s1: index) -> (!stream.resource<*>, !stream.resource<*>) {
-  %18 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32, #encoding3>{%m, %k} : index
-  %19 = stream.tensor.dispatch on(#hal.device.affinity<@__device_0>) @producer::@producer(%arg0, %m, %k) : (tensor<?x?xf32>{%m, %k} in !stream.resource<*>{%s0}, index, index) -> tensor<?x?xf32, #encoding3>{%m, %k} in !stream.resource<*>{%18}
-  %22 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?xf32, #encoding6>{%n} : index
-  %23 = stream.tensor.encode on(#hal.device.affinity<@__device_0>) %arg1 : tensor<?xf32>{%n} in !stream.resource<*>{%s1} -> tensor<?xf32, #encoding6>{%n} in !stream.resource<*>{%22}
+util.func public @elementwise_bias_313(%arg0: !stream.resource<*>, %arg1: !stream.resource<*>, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index) -> (!stream.resource<*>, !stream.resource<*>) {
+  %18 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32, #encoding3>{%arg2, %arg3} : index
+  %19 = stream.tensor.dispatch on(#hal.device.affinity<@__device_0>) @producer::@producer(%arg0, %arg2, %arg3) : (tensor<?x?xf32>{%arg2, %arg3} in !stream.resource<*>{%arg5}, index, index) -> tensor<?x?xf32, #encoding3>{%arg2, %arg3} in !stream.resource<*>{%18}
+  %22 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?xf32, #encoding6>{%arg4} : index
+  %23 = stream.tensor.encode on(#hal.device.affinity<@__device_0>) %arg1 : tensor<?xf32>{%arg4} in !stream.resource<*>{%arg6} -> tensor<?xf32, #encoding6>{%arg4} in !stream.resource<*>{%22}
   util.return %19, %23 : !stream.resource<*>, !stream.resource<*>
 }
 // CHECK-DAG: #[[$LHS:.+]] = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 1], outerDimsPerm = [0, 1]}}>]>
@@ -151,7 +151,7 @@ util.func public @elementwise_bias_313(%arg0: !stream.resource<*>, %arg1: !strea
 // CHECK-LABEL: stream.executable private @producer {
 // CHECK:         stream.binding.subspan %arg3[%c0] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32, #[[$LHS]]>>
 // CHECK-LABEL: @elementwise_bias_313(
-// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x?xf32, #[[$LHS]]>{%m, %k} : index
-// CHECK:         stream.tensor.dispatch {{.+}} -> tensor<?x?xf32, #[[$LHS]]>{%m, %k} in !stream.resource<*>
-// CHECK:         stream.tensor.sizeof {{.+}} tensor<?xf32, #[[$BIAS]]>{%n} : index
-// CHECK:         stream.tensor.encode {{.+}} -> tensor<?xf32, #[[$BIAS]]>{%n} in !stream.resource<*>
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?x?xf32, #[[$LHS]]>{%arg2, %arg3} : index
+// CHECK:         stream.tensor.dispatch {{.+}} -> tensor<?x?xf32, #[[$LHS]]>{%arg2, %arg3} in !stream.resource<*>
+// CHECK:         stream.tensor.sizeof {{.+}} tensor<?xf32, #[[$BIAS]]>{%arg4} : index
+// CHECK:         stream.tensor.encode {{.+}} -> tensor<?xf32, #[[$BIAS]]>{%arg4} in !stream.resource<*>

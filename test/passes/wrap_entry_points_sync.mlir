@@ -3,9 +3,9 @@
 // IREE's own form (WrapEntryPoints.cpp): the original becomes the private
 // @_name, and a public iree.abi.stub wrapper imports, calls and exports.
 
-util.func public @dynamicEntry(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32> {iree.abi.name = "rhs"}, %s: f32) -> (tensor<?x8xf32>, f32) {
+util.func public @dynamicEntry(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32> {iree.abi.name = "rhs"}, %arg2: f32) -> (tensor<?x8xf32>, f32) {
   %0 = arith.addf %arg0, %arg1 : tensor<?x8xf32>
-  util.return %0, %s : tensor<?x8xf32>, f32
+  util.return %0, %arg2 : tensor<?x8xf32>, f32
 }
 
 // CHECK-LABEL: util.func public @dynamicEntry(
@@ -21,7 +21,7 @@ util.func public @dynamicEntry(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32> {i
 //  CHECK-NEXT:   %[[V:.+]] = hal.tensor.export %[[RET]]#0 "output0" : tensor<?x8xf32>{%[[DIM]]} -> !hal.buffer_view
 //  CHECK-NEXT:   util.return %[[V]], %[[RET]]#1 : !hal.buffer_view, f32
 //  CHECK-NEXT: }
-// CHECK-LABEL: util.func private @_dynamicEntry(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32> {iree.abi.name = "rhs"}, %s: f32)
+// CHECK-LABEL: util.func private @_dynamicEntry(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32> {iree.abi.name = "rhs"}, %arg2: f32)
 //  CHECK-NEXT:   arith.addf
 
 // -----
@@ -79,7 +79,7 @@ util.func private @user(%arg0: tensor<?x2xi32>) -> tensor<2x?xi32> {
 // A result bound to caller storage (iree.abi.output) is aliased to that
 // buffer before it is exported; the export reuses the alias's sizes.
 
-util.func public @outputStorage(%arg0: tensor<?xf32>, %ret: !hal.buffer {iree.abi.output = 0 : index}) -> tensor<?xf32> {
+util.func public @outputStorage(%arg0: tensor<?xf32>, %arg1: !hal.buffer {iree.abi.output = 0 : index}) -> tensor<?xf32> {
   util.return %arg0 : tensor<?xf32>
 }
 
@@ -91,7 +91,7 @@ util.func public @outputStorage(%arg0: tensor<?xf32>, %ret: !hal.buffer {iree.ab
 //  CHECK-NEXT:   %[[ALIAS:.+]] = hal.tensor.alias %[[R]] : tensor<?xf32>{%[[D]]} to %[[RET]] : !hal.buffer
 //  CHECK-NEXT:   %[[V:.+]] = hal.tensor.export %[[ALIAS]] "output0" : tensor<?xf32>{%[[D]]} -> !hal.buffer_view
 //  CHECK-NEXT:   util.return %[[V]]
-//       CHECK: util.func private @_outputStorage(%arg0: tensor<?xf32>, %ret: !hal.buffer) -> tensor<?xf32>
+//       CHECK: util.func private @_outputStorage(%arg0: tensor<?xf32>, %arg1: !hal.buffer) -> tensor<?xf32>
 
 // -----
 

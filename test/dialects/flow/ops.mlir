@@ -3,15 +3,15 @@
 
 // The walkthrough's dispatch region: dynamic result extents after the type.
 
-func.func @dispatch_region(%arg0: tensor<?x?xf32>, %arg1: tensor<?x?xf32>, %d0: index, %d1: index) -> tensor<?x?xf32> {
-  %0 = flow.dispatch.region -> (tensor<?x?xf32>{%d0, %d1}) {
+func.func @dispatch_region(%arg0: tensor<?x?xf32>, %arg1: tensor<?x?xf32>, %arg2: index, %arg3: index) -> tensor<?x?xf32> {
+  %0 = flow.dispatch.region -> (tensor<?x?xf32>{%arg2, %arg3}) {
     %1 = "test.op"(%arg0, %arg1) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
     flow.return %1 : tensor<?x?xf32>
   }
   return %0 : tensor<?x?xf32>
 }
 // CHECK-LABEL: func.func @dispatch_region(
-// CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<?x?xf32>{%d0, %d1}) {
+// CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<?x?xf32>{%arg2, %arg3}) {
 // CHECK:           %[[V:.+]] = "test.op"(%arg0, %arg1)
 // CHECK:           flow.return %[[V]] : tensor<?x?xf32>
 // CHECK:         }
@@ -47,34 +47,34 @@ func.func @dispatch_region_no_results() {
 
 // -----
 
-func.func @dispatch_region_multiple_results(%arg0: tensor<?xf32>, %arg1: tensor<4xf32>, %d: index) -> (tensor<?xf32>, tensor<4xf32>) {
-  %0:2 = flow.dispatch.region -> (tensor<?xf32>{%d}, tensor<4xf32>) {
+func.func @dispatch_region_multiple_results(%arg0: tensor<?xf32>, %arg1: tensor<4xf32>, %arg2: index) -> (tensor<?xf32>, tensor<4xf32>) {
+  %0:2 = flow.dispatch.region -> (tensor<?xf32>{%arg2}, tensor<4xf32>) {
     flow.return %arg0, %arg1 : tensor<?xf32>, tensor<4xf32>
   }
   return %0#0, %0#1 : tensor<?xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: func.func @dispatch_region_multiple_results(
-// CHECK:         %{{.+}}:2 = flow.dispatch.region -> (tensor<?xf32>{%d}, tensor<4xf32>) {
+// CHECK:         %{{.+}}:2 = flow.dispatch.region -> (tensor<?xf32>{%arg2}, tensor<4xf32>) {
 // CHECK-NEXT:      flow.return %arg0, %arg1 : tensor<?xf32>, tensor<4xf32>
 
 // -----
 
 // A workload and the region computing the workgroup count from it.
 
-func.func @dispatch_region_workload(%arg0: tensor<?x16xf32>, %d: index, %c16: index) -> tensor<?x16xf32> {
-  %0 = flow.dispatch.region[%d, %c16] -> (tensor<?x16xf32>{%d}) attributes {tag} {
+func.func @dispatch_region_workload(%arg0: tensor<?x16xf32>, %arg1: index, %arg2: index) -> tensor<?x16xf32> {
+  %0 = flow.dispatch.region[%arg1, %arg2] -> (tensor<?x16xf32>{%arg1}) attributes {tag} {
     flow.return %arg0 : tensor<?x16xf32>
-  } count(%arg1: index, %arg2: index) -> (index, index, index) {
-    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
+  } count(%arg3: index, %arg4: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg3, %arg4)
     flow.return %x, %y, %z : index, index, index
   }
   return %0 : tensor<?x16xf32>
 }
 // CHECK-LABEL: func.func @dispatch_region_workload(
-// CHECK:         flow.dispatch.region[%d, %c16] -> (tensor<?x16xf32>{%d}) attributes {tag} {
+// CHECK:         flow.dispatch.region[%arg1, %arg2] -> (tensor<?x16xf32>{%arg1}) attributes {tag} {
 // CHECK-NEXT:      flow.return %arg0 : tensor<?x16xf32>
-// CHECK-NEXT:    } count(%arg1: index, %arg2: index) -> (index, index, index) {
-// CHECK-NEXT:      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
+// CHECK-NEXT:    } count(%arg3: index, %arg4: index) -> (index, index, index) {
+// CHECK-NEXT:      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg3, %arg4)
 // CHECK-NEXT:      flow.return %x, %y, %z : index, index, index
 // CHECK-NEXT:    }
 
@@ -84,12 +84,12 @@ func.func @dispatch_region_workload(%arg0: tensor<?x16xf32>, %d: index, %c16: in
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
-func.func @tensor_encode(%arg0: tensor<?x?xf32>, %d0: index, %d1: index) -> tensor<?x?xf32, #encoding> {
-  %0 = flow.tensor.encode %arg0 : tensor<?x?xf32>{%d0, %d1} -> tensor<?x?xf32, #encoding>{%d0, %d1}
+func.func @tensor_encode(%arg0: tensor<?x?xf32>, %arg1: index, %arg2: index) -> tensor<?x?xf32, #encoding> {
+  %0 = flow.tensor.encode %arg0 : tensor<?x?xf32>{%arg1, %arg2} -> tensor<?x?xf32, #encoding>{%arg1, %arg2}
   return %0 : tensor<?x?xf32, #encoding>
 }
 // CHECK-LABEL: func.func @tensor_encode(
-// CHECK:         flow.tensor.encode %arg0 : tensor<?x?xf32>{%d0, %d1} -> tensor<?x?xf32, #encoding>{%d0, %d1}
+// CHECK:         flow.tensor.encode %arg0 : tensor<?x?xf32>{%arg1, %arg2} -> tensor<?x?xf32, #encoding>{%arg1, %arg2}
 
 // -----
 
@@ -121,8 +121,8 @@ flow.executable private @matmul_dispatch_0 {
     }
   }
 }
-func.func @dispatch(%arg0: tensor<?x?xf32>, %d0: index, %d1: index) -> tensor<?x?xf32> {
-  %0 = flow.dispatch @matmul_dispatch_0::@matmul_dispatch_0_entry[%d0, %d1](%arg0, %d0, %d1) : (tensor<?x?xf32>{%d0, %d1}, index, index) -> tensor<?x?xf32>{%d0, %d1}
+func.func @dispatch(%arg0: tensor<?x?xf32>, %arg1: index, %arg2: index) -> tensor<?x?xf32> {
+  %0 = flow.dispatch @matmul_dispatch_0::@matmul_dispatch_0_entry[%arg1, %arg2](%arg0, %arg1, %arg2) : (tensor<?x?xf32>{%arg1, %arg2}, index, index) -> tensor<?x?xf32>{%arg1, %arg2}
   return %0 : tensor<?x?xf32>
 }
 // CHECK-LABEL: flow.executable private @matmul_dispatch_0 {
@@ -137,7 +137,7 @@ func.func @dispatch(%arg0: tensor<?x?xf32>, %d0: index, %d1: index) -> tensor<?x
 // CHECK:             flow.dispatch.tie_shape %arg0 : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32>>{%[[D0]], %[[D1]]}
 // CHECK:             flow.dispatch.tie_shape %arg3 : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%[[D0]], %[[D1]]}
 // CHECK-LABEL: func.func @dispatch(
-// CHECK:         flow.dispatch @matmul_dispatch_0::@matmul_dispatch_0_entry[%d0, %d1](%arg0, %d0, %d1) : (tensor<?x?xf32>{%d0, %d1}, index, index) -> tensor<?x?xf32>{%d0, %d1}
+// CHECK:         flow.dispatch @matmul_dispatch_0::@matmul_dispatch_0_entry[%arg1, %arg2](%arg0, %arg1, %arg2) : (tensor<?x?xf32>{%arg1, %arg2}, index, index) -> tensor<?x?xf32>{%arg1, %arg2}
 
 // -----
 
@@ -158,12 +158,12 @@ flow.executable @ex {
 
 // Several entry points, no workload, results tied to arguments (in-place).
 
-func.func @dispatch_tied(%arg0: tensor<4x?xf32>, %arg1: tensor<8x?xf32>, %d0: index, %d1: index) -> (tensor<4x?xf32>, tensor<?x4xf32>, tensor<2xi32>) {
-  %0:3 = flow.dispatch {@ex::@a, @ex::@b}(%arg0, %arg1) {tag} : (tensor<4x?xf32>{%d0}, tensor<8x?xf32>{%d1}) -> (%arg0{%d0}, %arg1 as tensor<?x4xf32>{%d1}, tensor<2xi32>)
+func.func @dispatch_tied(%arg0: tensor<4x?xf32>, %arg1: tensor<8x?xf32>, %arg2: index, %arg3: index) -> (tensor<4x?xf32>, tensor<?x4xf32>, tensor<2xi32>) {
+  %0:3 = flow.dispatch {@ex::@a, @ex::@b}(%arg0, %arg1) {tag} : (tensor<4x?xf32>{%arg2}, tensor<8x?xf32>{%arg3}) -> (%arg0{%arg2}, %arg1 as tensor<?x4xf32>{%arg3}, tensor<2xi32>)
   return %0#0, %0#1, %0#2 : tensor<4x?xf32>, tensor<?x4xf32>, tensor<2xi32>
 }
 // CHECK-LABEL: func.func @dispatch_tied(
-// CHECK:         flow.dispatch {@ex::@a, @ex::@b}(%arg0, %arg1) {tag} : (tensor<4x?xf32>{%d0}, tensor<8x?xf32>{%d1}) -> (%arg0{%d0}, %arg1 as tensor<?x4xf32>{%d1}, tensor<2xi32>)
+// CHECK:         flow.dispatch {@ex::@a, @ex::@b}(%arg0, %arg1) {tag} : (tensor<4x?xf32>{%arg2}, tensor<8x?xf32>{%arg3}) -> (%arg0{%arg2}, %arg1 as tensor<?x4xf32>{%arg3}, tensor<2xi32>)
 
 // -----
 
@@ -237,33 +237,33 @@ func.func @dispatch_workgroups_tied(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 // flow.tensor.*: whole-tensor ops with their dynamic sizes after the types.
 
 // CHECK-LABEL: util.func public @tensor_ops(
-util.func public @tensor_ops(%t: tensor<?x4xf32>, %n: index, %m: index, %i: index, %j: index, %v: f32, %u: tensor<2x2xf32>, %b: tensor<4xi32>) {
+util.func public @tensor_ops(%arg0: tensor<?x4xf32>, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: f32, %arg6: tensor<2x2xf32>, %arg7: tensor<4xi32>) {
   %c2 = arith.constant 2 : index
   // CHECK: flow.tensor.reshape %{{.+}} : tensor<?x4xf32>{%{{.+}}} -> tensor<?xf32>{%{{.+}}}
-  %0 = flow.tensor.reshape %t : tensor<?x4xf32>{%n} -> tensor<?xf32>{%m}
+  %0 = flow.tensor.reshape %arg0 : tensor<?x4xf32>{%arg1} -> tensor<?xf32>{%arg2}
   // CHECK: flow.tensor.bitcast %{{.+}} : tensor<4xi32> -> tensor<4xf32>
-  %1 = flow.tensor.bitcast %b : tensor<4xi32> -> tensor<4xf32>
+  %1 = flow.tensor.bitcast %arg7 : tensor<4xi32> -> tensor<4xf32>
   // CHECK: flow.tensor.load %{{.+}}[%{{.+}}, %{{.+}}] : tensor<?x4xf32>{%{{.+}}}
-  %2 = flow.tensor.load %t[%i, %j] : tensor<?x4xf32>{%n}
+  %2 = flow.tensor.load %arg0[%arg3, %arg4] : tensor<?x4xf32>{%arg1}
   // CHECK: flow.tensor.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : tensor<?x4xf32>{%{{.+}}}
-  %3 = flow.tensor.store %v, %t[%i, %j] : tensor<?x4xf32>{%n}
+  %3 = flow.tensor.store %arg5, %arg0[%arg3, %arg4] : tensor<?x4xf32>{%arg1}
   // CHECK: flow.tensor.splat %{{.+}} : tensor<?x4xf32>{%{{.+}}}
-  %4 = flow.tensor.splat %v : tensor<?x4xf32>{%n}
+  %4 = flow.tensor.splat %arg5 : tensor<?x4xf32>{%arg1}
   // CHECK: flow.tensor.clone %{{.+}} : tensor<?x4xf32>{%{{.+}}}
-  %5 = flow.tensor.clone %t : tensor<?x4xf32>{%n}
+  %5 = flow.tensor.clone %arg0 : tensor<?x4xf32>{%arg1}
   // CHECK: flow.tensor.slice %{{.+}}[%{{.+}}, %{{.+}} for %{{.+}}, %{{.+}}] : tensor<?x4xf32>{%{{.+}}} -> tensor<2x2xf32>
-  %6 = flow.tensor.slice %t[%i, %j for %c2, %c2] : tensor<?x4xf32>{%n} -> tensor<2x2xf32>
+  %6 = flow.tensor.slice %arg0[%arg3, %arg4 for %c2, %c2] : tensor<?x4xf32>{%arg1} -> tensor<2x2xf32>
   // CHECK: flow.tensor.update %{{.+}}, %[[T:.+]][%{{.+}}, %{{.+}}] : tensor<2x2xf32> -> %[[T]] as tensor<?x4xf32>{%{{.+}}}
-  %7 = flow.tensor.update %u, %t[%i, %j] : tensor<2x2xf32> -> %t as tensor<?x4xf32>{%n}
+  %7 = flow.tensor.update %arg6, %arg0[%arg3, %arg4] : tensor<2x2xf32> -> %arg0 as tensor<?x4xf32>{%arg1}
   // CHECK: flow.tensor.alloca : tensor<?x4xf32>{%{{.+}}}
-  %8 = flow.tensor.alloca : tensor<?x4xf32>{%n}
+  %8 = flow.tensor.alloca : tensor<?x4xf32>{%arg1}
   // CHECK: flow.tensor.empty : tensor<?x4xf32>{%{{.+}}}
-  %9 = flow.tensor.empty : tensor<?x4xf32>{%n}
+  %9 = flow.tensor.empty : tensor<?x4xf32>{%arg1}
   // CHECK: flow.tensor.transfer %{{.+}} : tensor<?x4xf32>{%{{.+}}} to #hal.device.promise<@dev_a>
-  %10 = flow.tensor.transfer %t : tensor<?x4xf32>{%n} to #hal.device.promise<@dev_a>
+  %10 = flow.tensor.transfer %arg0 : tensor<?x4xf32>{%arg1} to #hal.device.promise<@dev_a>
   // CHECK: flow.tensor.transfer %{{.+}} : tensor<2x2xf32> to "target"
-  %11 = flow.tensor.transfer %u : tensor<2x2xf32> to "target"
+  %11 = flow.tensor.transfer %arg6 : tensor<2x2xf32> to "target"
   // CHECK: flow.tensor.trace "key" = [%{{.+}} : tensor<?x4xf32>{%{{.+}}}, %{{.+}} : tensor<2x2xf32>]
-  flow.tensor.trace "key" = [%t : tensor<?x4xf32>{%n}, %u : tensor<2x2xf32>]
+  flow.tensor.trace "key" = [%arg0 : tensor<?x4xf32>{%arg1}, %arg6 : tensor<2x2xf32>]
   util.return
 }

@@ -22,41 +22,41 @@ func.func @dispatch_tensor_types(
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
-func.func @load_encoded(%arg0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #encoding>>, %d0: index, %d1: index) -> tensor<?x?xf32, #encoding> {
-  %0 = iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [0, 0], sizes = [%d0, %d1], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #encoding>>{%d0, %d1} -> tensor<?x?xf32, #encoding>
+func.func @load_encoded(%arg0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #encoding>>, %arg1: index, %arg2: index) -> tensor<?x?xf32, #encoding> {
+  %0 = iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [0, 0], sizes = [%arg1, %arg2], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #encoding>>{%arg1, %arg2} -> tensor<?x?xf32, #encoding>
   return %0 : tensor<?x?xf32, #encoding>
 }
 // CHECK-LABEL: func.func @load_encoded(
-// CHECK:         %{{.+}} = iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [0, 0], sizes = [%d0, %d1], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #encoding>>{%d0, %d1} -> tensor<?x?xf32, #encoding>
+// CHECK:         %{{.+}} = iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [0, 0], sizes = [%arg1, %arg2], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?xf32, #encoding>>{%arg1, %arg2} -> tensor<?x?xf32, #encoding>
 
 // -----
 
-func.func @load_mixed_slice(%arg0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x?xf32>>, %d: index, %o: index, %s: index) -> tensor<4x?xf32> {
-  %0 = iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [%o, 0], sizes = [4, %s], strides = [1, 2] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x?xf32>>{%d} -> tensor<4x?xf32>
+func.func @load_mixed_slice(%arg0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x?xf32>>, %arg1: index, %arg2: index, %arg3: index) -> tensor<4x?xf32> {
+  %0 = iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [%arg2, 0], sizes = [4, %arg3], strides = [1, 2] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x?xf32>>{%arg1} -> tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
 }
 // CHECK-LABEL: func.func @load_mixed_slice(
-// CHECK:         iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [%o, 0], sizes = [4, %s], strides = [1, 2] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x?xf32>>{%d} -> tensor<4x?xf32>
+// CHECK:         iree_tensor_ext.dispatch.tensor.load %arg0, offsets = [%arg2, 0], sizes = [4, %arg3], strides = [1, 2] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x?xf32>>{%arg1} -> tensor<4x?xf32>
 
 // -----
 
-func.func @store_whole(%arg0: tensor<?x?xf32>, %arg1: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>, %d0: index, %d1: index) {
-  iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [0, 0], sizes = [%d0, %d1], strides = [1, 1] : tensor<?x?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%d0, %d1}
+func.func @store_whole(%arg0: tensor<?x?xf32>, %arg1: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>, %arg2: index, %arg3: index) {
+  iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [0, 0], sizes = [%arg2, %arg3], strides = [1, 1] : tensor<?x?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%arg2, %arg3}
   return
 }
 // CHECK-LABEL: func.func @store_whole(
-// CHECK:         iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [0, 0], sizes = [%d0, %d1], strides = [1, 1] : tensor<?x?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%d0, %d1}
+// CHECK:         iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [0, 0], sizes = [%arg2, %arg3], strides = [1, 1] : tensor<?x?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x?xf32>>{%arg2, %arg3}
 
 // -----
 
 // A store may drop unit dimensions of the slice.
 
-func.func @store_rank_reducing(%arg0: tensor<4xf32>, %arg1: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8x4xf32>>, %i: index) {
-  iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [%i, 0], sizes = [1, 4], strides = [1, 1] : tensor<4xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8x4xf32>>
+func.func @store_rank_reducing(%arg0: tensor<4xf32>, %arg1: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8x4xf32>>, %arg2: index) {
+  iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [%arg2, 0], sizes = [1, 4], strides = [1, 1] : tensor<4xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8x4xf32>>
   return
 }
 // CHECK-LABEL: func.func @store_rank_reducing(
-// CHECK:         iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [%i, 0], sizes = [1, 4], strides = [1, 1] : tensor<4xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8x4xf32>>
+// CHECK:         iree_tensor_ext.dispatch.tensor.store %arg0, %arg1, offsets = [%arg2, 0], sizes = [1, 4], strides = [1, 1] : tensor<4xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8x4xf32>>
 
 // -----
 
@@ -83,24 +83,24 @@ func.func @workgroup_count_from_slice(%arg0: index, %arg1: index) -> (index, ind
 
 // -----
 
-func.func @compute_barriers(%arg0: tensor<?x256xf32>, %d: index, %arg1: tensor<4xf32>) -> (tensor<?x256xf32>, tensor<4xf32>) {
-  %0 = iree_tensor_ext.compute_barrier.start %arg0 : tensor<?x256xf32>{%d} -> tensor<?x256xf32>
-  %1 = iree_tensor_ext.compute_barrier.end %0 : tensor<?x256xf32>{%d} -> tensor<?x256xf32>
-  %2 = iree_tensor_ext.compute_barrier.start %arg1 : tensor<4xf32> -> tensor<4xf32> attributes {tag}
+func.func @compute_barriers(%arg0: tensor<?x256xf32>, %arg1: index, %arg2: tensor<4xf32>) -> (tensor<?x256xf32>, tensor<4xf32>) {
+  %0 = iree_tensor_ext.compute_barrier.start %arg0 : tensor<?x256xf32>{%arg1} -> tensor<?x256xf32>
+  %1 = iree_tensor_ext.compute_barrier.end %0 : tensor<?x256xf32>{%arg1} -> tensor<?x256xf32>
+  %2 = iree_tensor_ext.compute_barrier.start %arg2 : tensor<4xf32> -> tensor<4xf32> attributes {tag}
   return %1, %2 : tensor<?x256xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: func.func @compute_barriers(
-// CHECK:         %[[S:.+]] = iree_tensor_ext.compute_barrier.start %arg0 : tensor<?x256xf32>{%d} -> tensor<?x256xf32>
-// CHECK:         iree_tensor_ext.compute_barrier.end %[[S]] : tensor<?x256xf32>{%d} -> tensor<?x256xf32>
-// CHECK:         iree_tensor_ext.compute_barrier.start %arg1 : tensor<4xf32> -> tensor<4xf32> attributes {tag}
+// CHECK:         %[[S:.+]] = iree_tensor_ext.compute_barrier.start %arg0 : tensor<?x256xf32>{%arg1} -> tensor<?x256xf32>
+// CHECK:         iree_tensor_ext.compute_barrier.end %[[S]] : tensor<?x256xf32>{%arg1} -> tensor<?x256xf32>
+// CHECK:         iree_tensor_ext.compute_barrier.start %arg2 : tensor<4xf32> -> tensor<4xf32> attributes {tag}
 
 // -----
 
 // CHECK-LABEL: util.func public @bitcast
 // CHECK: iree_tensor_ext.bitcast %{{.+}} : tensor<?x32xf4E2M1FN>{%{{.+}}} -> tensor<?x16xi8>{%{{.+}}}
 // CHECK: iree_tensor_ext.bitcast %{{.+}} : tensor<4xi32> -> tensor<4x4xi8>
-util.func public @bitcast(%a: tensor<?x32xf4E2M1FN>, %n: index, %b: tensor<4xi32>) -> (tensor<?x16xi8>, tensor<4x4xi8>) {
-  %0 = iree_tensor_ext.bitcast %a : tensor<?x32xf4E2M1FN>{%n} -> tensor<?x16xi8>{%n}
-  %1 = iree_tensor_ext.bitcast %b : tensor<4xi32> -> tensor<4x4xi8>
+util.func public @bitcast(%arg0: tensor<?x32xf4E2M1FN>, %arg1: index, %arg2: tensor<4xi32>) -> (tensor<?x16xi8>, tensor<4x4xi8>) {
+  %0 = iree_tensor_ext.bitcast %arg0 : tensor<?x32xf4E2M1FN>{%arg1} -> tensor<?x16xi8>{%arg1}
+  %1 = iree_tensor_ext.bitcast %arg2 : tensor<4xi32> -> tensor<4x4xi8>
   util.return %0, %1 : tensor<?x16xi8>, tensor<4x4xi8>
 }

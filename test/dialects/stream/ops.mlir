@@ -71,29 +71,29 @@ stream.executable private @ex {
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
-func.func @tensor_sizeof(%d0: index, %d1: index) -> (index, index, index) {
-  %0 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32>{%d0, %d1} : index
-  %1 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32, #encoding>{%d0, %d1} : index
+func.func @tensor_sizeof(%arg0: index, %arg1: index) -> (index, index, index) {
+  %0 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32>{%arg0, %arg1} : index
+  %1 = stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32, #encoding>{%arg0, %arg1} : index
   %2 = stream.tensor.sizeof tensor<4x8xi8> : index
   return %0, %1, %2 : index, index, index
 }
 // CHECK-LABEL: func.func @tensor_sizeof(
-// CHECK:         stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32>{%d0, %d1} : index
-// CHECK:         stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32, #encoding>{%d0, %d1} : index
+// CHECK:         stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32>{%arg0, %arg1} : index
+// CHECK:         stream.tensor.sizeof on(#hal.device.affinity<@__device_0>) tensor<?x?xf32, #encoding>{%arg0, %arg1} : index
 // CHECK:         stream.tensor.sizeof tensor<4x8xi8> : index
 
 // -----
 
-func.func @tensor_import_export(%arg0: !hal.buffer_view, %d0: index, %d1: index, %size: index) -> !hal.buffer_view {
-  %0 = stream.tensor.import on(#hal.device.affinity<@__device_0>) %arg0 : !hal.buffer_view -> tensor<?x?xf32>{%d0, %d1} in !stream.resource<external>{%size}
-  %1 = stream.tensor.import consume %arg0 : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%size}
-  %2 = stream.tensor.export on(#hal.device.affinity<@__device_0>) %0 : tensor<?x?xf32>{%d0, %d1} in !stream.resource<external>{%size} -> !hal.buffer_view
+func.func @tensor_import_export(%arg0: !hal.buffer_view, %arg1: index, %arg2: index, %arg3: index) -> !hal.buffer_view {
+  %0 = stream.tensor.import on(#hal.device.affinity<@__device_0>) %arg0 : !hal.buffer_view -> tensor<?x?xf32>{%arg1, %arg2} in !stream.resource<external>{%arg3}
+  %1 = stream.tensor.import consume %arg0 : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%arg3}
+  %2 = stream.tensor.export on(#hal.device.affinity<@__device_0>) %0 : tensor<?x?xf32>{%arg1, %arg2} in !stream.resource<external>{%arg3} -> !hal.buffer_view
   return %2 : !hal.buffer_view
 }
 // CHECK-LABEL: func.func @tensor_import_export(
-// CHECK:         %[[R:.+]] = stream.tensor.import on(#hal.device.affinity<@__device_0>) %arg0 : !hal.buffer_view -> tensor<?x?xf32>{%d0, %d1} in !stream.resource<external>{%size}
-// CHECK:         stream.tensor.import consume %arg0 : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%size}
-// CHECK:         stream.tensor.export on(#hal.device.affinity<@__device_0>) %[[R]] : tensor<?x?xf32>{%d0, %d1} in !stream.resource<external>{%size} -> !hal.buffer_view
+// CHECK:         %[[R:.+]] = stream.tensor.import on(#hal.device.affinity<@__device_0>) %arg0 : !hal.buffer_view -> tensor<?x?xf32>{%arg1, %arg2} in !stream.resource<external>{%arg3}
+// CHECK:         stream.tensor.import consume %arg0 : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%arg3}
+// CHECK:         stream.tensor.export on(#hal.device.affinity<@__device_0>) %[[R]] : tensor<?x?xf32>{%arg1, %arg2} in !stream.resource<external>{%arg3} -> !hal.buffer_view
 
 // -----
 
@@ -101,79 +101,79 @@ func.func @tensor_import_export(%arg0: !hal.buffer_view, %d0: index, %d1: index,
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
-func.func @tensor_encode(%arg0: !stream.resource<*>, %d0: index, %d1: index, %size: index, %encoded_size: index) -> !stream.resource<*> {
-  %0 = stream.tensor.encode on(#hal.device.affinity<@__device_0>) %arg0 : tensor<?x?xf32>{%d0, %d1} in !stream.resource<*>{%size} -> tensor<?x?xf32, #encoding>{%d0, %d1} in !stream.resource<*>{%encoded_size}
+func.func @tensor_encode(%arg0: !stream.resource<*>, %arg1: index, %arg2: index, %arg3: index, %arg4: index) -> !stream.resource<*> {
+  %0 = stream.tensor.encode on(#hal.device.affinity<@__device_0>) %arg0 : tensor<?x?xf32>{%arg1, %arg2} in !stream.resource<*>{%arg3} -> tensor<?x?xf32, #encoding>{%arg1, %arg2} in !stream.resource<*>{%arg4}
   return %0 : !stream.resource<*>
 }
 // CHECK-LABEL: func.func @tensor_encode(
-// CHECK:         stream.tensor.encode on(#hal.device.affinity<@__device_0>) %arg0 : tensor<?x?xf32>{%d0, %d1} in !stream.resource<*>{%size} -> tensor<?x?xf32, #encoding>{%d0, %d1} in !stream.resource<*>{%encoded_size}
+// CHECK:         stream.tensor.encode on(#hal.device.affinity<@__device_0>) %arg0 : tensor<?x?xf32>{%arg1, %arg2} in !stream.resource<*>{%arg3} -> tensor<?x?xf32, #encoding>{%arg1, %arg2} in !stream.resource<*>{%arg4}
 
 // -----
 
 // The walkthrough's dispatch in tensor form: encoded tensors in resources,
 // then plain index arguments.
 
-func.func @tensor_dispatch(%arg0: !stream.resource<*>, %arg1: !stream.resource<*>, %d0: index, %d1: index, %s0: index, %s1: index, %s2: index) -> !stream.resource<*> {
-  %0 = stream.tensor.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%d0, %d1](%arg0, %arg1, %d0, %d1) : (tensor<?x?xf32, "lhs">{%d0, %d1} in !stream.resource<*>{%s0}, tensor<?x4xf32, "rhs">{%d1} in !stream.resource<*>{%s1}, index, index) -> tensor<?x4xf32>{%d0} in !stream.resource<*>{%s2}
+func.func @tensor_dispatch(%arg0: !stream.resource<*>, %arg1: !stream.resource<*>, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index) -> !stream.resource<*> {
+  %0 = stream.tensor.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%arg2, %arg3](%arg0, %arg1, %arg2, %arg3) : (tensor<?x?xf32, "lhs">{%arg2, %arg3} in !stream.resource<*>{%arg4}, tensor<?x4xf32, "rhs">{%arg3} in !stream.resource<*>{%arg5}, index, index) -> tensor<?x4xf32>{%arg2} in !stream.resource<*>{%arg6}
   return %0 : !stream.resource<*>
 }
 // CHECK-LABEL: func.func @tensor_dispatch(
-// CHECK:         stream.tensor.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%d0, %d1](%arg0, %arg1, %d0, %d1) : (tensor<?x?xf32, "lhs">{%d0, %d1} in !stream.resource<*>{%s0}, tensor<?x4xf32, "rhs">{%d1} in !stream.resource<*>{%s1}, index, index) -> tensor<?x4xf32>{%d0} in !stream.resource<*>{%s2}
+// CHECK:         stream.tensor.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%arg2, %arg3](%arg0, %arg1, %arg2, %arg3) : (tensor<?x?xf32, "lhs">{%arg2, %arg3} in !stream.resource<*>{%arg4}, tensor<?x4xf32, "rhs">{%arg3} in !stream.resource<*>{%arg5}, index, index) -> tensor<?x4xf32>{%arg2} in !stream.resource<*>{%arg6}
 
 // -----
 
 // A single result may be written in parentheses; results may reuse an
 // operand's resource; a result need not be a tensor.
 
-func.func @tensor_dispatch_forms(%arg0: !stream.resource<*>, %d: index, %size: index) -> (!stream.resource<*>, !stream.resource<*>, !stream.resource<transient>) {
-  %0 = stream.tensor.dispatch @ex::@entry(%arg0, %d) : (tensor<?xf32>{%d} in !stream.resource<*>{%size}, index) -> (tensor<?xf32, "enc">{%d} in !stream.resource<*>{%size})
-  %1:2 = stream.tensor.dispatch @ex::@entry(%arg0) : (tensor<?xf32>{%d} in !stream.resource<*>{%size}) -> (tensor<?xf32>{%d} in %arg0{%size}, !stream.resource<transient>{%size})
+func.func @tensor_dispatch_forms(%arg0: !stream.resource<*>, %arg1: index, %arg2: index) -> (!stream.resource<*>, !stream.resource<*>, !stream.resource<transient>) {
+  %0 = stream.tensor.dispatch @ex::@entry(%arg0, %arg1) : (tensor<?xf32>{%arg1} in !stream.resource<*>{%arg2}, index) -> (tensor<?xf32, "enc">{%arg1} in !stream.resource<*>{%arg2})
+  %1:2 = stream.tensor.dispatch @ex::@entry(%arg0) : (tensor<?xf32>{%arg1} in !stream.resource<*>{%arg2}) -> (tensor<?xf32>{%arg1} in %arg0{%arg2}, !stream.resource<transient>{%arg2})
   return %0, %1#0, %1#1 : !stream.resource<*>, !stream.resource<*>, !stream.resource<transient>
 }
 // CHECK-LABEL: func.func @tensor_dispatch_forms(
-// CHECK:         stream.tensor.dispatch @ex::@entry(%arg0, %d) : (tensor<?xf32>{%d} in !stream.resource<*>{%size}, index) -> tensor<?xf32, "enc">{%d} in !stream.resource<*>{%size}
-// CHECK:         stream.tensor.dispatch @ex::@entry(%arg0) : (tensor<?xf32>{%d} in !stream.resource<*>{%size}) -> (tensor<?xf32>{%d} in %arg0{%size}, !stream.resource<transient>{%size})
+// CHECK:         stream.tensor.dispatch @ex::@entry(%arg0, %arg1) : (tensor<?xf32>{%arg1} in !stream.resource<*>{%arg2}, index) -> tensor<?xf32, "enc">{%arg1} in !stream.resource<*>{%arg2}
+// CHECK:         stream.tensor.dispatch @ex::@entry(%arg0) : (tensor<?xf32>{%arg1} in !stream.resource<*>{%arg2}) -> (tensor<?xf32>{%arg1} in %arg0{%arg2}, !stream.resource<transient>{%arg2})
 
 // -----
 
-func.func @async_dispatch(%arg0: !stream.resource<*>, %arg1: !stream.resource<*>, %d0: index, %d1: index, %c0: index, %s0: index, %s1: index, %s2: index) -> !stream.resource<*> {
-  %0 = stream.async.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%d0, %d1](%arg0[%c0 to %s0 for %s0], %arg1[%c0 to %s1 for %s1], %d0, %d1) : (!stream.resource<*>{%s0}, !stream.resource<*>{%s1}, index, index) -> !stream.resource<*>{%s2}
-  %1 = stream.async.dispatch @ex::@entry(%0[%c0 to %s2 for %s2]) : (!stream.resource<*>{%s2}) -> %0{%s2}
+func.func @async_dispatch(%arg0: !stream.resource<*>, %arg1: !stream.resource<*>, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index) -> !stream.resource<*> {
+  %0 = stream.async.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%arg2, %arg3](%arg0[%arg4 to %arg5 for %arg5], %arg1[%arg4 to %arg6 for %arg6], %arg2, %arg3) : (!stream.resource<*>{%arg5}, !stream.resource<*>{%arg6}, index, index) -> !stream.resource<*>{%arg7}
+  %1 = stream.async.dispatch @ex::@entry(%0[%arg4 to %arg7 for %arg7]) : (!stream.resource<*>{%arg7}) -> %0{%arg7}
   return %1 : !stream.resource<*>
 }
 // CHECK-LABEL: func.func @async_dispatch(
-// CHECK:         %[[R:.+]] = stream.async.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%d0, %d1](%arg0[%c0 to %s0 for %s0], %arg1[%c0 to %s1 for %s1], %d0, %d1) : (!stream.resource<*>{%s0}, !stream.resource<*>{%s1}, index, index) -> !stream.resource<*>{%s2}
-// CHECK:         stream.async.dispatch @ex::@entry(%[[R]][%c0 to %s2 for %s2]) : (!stream.resource<*>{%s2}) -> %[[R]]{%s2}
+// CHECK:         %[[R:.+]] = stream.async.dispatch on(#hal.device.affinity<@__device_0>) @ex::@entry[%arg2, %arg3](%arg0[%arg4 to %arg5 for %arg5], %arg1[%arg4 to %arg6 for %arg6], %arg2, %arg3) : (!stream.resource<*>{%arg5}, !stream.resource<*>{%arg6}, index, index) -> !stream.resource<*>{%arg7}
+// CHECK:         stream.async.dispatch @ex::@entry(%[[R]][%arg4 to %arg7 for %arg7]) : (!stream.resource<*>{%arg7}) -> %[[R]]{%arg7}
 
 // -----
 
-func.func @async_transfer(%arg0: !stream.resource<external>, %size: index) -> (!stream.resource<*>, !stream.resource<staging>) {
-  %0 = stream.async.transfer %arg0 : !stream.resource<external>{%size} from(#hal.device.affinity<@__device_0>) -> to(#hal.device.affinity<@__device_0>) !stream.resource<*>{%size}
-  %1 = stream.async.transfer on(#hal.device.affinity<@__device_0>) %0 : !stream.resource<*>{%size} -> !stream.resource<staging>{%size}
+func.func @async_transfer(%arg0: !stream.resource<external>, %arg1: index) -> (!stream.resource<*>, !stream.resource<staging>) {
+  %0 = stream.async.transfer %arg0 : !stream.resource<external>{%arg1} from(#hal.device.affinity<@__device_0>) -> to(#hal.device.affinity<@__device_0>) !stream.resource<*>{%arg1}
+  %1 = stream.async.transfer on(#hal.device.affinity<@__device_0>) %0 : !stream.resource<*>{%arg1} -> !stream.resource<staging>{%arg1}
   return %0, %1 : !stream.resource<*>, !stream.resource<staging>
 }
 // CHECK-LABEL: func.func @async_transfer(
-// CHECK:         %[[T:.+]] = stream.async.transfer %arg0 : !stream.resource<external>{%size} from(#hal.device.affinity<@__device_0>) -> to(#hal.device.affinity<@__device_0>) !stream.resource<*>{%size}
-// CHECK:         stream.async.transfer on(#hal.device.affinity<@__device_0>) %[[T]] : !stream.resource<*>{%size} -> !stream.resource<staging>{%size}
+// CHECK:         %[[T:.+]] = stream.async.transfer %arg0 : !stream.resource<external>{%arg1} from(#hal.device.affinity<@__device_0>) -> to(#hal.device.affinity<@__device_0>) !stream.resource<*>{%arg1}
+// CHECK:         stream.async.transfer on(#hal.device.affinity<@__device_0>) %[[T]] : !stream.resource<*>{%arg1} -> !stream.resource<staging>{%arg1}
 
 // -----
 
 // The constant-weight example of IREE 3.13.
 
-func.func @constants(%size: index) -> (!stream.resource<external>, index) {
+func.func @constants(%arg0: index) -> (!stream.resource<external>, index) {
   %cst = stream.tensor.constant on(#hal.device.affinity<@__device_0>) : tensor<256x512xf32> in !stream.resource<constant> = dense_resource<__elided__> : tensor<256x512xf32>
   %0 = stream.resource.size %cst : !stream.resource<constant>
-  %1 = stream.async.constant on(#hal.device.affinity<@__device_0>) : !stream.resource<constant>{%size} = dense<1.000000e+00> : tensor<4xf32>
-  %2 = stream.async.clone on(#hal.device.affinity<@__device_0>) %1 : !stream.resource<constant>{%size} -> !stream.resource<*>{%size}
-  %3 = stream.async.cast on(#hal.device.affinity<@__device_0>) %2 : !stream.resource<*>{%size} -> !stream.resource<external>{%size}
+  %1 = stream.async.constant on(#hal.device.affinity<@__device_0>) : !stream.resource<constant>{%arg0} = dense<1.000000e+00> : tensor<4xf32>
+  %2 = stream.async.clone on(#hal.device.affinity<@__device_0>) %1 : !stream.resource<constant>{%arg0} -> !stream.resource<*>{%arg0}
+  %3 = stream.async.cast on(#hal.device.affinity<@__device_0>) %2 : !stream.resource<*>{%arg0} -> !stream.resource<external>{%arg0}
   return %3, %0 : !stream.resource<external>, index
 }
 // CHECK-LABEL: func.func @constants(
 // CHECK:         %[[CST:.+]] = stream.tensor.constant on(#hal.device.affinity<@__device_0>) : tensor<256x512xf32> in !stream.resource<constant> = dense_resource<__elided__> : tensor<256x512xf32>
 // CHECK:         stream.resource.size %[[CST]] : !stream.resource<constant>
-// CHECK:         %[[C:.+]] = stream.async.constant on(#hal.device.affinity<@__device_0>) : !stream.resource<constant>{%size} = dense<1.000000e+00> : tensor<4xf32>
-// CHECK:         %[[CL:.+]] = stream.async.clone on(#hal.device.affinity<@__device_0>) %[[C]] : !stream.resource<constant>{%size} -> !stream.resource<*>{%size}
-// CHECK:         stream.async.cast on(#hal.device.affinity<@__device_0>) %[[CL]] : !stream.resource<*>{%size} -> !stream.resource<external>{%size}
+// CHECK:         %[[C:.+]] = stream.async.constant on(#hal.device.affinity<@__device_0>) : !stream.resource<constant>{%arg0} = dense<1.000000e+00> : tensor<4xf32>
+// CHECK:         %[[CL:.+]] = stream.async.clone on(#hal.device.affinity<@__device_0>) %[[C]] : !stream.resource<constant>{%arg0} -> !stream.resource<*>{%arg0}
+// CHECK:         stream.async.cast on(#hal.device.affinity<@__device_0>) %[[CL]] : !stream.resource<*>{%arg0} -> !stream.resource<external>{%arg0}
 
 // -----
 

@@ -8,24 +8,24 @@
 // read off the source. A chain of matmuls then reads every row count off the
 // first input, as IREE's dumps do.
 
-func.func @matmul_chain(%x: tensor<?x?xf32>, %w0: tensor<?x?xf32>, %w1: tensor<?x?xf32>) -> tensor<?x?xf32> {
+func.func @matmul_chain(%arg0: tensor<?x?xf32>, %arg1: tensor<?x?xf32>, %arg2: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cst = arith.constant 0.000000e+00 : f32
-  %m0 = tensor.dim %x, %c0 : tensor<?x?xf32>
-  %n0 = tensor.dim %w0, %c1 : tensor<?x?xf32>
+  %m0 = tensor.dim %arg0, %c0 : tensor<?x?xf32>
+  %n0 = tensor.dim %arg1, %c1 : tensor<?x?xf32>
   %e0 = tensor.empty(%m0, %n0) : tensor<?x?xf32>
   %f0 = linalg.fill ins(%cst : f32) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
-  %x1 = linalg.matmul ins(%x, %w0 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %x1 = linalg.matmul ins(%arg0, %arg1 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f0 : tensor<?x?xf32>) -> tensor<?x?xf32>
   %m1 = tensor.dim %x1, %c0 : tensor<?x?xf32>
-  %n1 = tensor.dim %w1, %c1 : tensor<?x?xf32>
+  %n1 = tensor.dim %arg2, %c1 : tensor<?x?xf32>
   %e1 = tensor.empty(%m1, %n1) : tensor<?x?xf32>
   %f1 = linalg.fill ins(%cst : f32) outs(%e1 : tensor<?x?xf32>) -> tensor<?x?xf32>
-  %x2 = linalg.matmul ins(%x1, %w1 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f1 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %x2 = linalg.matmul ins(%x1, %arg2 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f1 : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %x2 : tensor<?x?xf32>
 }
 // CHECK-LABEL: func.func @matmul_chain(
-// CHECK:         %[[M0:.+]] = tensor.dim %x, %c0
+// CHECK:         %[[M0:.+]] = tensor.dim %arg0, %c0
 // CHECK:         %[[X1:.+]] = linalg.matmul
 // CHECK-NOT:     tensor.dim %[[X1]]
 // CHECK:         tensor.empty(%[[M0]], %{{.+}})
@@ -33,18 +33,18 @@ func.func @matmul_chain(%x: tensor<?x?xf32>, %w0: tensor<?x?xf32>, %w1: tensor<?
 
 // -----
 
-func.func @dims(%t: tensor<4x?xf32>) -> (index, index, index, index, index) {
+func.func @dims(%arg0: tensor<4x?xf32>) -> (index, index, index, index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %static = tensor.dim %t, %c0 : tensor<4x?xf32>
-  %n = tensor.dim %t, %c1 : tensor<4x?xf32>
+  %static = tensor.dim %arg0, %c0 : tensor<4x?xf32>
+  %n = tensor.dim %arg0, %c1 : tensor<4x?xf32>
   %half = arith.divui %n, %c2 : index
   %e = tensor.empty(%half) : tensor<2x?xf32>
   %of_empty = tensor.dim %e, %c1 : tensor<2x?xf32>
-  %s = tensor.extract_slice %t[0, %half] [2, %half] [1, 1] : tensor<4x?xf32> to tensor<2x?xf32>
+  %s = tensor.extract_slice %arg0[0, %half] [2, %half] [1, 1] : tensor<4x?xf32> to tensor<2x?xf32>
   %of_slice = tensor.dim %s, %c1 : tensor<2x?xf32>
-  %cast = tensor.cast %t : tensor<4x?xf32> to tensor<?x?xf32>
+  %cast = tensor.cast %arg0 : tensor<4x?xf32> to tensor<?x?xf32>
   %of_cast = tensor.dim %cast, %c1 : tensor<?x?xf32>
   return %static, %of_empty, %of_slice, %of_cast, %n : index, index, index, index, index
 }

@@ -38,9 +38,9 @@ util.func private @result_attributes(%arg0: index) -> (index {some.attr})
 
 // -----
 
-// CHECK-LABEL: util.func public @named_arguments(%d0: index, %d1: index) -> index {
+// CHECK-LABEL: util.func public @named_arguments(%arg0: index, %arg1: index) -> index {
 util.func public @named_arguments(%d0: index, %d1: index) -> index {
-  // CHECK-NEXT: util.return %d1 : index
+  // CHECK-NEXT: util.return %arg1 : index
   util.return %d1 : index
 }
 
