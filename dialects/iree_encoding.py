@@ -94,6 +94,19 @@ MATMUL_LHS, MATMUL_RHS, MATMUL_RESULT = 0, 1, 2
 SCALED_MATMUL_LHS, SCALED_MATMUL_RHS, SCALED_MATMUL_LHS_SCALES, SCALED_MATMUL_RHS_SCALES, SCALED_MATMUL_RESULT = range(5)
 CONV_INPUT, CONV_FILTER, CONV_OUTPUT = 0, 1, 2
 
+# IREE's `stringifyOperandIndex`: how dispatch names call each operand.
+_OPERAND_INDEX_NAMES: dict[EncodingOpType, tuple[str, ...]] = {
+    EncodingOpType.MATMUL: ("LHS", "RHS", "RESULT"),
+    EncodingOpType.SCALED_MATMUL: ("LHS", "RHS", "LHS_SCALES", "RHS_SCALES", "RESULT"),
+    EncodingOpType.CONV: ("CONV_IN", "CONV_FILTER", "CONV_OUT"),
+}
+
+
+def stringify_operand_index(op_type: EncodingOpType, index: int) -> str:
+    """``LHS``, ``RHS_SCALES``, ``CONV_FILTER``...: the operand ``index`` of an ``op_type`` op (its number if unknown)."""
+    names = _OPERAND_INDEX_NAMES.get(op_type, ())
+    return names[index] if 0 <= index < len(names) else str(index)
+
 
 def _parse_op_type(parser: AttrParser) -> EncodingOpType:
     start = parser.pos
