@@ -94,6 +94,19 @@ MATMUL_LHS, MATMUL_RHS, MATMUL_RESULT = 0, 1, 2
 SCALED_MATMUL_LHS, SCALED_MATMUL_RHS, SCALED_MATMUL_LHS_SCALES, SCALED_MATMUL_RHS_SCALES, SCALED_MATMUL_RESULT = range(5)
 CONV_INPUT, CONV_FILTER, CONV_OUTPUT = 0, 1, 2
 
+# IREE's `stringifyOperandIndex`: how dispatch names call each operand.
+_OPERAND_INDEX_NAMES: dict[EncodingOpType, tuple[str, ...]] = {
+    EncodingOpType.MATMUL: ("LHS", "RHS", "RESULT"),
+    EncodingOpType.SCALED_MATMUL: ("LHS", "RHS", "LHS_SCALES", "RHS_SCALES", "RESULT"),
+    EncodingOpType.CONV: ("CONV_IN", "CONV_FILTER", "CONV_OUT"),
+}
+
+
+def stringify_operand_index(op_type: EncodingOpType, index: int) -> str:
+    """``LHS``, ``RHS_SCALES``, ``CONV_FILTER``...: the operand ``index`` of an ``op_type`` op (its number if unknown)."""
+    names = _OPERAND_INDEX_NAMES.get(op_type, ())
+    return names[index] if 0 <= index < len(names) else str(index)
+
 
 def _parse_op_type(parser: AttrParser) -> EncodingOpType:
     start = parser.pos
@@ -1077,9 +1090,15 @@ def _verify_same_logical_shape(plain: TensorType, encoded: TensorType) -> None:
 def _verify_encoding_dims(encoding: Attribute, encoding_dims: Sequence[SSAValue]) -> None:
     # Without encoding_dims the op is in its older form, from before the dynamic
     # sizes were carried as operands (the data-tiling walkthrough prints it with
-    # `iteration_sizes = [?, ?, ?]`); only a given list is checked.
-    if not encoding_dims or not isinstance(encoding, SerializableAttr):
+    # `iteration_sizes = [?, ?, ?]`): only a given list is checked, unless the
+    # run follows an IREE that carries them (3.13), whose verifier wants them all.
+    if not isinstance(encoding, SerializableAttr):
         return
+    if not encoding_dims:
+        from mini_iree.compiler.era import run_era
+
+        if not run_era().encoding_dims:
+            return
     expected = encoding.num_dynamic_encoding_dims()
     if expected is not None and expected != len(encoding_dims):
         raise VerifyException(

@@ -51,6 +51,9 @@ _PASSES: dict[str, str] = {
     ),
     "iree-dispatch-creation-collapse-dimensions": "mini_iree.passes.collapse_dimensions:CollapseDimensionsPass",
     "iree-dispatch-creation-convert-tensor-to-flow": "mini_iree.passes.convert_tensor_to_flow:ConvertTensorToFlowPass",
+    "iree-dispatch-creation-materialize-default-workgroup-count-region": (
+        "mini_iree.passes.materialize_default_workgroup_count_region:MaterializeDefaultWorkgroupCountRegionPass"
+    ),
     "iree-dispatch-creation-annotate-data-tiling-hints": (
         "mini_iree.passes.annotate_data_tiling_hints:AnnotateDataTilingHintsPass"
     ),

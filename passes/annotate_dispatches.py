@@ -35,8 +35,6 @@ _MAX_COST = 2**63 - 1
 _REDUCTION_COST = 2
 _DYNAMIC_PLACEHOLDER = 1024
 _MIN_ESTIMATED_COST = -1
-# IREE's names for an encoding's operand index.
-_OPERAND_INDEX_NAMES = {0: "LHS", 1: "RHS", 2: "RESULT"}
 
 
 def _saturating_mul(lhs: int, rhs: int) -> int:
@@ -244,7 +242,11 @@ def _summarize(op: Operation) -> str:
         plain = op.source.type if isinstance(op, iree_encoding.SetEncodingOp) else op.result.type
         encoding = encoded.encoding  # type: ignore[attr-defined]
         index = getattr(encoding, "operand_index", None)
-        role = _OPERAND_INDEX_NAMES.get(index.value.data, str(index.value.data)) if index is not None else ""
+        op_type = getattr(encoding, "op_type", None)
+        role = ""
+        if index is not None:
+            kind = op_type.data if op_type is not None else iree_encoding.EncodingOpType.MATMUL
+            role = iree_encoding.stringify_operand_index(kind, index.value.data)
         return f"{op.name.split('.', 1)[-1]}_{role}_{_ranges_string(plain.get_shape())}"  # type: ignore[attr-defined]
     if op.name.startswith("iree_linalg_ext."):
         return _summarize_linalg_ext(op)

@@ -8,14 +8,14 @@ finish with a greedy pattern run (the encode passes, materialize-device-encoding
 
 from __future__ import annotations
 
-from xdsl.ir import Attribute, Block, Operation, Region
-from xdsl.rewriter import Rewriter
-from xdsl.traits import ConstantLike, IsolatedFromAbove
-
 from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.compiler.ir.queries import nested_ops, op_has_trait
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import Rewriter
+from xdsl.traits import Commutative, ConstantLike, IsolatedFromAbove
 
-__all__ = ["hoist_and_unique_constants"]
+__all__ = ["CommutativeConstantToRight", "hoist_and_unique_constants"]
 
 
 def _insertion_region(op: Operation) -> Region | None:
@@ -29,7 +29,9 @@ def _insertion_region(op: Operation) -> Region | None:
     return None
 
 
-def _constant_key(op: Operation) -> tuple[str, tuple[tuple[str, Attribute], ...], tuple[Attribute, ...]]:
+def _constant_key(
+    op: Operation,
+) -> tuple[str, tuple[tuple[str, Attribute], ...], tuple[Attribute, ...]]:
     properties = tuple(sorted(op.properties.items()))
     return op.name, properties, tuple(result.type for result in op.results)
 
@@ -45,7 +47,11 @@ def hoist_and_unique_constants(root: Operation) -> None:
     unique: dict[tuple[Region, object], Operation] = {}
     merged: dict[Operation, list[Operation]] = {}
     owned: set[Operation] = set()
-    constants = [op for op in nested_ops(root) if op_has_trait(op, ConstantLike) and not op.attributes]
+    constants = [
+        op
+        for op in nested_ops(root)
+        if op_has_trait(op, ConstantLike) and not op.attributes
+    ]
     for op in constants:
         region = _insertion_region(op)
         if region is None or not region.blocks:
@@ -61,7 +67,9 @@ def hoist_and_unique_constants(root: Operation) -> None:
         insert_block: Block = region.blocks[0]
         first = insert_block.first_op
         previous = op.prev_op
-        if op.parent_block() is not insert_block or (first is not op and previous not in owned):
+        if op.parent_block() is not insert_block or (
+            first is not op and previous not in owned
+        ):
             op.detach()
             if insert_block.first_op is None:
                 insert_block.add_op(op)
@@ -71,3 +79,25 @@ def hoist_and_unique_constants(root: Operation) -> None:
         owned.add(op)
     for kept, sources in merged.items():
         kept.location = fused_location(sources)
+
+
+class CommutativeConstantToRight(RewritePattern):
+    """MLIR's ``foldCommutative``: a commutative op with a constant left operand swaps its operands.
+
+    The greedy driver of a pass that folds does this to every op it visits
+    (``arith.muli %c4, %x`` prints as ``arith.muli %x, %c4``); xDSL's folder does not.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if len(op.operands) != 2 or not op_has_trait(op, Commutative, False):
+            return
+        lhs, rhs = op.operands
+
+        def constant(value) -> bool:
+            return isinstance(value, OpResult) and op_has_trait(
+                value.op, ConstantLike, False
+            )
+
+        if constant(lhs) and not constant(rhs):
+            op.operands = (rhs, lhs)
+            rewriter.handle_operation_modification(op)

@@ -129,3 +129,34 @@ flow.executable private @ex {
   }
 }
 // CHECK: flow.executable.export public @ex_dispatch_0_set_encoding_LHS_Dx8{{$}}
+
+// -----
+
+// The roles of the other op types: a scaled matmul's scales, a convolution's operands.
+
+#sm = #iree_encoding.encoding<operand_index = 3, op_type = scaled_matmul, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32]>
+#conv = #iree_encoding.encoding<operand_index = 1, op_type = conv, element_types = [f32, f32, f32]>
+flow.executable private @scales {
+  flow.executable.export public @scales_dispatch_0
+  builtin.module {
+    func.func @scales_dispatch_0(%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x8xf8E8M0FNU>>, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4x8xf8E8M0FNU, #sm>>) {
+      %a = iree_tensor_ext.dispatch.tensor.load %in, offsets = [0, 0], sizes = [4, 8], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x8xf8E8M0FNU>> -> tensor<4x8xf8E8M0FNU>
+      %e = iree_encoding.set_encoding %a : tensor<4x8xf8E8M0FNU> -> tensor<4x8xf8E8M0FNU, #sm>
+      iree_tensor_ext.dispatch.tensor.store %e, %out, offsets = [0, 0], sizes = [4, 8], strides = [1, 1] : tensor<4x8xf8E8M0FNU, #sm> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4x8xf8E8M0FNU, #sm>>
+      return
+    }
+  }
+}
+flow.executable private @filter {
+  flow.executable.export public @filter_dispatch_0
+  builtin.module {
+    func.func @filter_dispatch_0(%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x3xf32, #conv>>, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<3x3xf32>>) {
+      %a = iree_tensor_ext.dispatch.tensor.load %in, offsets = [0, 0], sizes = [3, 3], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x3xf32, #conv>> -> tensor<3x3xf32, #conv>
+      %e = iree_encoding.unset_encoding %a : tensor<3x3xf32, #conv> -> tensor<3x3xf32>
+      iree_tensor_ext.dispatch.tensor.store %e, %out, offsets = [0, 0], sizes = [3, 3], strides = [1, 1] : tensor<3x3xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<3x3xf32>>
+      return
+    }
+  }
+}
+// CHECK: flow.executable.export public @scales_dispatch_0_set_encoding_RHS_SCALES_4x8{{$}}
+// CHECK: flow.executable.export public @filter_dispatch_0_unset_encoding_CONV_FILTER_3x3{{$}}

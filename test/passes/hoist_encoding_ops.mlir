@@ -514,3 +514,43 @@ util.func public @no_hoist_from_mutable_global() -> tensor<16x8xf32> {
 // CHECK-NEXT:      linalg.generic
 // CHECK:           iree_encoding.set_encoding
 // CHECK-NEXT:      util.call @consume
+
+// -----
+
+// The encoding dims are computed in the dispatch by an affine.apply: it leaves
+// with the set_encodings that use it (what it reads must be hoistable in turn).
+
+#map_lhs = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+#map_rhs = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map_out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map_lhs, #map_rhs, #map_out], iteration_sizes = [2, ?, 16, 8]>
+#rhs = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map_lhs, #map_rhs, #map_out], iteration_sizes = [2, ?, 16, 8]>
+#out = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map_lhs, #map_rhs, #map_out], iteration_sizes = [2, ?, 16, 8]>
+util.func public @encoding_dims_computed_in_dispatch(%a: tensor<2x8x16xf32>, %b: tensor<2x32x8xf32>, %batch: index) -> tensor<2x32x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = flow.dispatch.region -> (tensor<2x32x16xf32>) {
+    %m = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%batch]
+    %l = iree_encoding.set_encoding %a encoding_dims{%m} : tensor<2x8x16xf32> -> tensor<2x8x16xf32, #lhs>
+    %r = iree_encoding.set_encoding %b encoding_dims{%m} : tensor<2x32x8xf32> -> tensor<2x32x8xf32, #rhs>
+    %e = tensor.empty() : tensor<2x32x16xf32, #out>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x32x16xf32, #out>) -> tensor<2x32x16xf32, #out>
+    %mm = linalg.generic {indexing_maps = [#map_lhs, #map_rhs, #map_out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%l, %r : tensor<2x8x16xf32, #lhs>, tensor<2x32x8xf32, #rhs>) outs(%f : tensor<2x32x16xf32, #out>) {
+    ^bb0(%in: f32, %in_0: f32, %acc: f32):
+      %p = arith.mulf %in, %in_0 : f32
+      %s = arith.addf %p, %acc : f32
+      linalg.yield %s : f32
+    } -> tensor<2x32x16xf32, #out>
+    %u = iree_encoding.unset_encoding %mm encoding_dims{%m} : tensor<2x32x16xf32, #out> -> tensor<2x32x16xf32>
+    flow.return %u : tensor<2x32x16xf32>
+  }
+  util.return %0 : tensor<2x32x16xf32>
+}
+// CHECK-LABEL: @encoding_dims_computed_in_dispatch(
+// CHECK-SAME:    %[[A:[a-zA-Z0-9]+]]: tensor<2x8x16xf32>, %[[B:[a-zA-Z0-9]+]]: tensor<2x32x8xf32>, %[[BATCH:[a-zA-Z0-9]+]]: index
+// CHECK:         %[[M:.+]] = affine.apply #{{.+}}()[%[[BATCH]]]
+// CHECK-NEXT:    %[[L:.+]] = iree_encoding.set_encoding %[[A]] encoding_dims{%[[M]]}
+// CHECK-NEXT:    %[[R:.+]] = iree_encoding.set_encoding %[[B]] encoding_dims{%[[M]]}
+// CHECK-NEXT:    flow.dispatch.region
+// CHECK-NOT:       affine.apply
+// CHECK:           linalg.generic {{.+}} ins(%[[L]], %[[R]] :
+// CHECK:           iree_encoding.unset_encoding %{{.+}} encoding_dims{%[[M]]}

@@ -342,3 +342,46 @@ util.func public @no_swap_with_collapse(%src: tensor<2x3x32xf32>) -> (tensor<6x3
 // CHECK-NEXT:    flow.dispatch.region
 // CHECK-NEXT:      %[[C2:.+]] = tensor.collapse_shape %[[SRC]]
 // CHECK-NEXT:      iree_encoding.set_encoding %[[C2]] : tensor<6x32xf32> -> tensor<6x32xf32, #encoding{{[0-9]*}}>
+
+// -----
+
+// The encoding dims are computed after the cast: they are rebuilt where the cast
+// is, a `tensor.dim` of the cast as one of its source, which folds to the static
+// extent, and the arithmetic on it cloned (its constant moved to the right).
+
+#encoding = #iree_encoding.layout<[#iree_encoding.testing<layouts = []>]>
+util.func public @rematerialized_encoding_dims(%src: tensor<1024x?xf16>, %multiplier: index) -> tensor<?x512xf16, #encoding> {
+  %cast = tensor.cast %src : tensor<1024x?xf16> to tensor<?x512xf16>
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %cast, %c0 : tensor<?x512xf16>
+  %product = arith.muli %dim, %multiplier : index
+  %c512 = arith.constant 512 : index
+  %0 = iree_encoding.set_encoding %cast encoding_dims{%product, %c512} : tensor<?x512xf16> -> tensor<?x512xf16, #encoding>
+  util.return %0 : tensor<?x512xf16, #encoding>
+}
+// CHECK-LABEL: @rematerialized_encoding_dims(
+// CHECK-SAME:    %[[SRC:[a-zA-Z0-9]+]]: tensor<1024x?xf16>, %[[MULT:[a-zA-Z0-9]+]]: index
+// CHECK-NEXT:    %[[C1024:.+]] = arith.constant 1024 : index
+// CHECK-NEXT:    %[[PRODUCT:.+]] = arith.muli %[[MULT]], %[[C1024]] : index
+// CHECK-NEXT:    %[[C512:.+]] = arith.constant 512 : index
+// CHECK-NEXT:    %[[SET:.+]] = iree_encoding.set_encoding %[[SRC]] encoding_dims{%[[PRODUCT]], %[[C512]]} : tensor<1024x?xf16> -> tensor<1024x?xf16, #{{.+}}>
+// CHECK-NEXT:    %[[CAST:.+]] = tensor.cast %[[SET]]
+// CHECK-NEXT:    util.return %[[CAST]]
+
+// -----
+
+// A dim that cannot be rebuilt before the cast (an op with effects) keeps the
+// set_encoding where it is.
+
+#encoding = #iree_encoding.layout<[#iree_encoding.testing<layouts = []>]>
+util.func public @dims_not_rematerializable(%src: tensor<1024x?xf16>, %buffer: memref<index>) -> tensor<?x512xf16, #encoding> {
+  %cast = tensor.cast %src : tensor<1024x?xf16> to tensor<?x512xf16>
+  %m = memref.load %buffer[] : memref<index>
+  %c512 = arith.constant 512 : index
+  %0 = iree_encoding.set_encoding %cast encoding_dims{%m, %c512} : tensor<?x512xf16> -> tensor<?x512xf16, #encoding>
+  util.return %0 : tensor<?x512xf16, #encoding>
+}
+// CHECK-LABEL: @dims_not_rematerializable(
+// CHECK:         %[[CAST:.+]] = tensor.cast
+// CHECK:         memref.load
+// CHECK:         iree_encoding.set_encoding %[[CAST]]

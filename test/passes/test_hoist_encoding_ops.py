@@ -402,3 +402,11 @@ def test_const_expr_source_is_hoisted(tmp_path, mutable):
         assert {"util.global.load", "linalg.generic", "iree_encoding.set_encoding"} <= in_dispatch
     else:
         assert not in_dispatch & {"util.global.load", "linalg.generic", "iree_encoding.set_encoding"}
+
+
+def test_encoding_dims_computed_in_dispatch_leave_with_it(tmp_path):
+    cases = (Path(__file__).parent / "hoist_encoding_ops.mlir").read_text().split("// -----")
+    (case,) = [c for c in cases if "@encoding_dims_computed_in_dispatch(" in c]
+    out = run_pass(tmp_path, case)
+    assert encoding_ops_inside_dispatches(out) == ["iree_encoding.unset_encoding"]
+    assert out.index("affine.apply") < out.index("flow.dispatch.region")

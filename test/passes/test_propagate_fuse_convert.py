@@ -275,3 +275,16 @@ def test_lit_cases_keep_results(tmp_path, lit_file, pipeline):
              f"--interpreter-dynamic-size={size}"]
         )
         assert result.returncode == 0, result.stderr
+
+
+def test_rematerialized_encoding_dims_keep_results(tmp_path):
+    # The cast of 1024x? to ?x512 holds when the dynamic size is 512.
+    from pathlib import Path
+
+    cases = (Path(__file__).parent / "propagate_encodings.mlir").read_text().split("// -----")
+    (case,) = [c for c in cases if "@rematerialized_encoding_dims(" in c]
+    path = tmp_path / "remat.mlir"
+    path.write_text(case)
+    result = run_opt([str(path), "-p", PASSES[0], "--verify-each-with-interpreter", "--interpreter-dynamic-size=512"])
+    assert result.returncode == 0, result.stderr
+    assert "kept the results of 1 function" in result.stderr
