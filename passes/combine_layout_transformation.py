@@ -618,13 +618,13 @@ def _build_pad_loops(
     def insert(op: Operation) -> None:
         Rewriter.insert_op(op, InsertPoint.before(terminator))  # type: ignore[arg-type]
 
-    nested_lbs: list[SSAValue] = []
+    nested_lbs: list[SSAValue | int] = []
     nested_ubs: list[SSAValue | int] = []
     for iv, lb, step, ub in zip(ivs, lbs, config.tile_sizes, ubs):
         if isinstance(lb, int) and isinstance(ub, int) and ub - lb <= step:
             # One iteration: scf.forall's canonicalization (run by IREE's pass) replaces the
             # induction variable by the lower bound, and the tile's end folds to a constant.
-            nested_lbs.append(inner.constant(lb))  # type: ignore[attr-defined]
+            nested_lbs.append(lb)
             nested_ubs.append(min(lb + step, ub))
         else:
             nested_lbs.append(iv)
@@ -637,6 +637,8 @@ def _build_pad_loops(
     loops_ivs: list[SSAValue] = []
     outer_insert = insert
     for lb, ub in zip(nested_lbs, nested_ubs):
+        if isinstance(lb, int):
+            lb = inner.constant(lb)  # type: ignore[attr-defined]
         if isinstance(ub, int):
             ub = inner.constant(ub)  # type: ignore[attr-defined]
         loop_block = Block(arg_types=[IndexType()])
@@ -979,8 +981,33 @@ class GPUCombineLayoutTransformationPass(ModulePass):
 
     name = "iree-codegen-gpu-combine-layout-transformation"
 
+    # The IREE this pass follows (`--iree-era`): 3.13's prints `map_store`, folds reshapes group
+    # by group and only combines chains with a pack, unpack, reshape or pad in them.
+    era: str | float = field(default_factory=lambda: _run_era_name())
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _combine(op, iree_linalg_ext.MapScatterOp, gpu_pad_distribution, _dispatch_control)
+        from mini_iree.compiler.era import WALKTHROUGH, option_era
+
+        # The only era after the walkthrough's is 3.13, whose relayout folding this is.
+        if option_era(self.era, "era") is WALKTHROUGH:
+            _combine(op, iree_linalg_ext.MapScatterOp, gpu_pad_distribution, _dispatch_control)
+            return
+        _combine(op, iree_linalg_ext.MapStoreOp, gpu_pad_distribution, _gpu_relayout_control, grouped=True)
+
+
+def _run_era_name() -> str:
+    from mini_iree.compiler.era import run_era
+
+    return run_era().name
+
+
+def _gpu_relayout_control(ops: list[Operation]) -> bool:
+    """IREE 3.13's gpuRelayoutCombinationControlFn: simple chains (copies, transposes, slices)
+    are left to bufferization."""
+    return any(
+        isinstance(op, linalg.PackOp | linalg.UnPackOp | tensor.ExpandShapeOp | tensor.CollapseShapeOp | tensor.PadOp)
+        for op in ops
+    )
 
 
 @dataclass(frozen=True)
