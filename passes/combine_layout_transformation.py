@@ -453,7 +453,13 @@ def _build_region(builder: _Builder, indexing, sizes, rank: int, true_value) -> 
 
 
 def _build_forward_region(
-    builder: _Builder, steps: Sequence, sizes: Sequence[Sequence[SizeExpr]], true_value, *, grouped: bool
+    builder: _Builder,
+    steps: Sequence,
+    sizes: Sequence[Sequence[SizeExpr]],
+    true_value,
+    *,
+    grouped: bool,
+    low_pads: Sequence[int] | None = None,
 ) -> Block:
     """The map_store region as IREE builds it, one relayout op at a time (`insertTransformationAtStart`).
 
@@ -462,7 +468,7 @@ def _build_forward_region(
     `foldReshapeIntoMapStore`), one `affine.linearize_index` per collapsed group
     or one `affine.delinearize_index` per expanded group, else (September 2025)
     one linearize of every index and one delinearize into the result sizes; a
-    pad changes no index; a slice masks with `arith.cmpi ult` against its sizes,
+    pad moves each index by its low padding; a slice masks with `arith.cmpi ult` against its sizes,
     the ops IREE appends before the yield when it folds the slice (with `grouped`,
     none for a slice that keeps the whole source). `sizes[k]` are the sizes the
     k-th step reads.
@@ -524,7 +530,17 @@ def _build_forward_region(
             if grouped and list(source_sizes) == list(result_sizes):
                 continue  # IREE's identity extract_slice: no mask
             slices.append((list(current), result_sizes))
-        elif not isinstance(step, Pad):
+        elif isinstance(step, Pad):
+            # A source element lands `low` further on. (IREE 3.13's foldPadIntoMapStore
+            # only swaps the map_store's input, which stores a low-padded source at the
+            # padding's place: its lit test pins that; this keeps the values right.)
+            lows = low_pads or [0] * len(current)
+            for d, low in enumerate(lows):
+                if low:
+                    shifted = arith.AddiOp(current[d], builder.constant(low))
+                    body.append(shifted)
+                    current[d] = shifted.result
+        else:
             raise _Unsupported
     mask: SSAValue | None = None
     # The slice nearest the store is folded first, so its comparisons come first.
@@ -726,7 +742,9 @@ def _fold_chain(
     rank = len(chain.sizes[0])
     try:
         if forward:
-            block = _build_forward_region(builder, chain.steps, chain.sizes, true_value, grouped=grouped)
+            block = _build_forward_region(
+                builder, chain.steps, chain.sizes, true_value, grouped=grouped, low_pads=chain.pad_low
+            )
         else:
             block, _ = _build_region(builder, indexing, sizes, rank, true_value)
     except _Unsupported:
@@ -839,7 +857,7 @@ def _write_padding(
     tail_sizes = chain.sizes[k + 1 :]
     rank = len(padded_sizes)
 
-    if k == 0:
+    if k == 0 and not any(chain.pad_low or []):
         # The pad is the chain's first step: the map_scatter region is exactly the index
         # transformation of the padded tensor, which the loops clone (as IREE does).
         transformation = map_op.transformation_region
