@@ -145,6 +145,16 @@ class _Builder:
         return source
 
     def materialize(self, size: SizeExpr) -> SSAValue | int:
+        if isinstance(size, Op) and size.kind == "mul" and sum(constant_value(o) is None for o in size.operands) > 1:
+            # A product of several run-time sizes (a collapse of dynamic dims) is not affine
+            # for xDSL's affine expressions (MLIR's semi-affine `s0 * s1`): `arith.muli`.
+            values = [self.materialize(o) for o in size.operands]
+            product: SSAValue | int = values[0]
+            for value in values[1:]:
+                lhs = self.constant(product) if isinstance(product, int) else product
+                rhs = self.constant(value) if isinstance(value, int) else value
+                product = self.insert(arith.MuliOp(lhs, rhs)).results[0]
+            return product
         return self.sizes.value(size)
 
 
@@ -950,7 +960,27 @@ def _erase_trivially_dead(module: ModuleOp) -> None:
                     changed = True
 
 
-def _combine(module: ModuleOp, op_class: type, distribution, control, *, grouped: bool = False) -> None:
+def _propagate(module: ModuleOp, *, by_expansion: bool) -> None:
+    """IREE's propagation before the combination: reshapes (the `dispatch` scope only) and
+    unpacks sink below an elementwise consumer (`compiler/combine_layout/propagation.py`)."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from mini_iree.compiler.combine_layout.propagation import (
+        FoldWithProducerReshapeOpByExpansion,
+        PushDownUnPackOpThroughGenericOp,
+    )
+
+    patterns: list[RewritePattern] = [PushDownUnPackOpThroughGenericOp()]
+    if by_expansion:
+        patterns.insert(0, FoldWithProducerReshapeOpByExpansion())
+    if not any(isinstance(op, linalg.GenericOp) for op in module.walk()):
+        return
+    PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(module)
+    _erase_trivially_dead(module)
+
+
+def _combine(module: ModuleOp, op_class: type, distribution, control, *, grouped: bool = False, by_expansion: bool = True) -> None:
+    _propagate(module, by_expansion=by_expansion)
     SelectivePatternRewriteWalker(
         FoldRelayoutChainIntoMapScatterPattern(op_class, distribution, control, grouped), apply_recursively=False
     ).rewrite_module(module)
@@ -958,6 +988,7 @@ def _combine(module: ModuleOp, op_class: type, distribution, control, *, grouped
 
 
 def _combine_workgroup(module: ModuleOp, op_class: type, *, grouped: bool) -> None:
+    _propagate(module, by_expansion=False)
     SelectivePatternRewriteWalker(
         FoldRelayoutChainIntoWorkgroupMapStorePattern(op_class, grouped), apply_recursively=False
     ).rewrite_module(module)
@@ -1046,4 +1077,5 @@ class CombineResultLayoutTransformationPass(ModulePass):
                 f"scope '{self.scope}' is not supported: 'dispatch', 'dispatch-reshape' or 'workgroup'"
             )
         control = _dispatch_reshape_control if self.scope == "dispatch-reshape" else _dispatch_control
-        _combine(op, iree_linalg_ext.MapStoreOp, default_pad_distribution, control, grouped=True)
+        by_expansion = self.scope == "dispatch"
+        _combine(op, iree_linalg_ext.MapStoreOp, default_pad_distribution, control, grouped=True, by_expansion=by_expansion)

@@ -117,3 +117,32 @@ func.func @not_in_thread_forall(%2 : tensor<32xbf16>, %9 : tensor<10xbf16>) -> t
   } {mapping = [#gpu.thread<linear_dim_0>]}
   return %6 : tensor<32xbf16>
 }
+
+// -----
+
+// Before combining, the collapse (dispatch scope) and the unpack sink below the
+// elementwise truncation, which then runs on the packed tensor.
+// CHECK-LABEL: func.func @propagate_relayout_ops
+// CHECK:         %[[INIT:.+]] = tensor.empty(%{{.+}}, %{{.+}}) : tensor<?x?x128x128xf16>
+// CHECK-NEXT:    %[[COMPUTE:.+]] = linalg.generic {{.+}} ins(%source : tensor<?x?x128x128xf32>) outs(%[[INIT]] : tensor<?x?x128x128xf16>)
+// CHECK:         %[[FLAT:.+]] = arith.muli %size0, %size1 : index
+// CHECK-NEXT:    %[[E:.+]] = tensor.empty(%[[FLAT]]) : tensor<?xf16>
+// CHECK-NEXT:    %{{.+}} = iree_linalg_ext.map_store %[[COMPUTE]] into %[[E]] {
+// CHECK-NOT:     linalg.unpack
+// WORKGROUP-LABEL: func.func @propagate_relayout_ops
+// WORKGROUP:         linalg.generic {{.+}} outs(%{{.+}} : tensor<?xf16>)
+func.func @propagate_relayout_ops(%source : tensor<?x?x128x128xf32>, %result : memref<?xf16>, %size0: index, %size1: index) {
+  %dest = tensor.empty(%size0, %size1) : tensor<?x?xf32>
+  %unpack = linalg.unpack %source outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [128, 128] into %dest : tensor<?x?x128x128xf32> -> tensor<?x?xf32>
+  %collapse = tensor.collapse_shape %unpack [[0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+  %flat_size = arith.muli %size0, %size1 : index
+  %init = tensor.empty(%flat_size) : tensor<?xf16>
+  %compute_op = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+       ins(%collapse : tensor<?xf32>) outs(%init : tensor<?xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %trunc = arith.truncf %in : f32 to f16
+    linalg.yield %trunc : f16
+  } -> tensor<?xf16>
+  iree_codegen.store_to_buffer %compute_op, %result : tensor<?xf16> into memref<?xf16>
+  return
+}

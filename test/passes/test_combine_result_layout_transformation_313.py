@@ -192,3 +192,41 @@ def test_workgroup_scope_leaves_reshape_only_chains():
 }"""
     printed = print_module_to_string(_apply(text, CombineResultLayoutTransformationPass(scope="workgroup")))
     assert "map_store" not in printed and "tensor.collapse_shape" in printed
+
+
+PROPAGATE = """func.func @f(%source : tensor<?x?x128x128xf32>, %result : memref<?xf16>, %size0: index, %size1: index) {
+  %dest = tensor.empty(%size0, %size1) : tensor<?x?xf32>
+  %unpack = linalg.unpack %source outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [128, 128] into %dest : tensor<?x?x128x128xf32> -> tensor<?x?xf32>
+  %collapse = tensor.collapse_shape %unpack [[0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+  %flat_size = arith.muli %size0, %size1 : index
+  %init = tensor.empty(%flat_size) : tensor<?xf16>
+  %compute_op = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+       ins(%collapse : tensor<?xf32>) outs(%init : tensor<?xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %trunc = arith.truncf %in : f32 to f16
+    linalg.yield %trunc : f16
+  } -> tensor<?xf16>
+  iree_codegen.store_to_buffer %compute_op, %result : tensor<?xf16> into memref<?xf16>
+  return
+}"""
+
+
+@pytest.mark.parametrize("scope", ["dispatch", "dispatch-reshape", "workgroup"])
+def test_relayouts_sink_below_an_elementwise_consumer(scope):
+    """The collapse (dispatch scope only) and then the unpack move below the truncation, which
+    then runs on the packed tensor; the map_store folds them after it."""
+    m, n = 200, 130
+    source = _random((2, 2, 128, 128))
+    before = np.full(m * n, MARKER, np.float16)
+    run(parse_module_text(PROPAGATE), "f", source, before, m, n)
+    combined = _apply(PROPAGATE, CombineResultLayoutTransformationPass(scope=scope))
+    printed = print_module_to_string(combined)
+    after = np.full(m * n, MARKER, np.float16)
+    run(combined, "f", source, after, m, n)
+    np.testing.assert_array_equal(after, before)
+    if scope == "dispatch":
+        assert "outs(%0 : tensor<?x?x128x128xf16>)" in printed and "map_store %1 into" in printed
+        assert "linalg.unpack" not in printed and "collapse_shape" not in printed
+    else:
+        # Without the expansion of reshapes the collapse stays between unpack and generic.
+        assert "ins(%collapse : tensor<?xf32>)" in printed
