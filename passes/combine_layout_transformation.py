@@ -272,7 +272,7 @@ class _Unsupported(Exception):
     pass
 
 
-def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
+def _chain_steps(source: SSAValue, ops: list[Operation], grouped: bool = False) -> _Chain:
     """Translate the chain's ops (forward order) into pad / reshape / transpose / slice steps."""
     from mini_iree.compiler.layout.pack_lowering import Slice, collapsed_sizes
     from mini_iree.compiler.layout.steps import Reshape, Transpose
@@ -328,7 +328,7 @@ def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
             ]
             push(Pad(shape_of(op.result)), sizes)
         elif isinstance(op, linalg.PackOp):
-            _pack_steps(chain, op, current, push)
+            _pack_steps(chain, op, current, push, grouped)
         elif isinstance(op, linalg.UnPackOp):
             _unpack_steps(op, current, push)
         else:
@@ -336,7 +336,7 @@ def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
     return chain
 
 
-def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push) -> None:
+def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push, grouped: bool) -> None:
     """`linalg.lowerPack` (the layout algebra's `pack_steps`), its outer sizes those of the pack's destination."""
     from mini_iree.compiler.layout.pack_lowering import pack_steps
     from mini_iree.compiler.layout.steps import Pad, Reshape
@@ -344,6 +344,7 @@ def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push)
     rank = len(current)
     perm = op.get_outer_dims_perm() or tuple(range(rank))
     dest_sizes = _source_sizes(op.dest)  # the packed result: outer dims (permuted) then tiles
+    outer_sizes: dict[SizeExpr, SizeExpr] = {}
     for sized in pack_steps(current, op.get_inner_dims_pos(), op.get_static_tiles(), perm, dest_sizes[:rank]):
         if isinstance(sized.step, Pad):
             if op.padding_value is None:
@@ -352,10 +353,18 @@ def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push)
                 raise _Unsupported  # one pad per chain
             chain.pad_index = len(chain.steps)
             chain.pad_value = op.padding_value
+        elif isinstance(sized.step, Reshape) and grouped:
+            # IREE 3.13 folds the expand_shape group by group with the sizes of the pack's
+            # result (`tensor.getMixedSizes`, resolved to the destination's): an outer size
+            # is the destination's, not `arith.divsi %padded, %cT`.
+            for d, group in enumerate(sized.step.reassociation):
+                outer = sized.sizes[group[0]]
+                if isinstance(outer, Op) and outer.kind == "div":
+                    outer_sizes[outer] = dest_sizes[perm.index(d)]
         elif isinstance(sized.step, Reshape):
             # IREE's lowerPack computes the expand_shape's outer sizes once: `arith.divsi %padded, %cT`.
             chain.divisions.append([s for s in sized.sizes if isinstance(s, Op) and s.kind == "div"])
-        push(sized.step, sized.sizes)
+        push(sized.step, [outer_sizes.get(s, s) for s in sized.sizes])  # type: ignore[call-overload]
 
 
 def _unpack_steps(op: linalg.UnPackOp, current: list[SizeExpr], push) -> None:
@@ -617,11 +626,22 @@ def gpu_pad_distribution(rank: int) -> list[DistributionConfig]:
     return [DistributionConfig(tiles, tuple(_workgroup_mapping(rank))), DistributionConfig((1,) * rank, threads)]
 
 
-def _min_op(builder_insert, iv: SSAValue, step: int, ub: SSAValue | int, entry: Block) -> SSAValue | int:
+def _min_op(builder_insert, iv: SSAValue, step: int, ub: SSAValue | int, entry: Block, compose: bool = False) -> SSAValue | int:
     """`affine.min(iv + step, ub)` composed as makeComposedFoldedAffineMin does."""
     d0 = AffineExpr.dimension(0)
     if isinstance(ub, int):
         op = affine.MinOp([iv], AffineMap(1, 0, (d0 + step, AffineExpr.constant(ub))))
+    elif (
+        compose
+        and isinstance(ub.owner, affine.ApplyOp)
+        and ub.owner.map.data.num_dims == 0
+        and len(ub.owner.map.data.results) == 1
+    ):
+        # makeComposedFoldedAffineMin composes the `affine.apply` computing the bound. (In the
+        # walkthrough's IREE the bound is still a `tensor.dim` of the pad then, resolved later.)
+        apply_map = ub.owner.map.data
+        operands = list(ub.owner.map_operands)
+        op = affine.MinOp([iv, *operands], AffineMap(1, apply_map.num_symbols, (d0 + step, apply_map.results[0])))
     elif isinstance(ub.owner, Operation) and ub.owner.parent_block() is entry or (
         isinstance(ub.owner, Block) and ub.owner is entry
     ):
@@ -633,7 +653,7 @@ def _min_op(builder_insert, iv: SSAValue, step: int, ub: SSAValue | int, entry: 
 
 
 def _build_pad_loops(
-    lbs: list, ubs: list, configs: list[DistributionConfig], level: int, entry: Block, inner: Callable
+    lbs: list, ubs: list, configs: list[DistributionConfig], level: int, entry: Block, inner: Callable, compose: bool = False
 ) -> Operation:
     config = configs[level]
     forall = ForallOp(lbs, ubs, list(config.tile_sizes), mapping=ArrayAttr(list(config.mapping)))
@@ -654,9 +674,9 @@ def _build_pad_loops(
             nested_ubs.append(min(lb + step, ub))
         else:
             nested_lbs.append(iv)
-            nested_ubs.append(_min_op(insert, iv, step, ub, entry))
+            nested_ubs.append(_min_op(insert, iv, step, ub, entry, compose))
     if level + 1 < len(configs):
-        insert(_build_pad_loops(nested_lbs, nested_ubs, configs, level + 1, entry, inner))
+        insert(_build_pad_loops(nested_lbs, nested_ubs, configs, level + 1, entry, inner, compose))
         return forall
     # Tile to one: an scf.for nest with unit steps around the body.
     one = inner.constant(1)  # type: ignore[attr-defined]
@@ -724,7 +744,7 @@ def _fold_chain(
         return False
     source, ops = found
     try:
-        chain = _chain_steps(source, ops)
+        chain = _chain_steps(source, ops, grouped)
         forward = grouped or chain.has_pad_op
         if not forward:
             indexing, sizes = _relayout_and_indexing(chain)
@@ -910,7 +930,7 @@ def _write_padding(
     body.constant = loop_builder.constant  # type: ignore[attr-defined]
 
     def emit(lbs: list, ubs: list) -> None:
-        loop = _build_pad_loops(lbs, ubs, configs, 0, builder.entry, body)
+        loop = _build_pad_loops(lbs, ubs, configs, 0, builder.entry, body, compose=grouped)
         give_location(loop, builder.location)
         Rewriter.insert_op(loop, InsertPoint.before(after))
 

@@ -230,3 +230,25 @@ def test_relayouts_sink_below_an_elementwise_consumer(scope):
     else:
         # Without the expansion of reshapes the collapse stays between unpack and generic.
         assert "ins(%collapse : tensor<?xf32>)" in printed
+
+
+PACK_DYNAMIC = """func.func @f(%source : tensor<?x?xf32>, %result : memref<?x?x128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 9.0 : f32
+  %d0 = memref.dim %result, %c0 : memref<?x?x128x128xf32>
+  %d1 = memref.dim %result, %c1 : memref<?x?x128x128xf32>
+  %dest = tensor.empty(%d0, %d1) : tensor<?x?x128x128xf32>
+  %pack = linalg.pack %source padding_value(%cst : f32) outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [128, 128] into %dest : tensor<?x?xf32> -> tensor<?x?x128x128xf32>
+  iree_codegen.store_to_buffer %pack, %result : tensor<?x?x128x128xf32> into memref<?x?x128x128xf32>
+  return
+}"""
+
+
+def test_dynamic_pack_splits_by_the_destination_sizes():
+    """3.13 delinearizes each packed dim by the destination's outer size (no `arith.divsi`),
+    and the padding loops' bounds compose the padded size into their `affine.min`."""
+    printed = _assert_same_store(PACK_DYNAMIC, [_random((200, 130))], (2, 2, 128, 128), DISPATCH)
+    assert "affine.delinearize_index %arg0 into (%d0, 128)" in printed
+    assert "arith.divsi" not in printed
+    assert "affine_map<(d0)[s0, s1, s2] -> (d0 + 1, s0 * 128 - s1 + s2)>" in printed
