@@ -471,6 +471,49 @@ def _build_region(builder: _Builder, indexing, sizes, rank: int, true_value) -> 
     return block, outputs
 
 
+def _known_multiple(value: SSAValue, factor: int) -> bool:
+    """Whether `value` is known to be a multiple of `factor`: a `util.assume.int` whose every
+    assumption has a `udiv` that `factor` divides (through `dispatch.workload.ordinal`)."""
+    from mini_iree.dialects import iree_tensor_ext, util
+
+    owner = value.owner
+    while isinstance(owner, iree_tensor_ext.DispatchWorkloadOrdinalOp):
+        value = owner.operand
+        owner = value.owner
+    if not isinstance(owner, util.AssumeIntOp):
+        return False
+    index = list(owner.results).index(value)
+    row = owner.assumptions.data[index].data
+    return bool(row) and all(a.divisor is not None and a.divisor % factor == 0 for a in row)
+
+
+def _provably_equal(a: SizeExpr, b: SizeExpr) -> bool:
+    """Whether two sizes are equal, as far as IREE's ValueBoundsConstraintSet::areEqual shows in
+    the cases at hand: the same expression, equal constants, or `ceildiv(x, t) * t` for an `x`
+    assumed to be a multiple of `t`."""
+    if a == b:
+        return True
+    if constant_value(a) is not None and constant_value(a) == constant_value(b):
+        return True
+    for x, y in ((a, b), (b, a)):
+        if not (isinstance(x, Op) and x.kind == "mul" and len(x.operands) == 2 and isinstance(y, Dim)):
+            continue
+        dims = [o for o in x.operands if isinstance(o, Dim)]
+        tiles = [constant_value(o) for o in x.operands if constant_value(o) is not None]
+        if len(dims) != 1 or len(tiles) != 1 or not isinstance(dims[0].source, SSAValue):
+            continue
+        apply = dims[0].source.owner
+        tile = tiles[0]
+        if (
+            isinstance(apply, affine.ApplyOp)
+            and str(apply.map.data) == f"()[s0] -> ((s0 ceildiv {tile}))"
+            and apply.map_operands[0] is y.source
+            and _known_multiple(y.source, tile)  # type: ignore[arg-type]
+        ):
+            return True
+    return False
+
+
 def _build_forward_region(
     builder: _Builder,
     steps: Sequence,
@@ -546,7 +589,7 @@ def _build_forward_region(
                 body.append(delin)
                 current = list(delin.results)
         elif isinstance(step, Slice):
-            if grouped and list(source_sizes) == list(result_sizes):
+            if grouped and all(_provably_equal(a, b) for a, b in zip(source_sizes, result_sizes)):
                 continue  # IREE's identity extract_slice: no mask
             slices.append((list(current), result_sizes))
         elif isinstance(step, Pad):

@@ -252,3 +252,28 @@ def test_dynamic_pack_splits_by_the_destination_sizes():
     assert "affine.delinearize_index %arg0 into (%d0, 128)" in printed
     assert "arith.divsi" not in printed
     assert "affine_map<(d0)[s0, s1, s2] -> (d0 + 1, s0 * 128 - s1 + s2)>" in printed
+
+
+UNPACK_WHOLE_TILES = """func.func @f(%dim : index, %result : memref<?x512xf32>) {
+  %assumed = util.assume.int %dim<umin = 128, umax = 1024, udiv = 128> : index
+  %workload = iree_tensor_ext.dispatch.workload.ordinal %assumed, 0 : index
+  %tiled_dim = affine.apply affine_map<()[s0] -> (s0 ceildiv 128)>()[%workload]
+  %source = tensor.empty(%tiled_dim) : tensor<?x2x128x256xf32>
+  %dest = tensor.empty(%workload) : tensor<?x512xf32>
+  %unpack = linalg.unpack %source outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [128, 256] into %dest : tensor<?x2x128x256xf32> -> tensor<?x512xf32>
+  iree_codegen.store_to_buffer %unpack, %result : tensor<?x512xf32> into memref<?x512xf32>
+  return
+}"""
+
+
+def test_unpack_of_whole_tiles_needs_no_mask():
+    """The size is assumed a multiple of the tile (`udiv = 128`): the unpack drops nothing."""
+    before = np.full((256, 512), MARKER, np.float32)
+    run(parse_module_text(UNPACK_WHOLE_TILES), "f", 256, before)
+    combined = _apply(UNPACK_WHOLE_TILES, DISPATCH)
+    printed = print_module_to_string(combined)
+    assert "map_store" in printed and "arith.cmpi" not in printed
+    after = np.full((256, 512), MARKER, np.float32)
+    run(combined, "f", 256, after)
+    np.testing.assert_array_equal(after, before)
+    assert not (after == MARKER).any()
