@@ -19,17 +19,30 @@ are the algebra's size expressions over the SSA values the chain already has,
 or `tensor.dim` of the chain's source, emitted in lowerPack's spelling as IREE's
 folding leaves them (`s0 * 128 - s1 + s2` for a padded size, `divsi` by the tile).
 
-Left alone: chains not ending in a single-use `store_to_buffer`, chains with
-both a pad and a slice, several pads, a pad whose value is not a constant,
+IREE 3.13 (`iree-codegen-combine-result-layout-transformation`, and the GPU pass
+in the 3.13 era) builds the region as its patterns do, one op at a time from the
+source (`_build_forward_region`): each reshape group by group (one linearize per
+collapsed group, one delinearize per expanded one), a pack split by its
+destination's outer sizes, no mask for a slice that keeps everything. A lone
+`tensor.pad` (static amounts) is folded too, with a loop nest for each non-zero
+low and high pad; its source moves by the low padding.
+
+Before combining, relayouts sink below an elementwise consumer
+(`compiler/combine_layout/propagation.py`). Scopes: `dispatch` (chains ending in
+`store_to_buffer`), `dispatch-reshape` (3.13: only chains with a reshape) and
+`workgroup` (chains a workgroup `scf.forall` inserts with
+`tensor.parallel_insert_slice`; reshape-only chains and pads are left alone).
+
+Left alone: chains whose intermediate values have other uses, chains with
+several pads, a pad whose value is not a constant or whose amounts are dynamic,
 non-zero-offset or strided or rank-reducing slices, dynamic inner tiles,
-rank-0 reshapes. Like MLIR's greedy pattern driver, the pass also erases ops
+rank-0 reshapes; in the walkthrough's form also chains with both a pack's pad and
+a slice. Like MLIR's greedy pattern driver, the pass also erases ops
 left without uses (e.g. the dispatch-tensor subspans bufferization leaves).
-The `workgroup` scope (chains ending in a workgroup `scf.forall`) is reported
-as unsupported. `iree-codegen-combine-result-layout-transformation` is IREE
-3.13's name (`scope=dispatch|dispatch-reshape`; it prints `map_store`);
-`GPUCombineLayoutTransformationPass` (`iree-codegen-gpu-combine-layout-transformation`)
-distributes the padding loops to workgroups then threads, as the walkthrough's
-dump 23 shows.
+`iree-codegen-combine-result-layout-transformation` is IREE 3.13's name (it
+prints `map_store`); `GPUCombineLayoutTransformationPass`
+(`iree-codegen-gpu-combine-layout-transformation`) distributes the padding loops
+to workgroups then threads, as the walkthrough's dump 23 shows.
 
 IREE: `Codegen/Common/CombineLayoutTransformation.cpp`, `Codegen/Common/Transforms.cpp`,
 `Codegen/Common/GPU/GPUCombineLayoutTransformation.cpp`.

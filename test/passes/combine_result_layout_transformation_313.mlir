@@ -146,3 +146,48 @@ func.func @propagate_relayout_ops(%source : tensor<?x?x128x128xf32>, %result : m
   iree_codegen.store_to_buffer %compute_op, %result : tensor<?xf16> into memref<?xf16>
   return
 }
+
+// -----
+
+// A dynamic pack: each packed dim is split by the destination's outer size, and the
+// padding loops' affine.min composes the padded size.
+// CHECK-LABEL: func.func @pack_dynamic
+// CHECK:         %[[D0:.+]] = memref.dim %result, %c0
+// CHECK:         %[[D1:.+]] = memref.dim %result, %c1
+// CHECK-NOT:     arith.divsi
+// CHECK:         %[[E:.+]] = tensor.empty(%[[D0]], %[[D1]]) : tensor<?x?x128x128xf32>
+// CHECK-NEXT:    iree_linalg_ext.map_store %source into %[[E]] {
+// CHECK-NEXT:    ^bb0(%[[I:.+]]: index, %[[J:.+]]: index):
+// CHECK-NEXT:      %[[A:.+]]:2 = affine.delinearize_index %[[I]] into (%[[D0]], 128) : index, index
+// CHECK-NEXT:      %[[B:.+]]:2 = affine.delinearize_index %[[J]] into (%[[D1]], 128) : index, index
+// CHECK-NEXT:      iree_linalg_ext.yield %[[A]]#0, %[[B]]#0, %[[A]]#1, %[[B]]#1, %true
+// CHECK:         affine.min #{{.+}}(%{{.+}})[%[[D0]], %{{.+}}, %{{.+}}]
+func.func @pack_dynamic(%source : tensor<?x?xf32>, %result : memref<?x?x128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 0.0 : f32
+  %d0 = memref.dim %result, %c0 : memref<?x?x128x128xf32>
+  %d1 = memref.dim %result, %c1 : memref<?x?x128x128xf32>
+  %dest = tensor.empty(%d0, %d1) : tensor<?x?x128x128xf32>
+  %pack = linalg.pack %source padding_value(%cst : f32) outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [128, 128] into %dest : tensor<?x?xf32> -> tensor<?x?x128x128xf32>
+  iree_codegen.store_to_buffer %pack, %result : tensor<?x?x128x128xf32> into memref<?x?x128x128xf32>
+  return
+}
+
+// -----
+
+// An unpack whose size is assumed a multiple of its tile drops nothing: no mask.
+// CHECK-LABEL: func.func @unpack_whole_tiles
+// CHECK:         iree_linalg_ext.map_store
+// CHECK-NOT:     arith.cmpi
+// CHECK:         iree_linalg_ext.yield %{{.+}}, %{{.+}}, %true
+func.func @unpack_whole_tiles(%dim : index, %result : memref<?x16384xf32>) {
+  %assumed = util.assume.int %dim<umin = 1024, umax = 16384, udiv = 128> : index
+  %workload = iree_tensor_ext.dispatch.workload.ordinal %assumed, 0 : index
+  %tiled_dim = affine.apply affine_map<()[s0] -> (s0 ceildiv 128)>()[%workload]
+  %source = tensor.empty(%tiled_dim) : tensor<?x64x128x256xf32>
+  %dest = tensor.empty(%workload) : tensor<?x16384xf32>
+  %unpack = linalg.unpack %source outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [128, 256] into %dest : tensor<?x64x128x256xf32> -> tensor<?x16384xf32>
+  iree_codegen.store_to_buffer %unpack, %result : tensor<?x16384xf32> into memref<?x16384xf32>
+  return
+}

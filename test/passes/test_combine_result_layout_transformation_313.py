@@ -21,6 +21,7 @@ from mini_iree.compiler.ir.printer import print_module_to_string
 from mini_iree.compiler.ir.verifier import verify_op_tree
 from mini_iree.passes.canonicalize import CanonicalizePass
 from mini_iree.passes.combine_layout_transformation import (
+    CombineLayoutTransformationPass,
     CombineResultLayoutTransformationPass,
     GPUCombineLayoutTransformationPass,
 )
@@ -132,8 +133,10 @@ def test_expand_then_transpose():
     assert "linalg.transpose" not in printed and "expand_shape" not in printed
 
 
-def test_pad_writes_low_and_high_padding():
-    printed = _assert_same_store(PAD, [_random((12, 25))], (20, 32), DISPATCH)
+@pytest.mark.parametrize("name", ["iree-codegen-combine-result-layout-transformation", "iree-codegen-combine-layout-transformation"])
+def test_pad_writes_low_and_high_padding(name):
+    combine = DISPATCH if "result" in name else CombineLayoutTransformationPass()
+    printed = _assert_same_store(PAD, [_random((12, 25))], (20, 32), combine)
     assert "tensor.pad" not in printed
     # One loop nest for each non-zero low and high pad: four.
     assert printed.count("scf.forall") == 4
