@@ -173,12 +173,17 @@ def test_gpu_variant_leaves_simple_chains_in_the_313_era():
     assert "map_scatter" in printed
 
 
-def test_workgroup_scope_keeps_results():
+@pytest.mark.parametrize("result_pass", [True, False])
+def test_workgroup_scope_keeps_results(result_pass):
     inputs = [_random((32,), 1), _random((10,), 2)]
     before = run(parse_module_text(WORKGROUP), "f", *inputs)
-    combined = _apply(WORKGROUP, CombineResultLayoutTransformationPass(scope="workgroup"))
+    combine = (CombineResultLayoutTransformationPass if result_pass else CombineLayoutTransformationPass)(
+        scope="workgroup"
+    )
+    combined = _apply(WORKGROUP, combine)
     printed = print_module_to_string(combined)
-    assert "iree_linalg_ext.map_store" in printed and "tensor.extract_slice" not in printed
+    op_name = "iree_linalg_ext.map_store" if result_pass else "iree_linalg_ext.map_scatter"
+    assert op_name in printed and "tensor.extract_slice" not in printed
     after = run(combined, "f", *inputs)
     np.testing.assert_array_equal(after[0], before[0])
 
