@@ -366,7 +366,14 @@ class ForallOp(IRDLOperation):
                 out_args.append(arg)
                 out_operands.append(operand)
             if parser.parse_optional_punctuation("->") is not None:
-                result_types = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
+                # MLIR's `functional-type`-like result list: one type may stand without parentheses.
+                if parser.parse_optional_punctuation("(") is not None:
+                    result_types = [parser.parse_type()]
+                    while parser.parse_optional_punctuation(",") is not None:
+                        result_types.append(parser.parse_type())
+                    parser.parse_punctuation(")")
+                else:
+                    result_types = [parser.parse_type()]
             if len(out_operands) != len(result_types):
                 parser.raise_error(
                     f"number of operands and types do not match: got {len(out_operands)} operands "

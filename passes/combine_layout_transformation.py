@@ -19,17 +19,30 @@ are the algebra's size expressions over the SSA values the chain already has,
 or `tensor.dim` of the chain's source, emitted in lowerPack's spelling as IREE's
 folding leaves them (`s0 * 128 - s1 + s2` for a padded size, `divsi` by the tile).
 
-Left alone: chains not ending in a single-use `store_to_buffer`, chains with
-both a pad and a slice, several pads, a pad whose value is not a constant,
+IREE 3.13 (`iree-codegen-combine-result-layout-transformation`, and the GPU pass
+in the 3.13 era) builds the region as its patterns do, one op at a time from the
+source (`_build_forward_region`): each reshape group by group (one linearize per
+collapsed group, one delinearize per expanded one), a pack split by its
+destination's outer sizes, no mask for a slice that keeps everything. A lone
+`tensor.pad` (static amounts) is folded too, with a loop nest for each non-zero
+low and high pad; its source moves by the low padding.
+
+Before combining, relayouts sink below an elementwise consumer
+(`compiler/combine_layout/propagation.py`). Scopes: `dispatch` (chains ending in
+`store_to_buffer`), `dispatch-reshape` (3.13: only chains with a reshape) and
+`workgroup` (chains a workgroup `scf.forall` inserts with
+`tensor.parallel_insert_slice`; reshape-only chains and pads are left alone).
+
+Left alone: chains whose intermediate values have other uses, chains with
+several pads, a pad whose value is not a constant or whose amounts are dynamic,
 non-zero-offset or strided or rank-reducing slices, dynamic inner tiles,
-rank-0 reshapes. Like MLIR's greedy pattern driver, the pass also erases ops
+rank-0 reshapes; in the walkthrough's form also chains with both a pack's pad and
+a slice. Like MLIR's greedy pattern driver, the pass also erases ops
 left without uses (e.g. the dispatch-tensor subspans bufferization leaves).
-The `workgroup` scope (chains ending in a workgroup `scf.forall`) is reported
-as unsupported. `iree-codegen-combine-result-layout-transformation` is IREE
-3.13's name (`scope=dispatch|dispatch-reshape`; it prints `map_store`);
-`GPUCombineLayoutTransformationPass` (`iree-codegen-gpu-combine-layout-transformation`)
-distributes the padding loops to workgroups then threads, as the walkthrough's
-dump 23 shows.
+`iree-codegen-combine-result-layout-transformation` is IREE 3.13's name (it
+prints `map_store`); `GPUCombineLayoutTransformationPass`
+(`iree-codegen-gpu-combine-layout-transformation`) distributes the padding loops
+to workgroups then threads, as the walkthrough's dump 23 shows.
 
 IREE: `Codegen/Common/CombineLayoutTransformation.cpp`, `Codegen/Common/Transforms.cpp`,
 `Codegen/Common/GPU/GPUCombineLayoutTransformation.cpp`.
@@ -145,6 +158,16 @@ class _Builder:
         return source
 
     def materialize(self, size: SizeExpr) -> SSAValue | int:
+        if isinstance(size, Op) and size.kind == "mul" and sum(constant_value(o) is None for o in size.operands) > 1:
+            # A product of several run-time sizes (a collapse of dynamic dims) is not affine
+            # for xDSL's affine expressions (MLIR's semi-affine `s0 * s1`): `arith.muli`.
+            values = [self.materialize(o) for o in size.operands]
+            product: SSAValue | int = values[0]
+            for value in values[1:]:
+                lhs = self.constant(product) if isinstance(product, int) else product
+                rhs = self.constant(value) if isinstance(value, int) else value
+                product = self.insert(arith.MuliOp(lhs, rhs)).results[0]
+            return product
         return self.sizes.value(size)
 
 
@@ -221,6 +244,9 @@ def is_supported_relayout_op(op: Operation) -> bool:
         return op.src.type.get_num_dims() > 0 and op.result.type.get_num_dims() > 0  # type: ignore[union-attr]
     if isinstance(op, linalg.TransposeOp | linalg.CopyOp):
         return True
+    if isinstance(op, tensor.PadOp):
+        # Static pad amounts only: the padding loops' bounds are then constants.
+        return not op.low and not op.high
     if transpose_like_permutation(op) is not None:
         return True
     return _is_zero_offset_unit_stride_slice(op)
@@ -235,6 +261,10 @@ class _Chain:
     sizes: list[list[SizeExpr]]
     pad_value: SSAValue | None = None
     pad_index: int | None = None  # position of the Pad in `steps`
+    pad_low: list[int] | None = None
+    """The low padding of a `tensor.pad` (a pack pads only at the high end)."""
+    has_pad_op: bool = False
+    """The chain has a `tensor.pad` (built forward: the layout algebra pads only at the high end)."""
     divisions: list[list[Op]] = field(default_factory=list[list[Op]])
     """The `divsi`s of each pack lowering, computed once before everything else."""
 
@@ -255,7 +285,7 @@ class _Unsupported(Exception):
     pass
 
 
-def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
+def _chain_steps(source: SSAValue, ops: list[Operation], grouped: bool = False) -> _Chain:
     """Translate the chain's ops (forward order) into pad / reshape / transpose / slice steps."""
     from mini_iree.compiler.layout.pack_lowering import Slice, collapsed_sizes
     from mini_iree.compiler.layout.steps import Reshape, Transpose
@@ -289,8 +319,29 @@ def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
             static_sizes = op.static_sizes.get_values()  # type: ignore[attr-defined]
             sizes = [Dim(next(dynamic)) if x == DYNAMIC_INDEX else Const(x) for x in static_sizes]
             push(Slice(shape_of(op.result)), sizes)
+        elif isinstance(op, tensor.PadOp):
+            from mini_iree.compiler.layout.steps import Pad
+
+            if chain.pad_index is not None:
+                raise _Unsupported  # one pad per chain
+            yielded = op.region.block.last_op
+            if yielded is None or len(yielded.operands) != 1:
+                raise _Unsupported
+            low = list(op.static_low.get_values())
+            high = list(op.static_high.get_values())
+            chain.pad_index = len(chain.steps)
+            chain.pad_value = yielded.operands[0]
+            chain.pad_low = low
+            chain.has_pad_op = True
+            if any(constant_value(s) is None and lo + hi for s, lo, hi in zip(current, low, high)):
+                raise _Unsupported  # a dynamic padded size: not needed by IREE's tests
+            sizes = [
+                s if lo + hi == 0 else Const(constant_value(s) + lo + hi)  # type: ignore[operator]
+                for s, lo, hi in zip(current, low, high)
+            ]
+            push(Pad(shape_of(op.result)), sizes)
         elif isinstance(op, linalg.PackOp):
-            _pack_steps(chain, op, current, push)
+            _pack_steps(chain, op, current, push, grouped)
         elif isinstance(op, linalg.UnPackOp):
             _unpack_steps(op, current, push)
         else:
@@ -298,7 +349,7 @@ def _chain_steps(source: SSAValue, ops: list[Operation]) -> _Chain:
     return chain
 
 
-def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push) -> None:
+def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push, grouped: bool) -> None:
     """`linalg.lowerPack` (the layout algebra's `pack_steps`), its outer sizes those of the pack's destination."""
     from mini_iree.compiler.layout.pack_lowering import pack_steps
     from mini_iree.compiler.layout.steps import Pad, Reshape
@@ -306,6 +357,7 @@ def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push)
     rank = len(current)
     perm = op.get_outer_dims_perm() or tuple(range(rank))
     dest_sizes = _source_sizes(op.dest)  # the packed result: outer dims (permuted) then tiles
+    outer_sizes: dict[SizeExpr, SizeExpr] = {}
     for sized in pack_steps(current, op.get_inner_dims_pos(), op.get_static_tiles(), perm, dest_sizes[:rank]):
         if isinstance(sized.step, Pad):
             if op.padding_value is None:
@@ -314,10 +366,18 @@ def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push)
                 raise _Unsupported  # one pad per chain
             chain.pad_index = len(chain.steps)
             chain.pad_value = op.padding_value
+        elif isinstance(sized.step, Reshape) and grouped:
+            # IREE 3.13 folds the expand_shape group by group with the sizes of the pack's
+            # result (`tensor.getMixedSizes`, resolved to the destination's): an outer size
+            # is the destination's, not `arith.divsi %padded, %cT`.
+            for d, group in enumerate(sized.step.reassociation):
+                outer = sized.sizes[group[0]]
+                if isinstance(outer, Op) and outer.kind == "div":
+                    outer_sizes[outer] = dest_sizes[perm.index(d)]
         elif isinstance(sized.step, Reshape):
             # IREE's lowerPack computes the expand_shape's outer sizes once: `arith.divsi %padded, %cT`.
             chain.divisions.append([s for s in sized.sizes if isinstance(s, Op) and s.kind == "div"])
-        push(sized.step, sized.sizes)
+        push(sized.step, [outer_sizes.get(s, s) for s in sized.sizes])  # type: ignore[call-overload]
 
 
 def _unpack_steps(op: linalg.UnPackOp, current: list[SizeExpr], push) -> None:
@@ -424,6 +484,157 @@ def _build_region(builder: _Builder, indexing, sizes, rank: int, true_value) -> 
     return block, outputs
 
 
+def _known_multiple(value: SSAValue, factor: int) -> bool:
+    """Whether `value` is known to be a multiple of `factor`: a `util.assume.int` whose every
+    assumption has a `udiv` that `factor` divides (through `dispatch.workload.ordinal`)."""
+    from mini_iree.dialects import iree_tensor_ext, util
+
+    owner = value.owner
+    while isinstance(owner, iree_tensor_ext.DispatchWorkloadOrdinalOp):
+        value = owner.operand
+        owner = value.owner
+    if not isinstance(owner, util.AssumeIntOp):
+        return False
+    index = list(owner.results).index(value)
+    row = owner.assumptions.data[index].data
+    return bool(row) and all(a.divisor is not None and a.divisor % factor == 0 for a in row)
+
+
+def _provably_equal(a: SizeExpr, b: SizeExpr) -> bool:
+    """Whether two sizes are equal, as far as IREE's ValueBoundsConstraintSet::areEqual shows in
+    the cases at hand: the same expression, equal constants, or `ceildiv(x, t) * t` for an `x`
+    assumed to be a multiple of `t`."""
+    if a == b:
+        return True
+    if constant_value(a) is not None and constant_value(a) == constant_value(b):
+        return True
+    for x, y in ((a, b), (b, a)):
+        if not (isinstance(x, Op) and x.kind == "mul" and len(x.operands) == 2 and isinstance(y, Dim)):
+            continue
+        dims = [o for o in x.operands if isinstance(o, Dim)]
+        tiles = [constant_value(o) for o in x.operands if constant_value(o) is not None]
+        if len(dims) != 1 or len(tiles) != 1 or not isinstance(dims[0].source, SSAValue):
+            continue
+        apply = dims[0].source.owner
+        tile = tiles[0]
+        if (
+            isinstance(apply, affine.ApplyOp)
+            and str(apply.map.data) == f"()[s0] -> ((s0 ceildiv {tile}))"
+            and apply.map_operands[0] is y.source
+            and _known_multiple(y.source, tile)  # type: ignore[arg-type]
+        ):
+            return True
+    return False
+
+
+def _build_forward_region(
+    builder: _Builder,
+    steps: Sequence,
+    sizes: Sequence[Sequence[SizeExpr]],
+    true_value,
+    *,
+    grouped: bool,
+    low_pads: Sequence[int] | None = None,
+) -> Block:
+    """The map_store region as IREE builds it, one relayout op at a time (`insertTransformationAtStart`).
+
+    Walking the chain from its source, each step maps the current indices on:
+    a transpose reorders them; a reshape is, with `grouped` (IREE 3.13's
+    `foldReshapeIntoMapStore`), one `affine.linearize_index` per collapsed group
+    or one `affine.delinearize_index` per expanded group, else (September 2025)
+    one linearize of every index and one delinearize into the result sizes; a
+    pad moves each index by its low padding; a slice masks with `arith.cmpi ult` against its sizes,
+    the ops IREE appends before the yield when it folds the slice (with `grouped`,
+    none for a slice that keeps the whole source). `sizes[k]` are the sizes the
+    k-th step reads.
+    """
+    from mini_iree.compiler.layout.pack_lowering import Slice
+    from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
+
+    block = Block(arg_types=[IndexType()] * len(sizes[0]))
+    current: list[SSAValue] = list(block.args)
+    body: list[Operation] = []
+    slices: list[tuple[list[SSAValue], Sequence[SizeExpr]]] = []
+
+    def basis(values: Sequence[SizeExpr]) -> list[SSAValue | int]:
+        return [builder.materialize(v) for v in values]
+
+    for k, step in enumerate(steps):
+        source_sizes, result_sizes = sizes[k], sizes[k + 1]
+        if isinstance(step, Transpose):
+            current = [current[p] for p in step.permutation]
+        elif isinstance(step, Reshape) and grouped:
+            groups = step.reassociation
+            if step.collapse:
+                merged: list[SSAValue] = []
+                for group in groups:
+                    if len(group) == 1:
+                        merged.append(current[group[0]])
+                        continue
+                    lin = affine.LinearizeIndexOp(
+                        [current[d] for d in group], basis([source_sizes[d] for d in group]), disjoint=True
+                    )
+                    body.append(lin)
+                    merged.append(lin.results[0])
+                current = merged
+            else:
+                split: list[SSAValue | None] = [None] * len(result_sizes)
+                for source_dim, group in enumerate(groups):
+                    if len(group) == 1:
+                        split[group[0]] = current[source_dim]
+                        continue
+                    delin = affine.DelinearizeIndexOp(current[source_dim], basis([result_sizes[d] for d in group]))
+                    body.append(delin)
+                    for d, result in zip(group, delin.results):
+                        split[d] = result
+                current = split  # type: ignore[assignment]
+        elif isinstance(step, Reshape):
+            if len(current) == 1:
+                linear = current[0]
+            else:
+                lin = affine.LinearizeIndexOp(current, basis(source_sizes), disjoint=True)
+                body.append(lin)
+                linear = lin.results[0]
+            if len(result_sizes) == 1:
+                current = [linear]
+            else:
+                delin = affine.DelinearizeIndexOp(linear, basis(result_sizes))
+                body.append(delin)
+                current = list(delin.results)
+        elif isinstance(step, Slice):
+            if grouped and all(_provably_equal(a, b) for a, b in zip(source_sizes, result_sizes)):
+                continue  # IREE's identity extract_slice: no mask
+            slices.append((list(current), result_sizes))
+        elif isinstance(step, Pad):
+            # A source element lands `low` further on. (IREE 3.13's foldPadIntoMapStore
+            # only swaps the map_store's input, which stores a low-padded source at the
+            # padding's place: its lit test pins that; this keeps the values right.)
+            lows = low_pads or [0] * len(current)
+            for d, low in enumerate(lows):
+                if low:
+                    shifted = arith.AddiOp(current[d], builder.constant(low))
+                    body.append(shifted)
+                    current[d] = shifted.result
+        else:
+            raise _Unsupported
+    mask: SSAValue | None = None
+    # The slice nearest the store is folded first, so its comparisons come first.
+    for indices, bounds in reversed(slices):
+        for index, bound in zip(indices, bounds):
+            value = builder.materialize(bound)
+            cmp = arith.CmpiOp(index, builder.constant(value) if isinstance(value, int) else value, "ult")
+            body.append(cmp)
+            if mask is None:
+                mask = cmp.result
+            else:
+                both = arith.AndIOp(mask, cmp.result)
+                body.append(both)
+                mask = both.result
+    body.append(iree_linalg_ext.YieldOp(*current, mask if mask is not None else true_value()))
+    block.add_ops(body)
+    return block
+
+
 def _erase_dead(ops: Sequence[Operation]) -> None:
     """Erase `ops` (a dead chain, last first) and every pure producer that becomes dead with them."""
     worklist = list(ops)
@@ -471,11 +682,22 @@ def gpu_pad_distribution(rank: int) -> list[DistributionConfig]:
     return [DistributionConfig(tiles, tuple(_workgroup_mapping(rank))), DistributionConfig((1,) * rank, threads)]
 
 
-def _min_op(builder_insert, iv: SSAValue, step: int, ub: SSAValue | int, entry: Block) -> SSAValue | int:
+def _min_op(builder_insert, iv: SSAValue, step: int, ub: SSAValue | int, entry: Block, compose: bool = False) -> SSAValue | int:
     """`affine.min(iv + step, ub)` composed as makeComposedFoldedAffineMin does."""
     d0 = AffineExpr.dimension(0)
     if isinstance(ub, int):
         op = affine.MinOp([iv], AffineMap(1, 0, (d0 + step, AffineExpr.constant(ub))))
+    elif (
+        compose
+        and isinstance(ub.owner, affine.ApplyOp)
+        and ub.owner.map.data.num_dims == 0
+        and len(ub.owner.map.data.results) == 1
+    ):
+        # makeComposedFoldedAffineMin composes the `affine.apply` computing the bound. (In the
+        # walkthrough's IREE the bound is still a `tensor.dim` of the pad then, resolved later.)
+        apply_map = ub.owner.map.data
+        operands = list(ub.owner.map_operands)
+        op = affine.MinOp([iv, *operands], AffineMap(1, apply_map.num_symbols, (d0 + step, apply_map.results[0])))
     elif isinstance(ub.owner, Operation) and ub.owner.parent_block() is entry or (
         isinstance(ub.owner, Block) and ub.owner is entry
     ):
@@ -487,7 +709,7 @@ def _min_op(builder_insert, iv: SSAValue, step: int, ub: SSAValue | int, entry: 
 
 
 def _build_pad_loops(
-    lbs: list, ubs: list, configs: list[DistributionConfig], level: int, entry: Block, inner: Callable
+    lbs: list, ubs: list, configs: list[DistributionConfig], level: int, entry: Block, inner: Callable, compose: bool = False
 ) -> Operation:
     config = configs[level]
     forall = ForallOp(lbs, ubs, list(config.tile_sizes), mapping=ArrayAttr(list(config.mapping)))
@@ -498,15 +720,29 @@ def _build_pad_loops(
     def insert(op: Operation) -> None:
         Rewriter.insert_op(op, InsertPoint.before(terminator))  # type: ignore[arg-type]
 
-    nested_ubs = [_min_op(insert, iv, step, ub, entry) for iv, step, ub in zip(ivs, config.tile_sizes, ubs)]
+    nested_lbs: list[SSAValue | int] = []
+    nested_ubs: list[SSAValue | int] = []
+    for iv, lb, step, ub in zip(ivs, lbs, config.tile_sizes, ubs):
+        if isinstance(lb, int) and isinstance(ub, int) and ub - lb <= step:
+            # One iteration: scf.forall's canonicalization (run by IREE's pass) replaces the
+            # induction variable by the lower bound, and the tile's end folds to a constant.
+            nested_lbs.append(lb)
+            nested_ubs.append(min(lb + step, ub))
+        else:
+            nested_lbs.append(iv)
+            nested_ubs.append(_min_op(insert, iv, step, ub, entry, compose))
     if level + 1 < len(configs):
-        insert(_build_pad_loops(list(ivs), nested_ubs, configs, level + 1, entry, inner))
+        insert(_build_pad_loops(nested_lbs, nested_ubs, configs, level + 1, entry, inner, compose))
         return forall
     # Tile to one: an scf.for nest with unit steps around the body.
     one = inner.constant(1)  # type: ignore[attr-defined]
     loops_ivs: list[SSAValue] = []
     outer_insert = insert
-    for lb, ub in zip(ivs, nested_ubs):
+    for lb, ub in zip(nested_lbs, nested_ubs):
+        if isinstance(lb, int):
+            lb = inner.constant(lb)  # type: ignore[attr-defined]
+        if isinstance(ub, int):
+            ub = inner.constant(ub)  # type: ignore[attr-defined]
         loop_block = Block(arg_types=[IndexType()])
         loop = xdsl_scf.ForOp(lb, ub, one, [], Region(loop_block))
         outer_insert(loop)
@@ -525,12 +761,18 @@ def _build_pad_loops(
 # ---------------------------------------------------------------------------
 
 
-def _collect_chain(leaf: SSAValue, control: Callable[[list[Operation]], bool]) -> tuple[SSAValue, list[Operation]] | None:
+def _collect_chain(
+    leaf: SSAValue, control: Callable[[list[Operation]], bool], allow_pad: bool = True
+) -> tuple[SSAValue, list[Operation]] | None:
     ops: list[Operation] = []
     value = leaf
     while isinstance(value.owner, Operation) and is_supported_relayout_op(value.owner):
         op = value.owner
         if len(list(value.uses)) != 1:
+            break
+        if not allow_pad and (
+            isinstance(op, tensor.PadOp) or (isinstance(op, linalg.PackOp) and op.padding_value is not None)
+        ):
             break
         ops.append(op)
         value = op.operands[0]
@@ -538,6 +780,75 @@ def _collect_chain(leaf: SSAValue, control: Callable[[list[Operation]], bool]) -
         return None
     ops.reverse()
     return value, ops
+
+
+def _fold_chain(
+    leaf_value: SSAValue,
+    store: iree_codegen.StoreToBufferOp | None,
+    op_class: type,
+    distribution: Callable[[int], list[DistributionConfig]],
+    control: Callable[[list[Operation]], bool],
+    grouped: bool,
+) -> bool:
+    """Fold the relayout chain producing `leaf_value` into one map_scatter / map_store.
+
+    A pad is folded only when the chain ends in `store` (its padding is written into the
+    stored buffer, IREE's foldPadIntoMapStore); otherwise the chain stops above it.
+    """
+    found = _collect_chain(leaf_value, control, allow_pad=store is not None)
+    if found is None:
+        return False
+    source, ops = found
+    try:
+        chain = _chain_steps(source, ops, grouped)
+        forward = grouped or chain.has_pad_op
+        if not forward:
+            indexing, sizes = _relayout_and_indexing(chain)
+    except _Unsupported:
+        return False
+    if chain.pad_index is not None and not _is_constant(chain.pad_value):
+        return False
+    if any(constant_value(size) == 0 for sizes in chain.sizes for size in sizes):
+        # A statically empty tensor has no index space to map: the
+        # linearize/delinearize basis would hold a 0, which
+        # `affine.linearize_index` rejects. The chain stays as it is.
+        return False
+    leaf = ops[-1]
+    function_block = _entry_block(leaf)
+    # The map_scatter and what computes its indices stand for the whole chain.
+    builder = _Builder(leaf, function_block, fused_location(ops))
+    _compute_divisions(chain, builder)
+    true_cell: list[SSAValue] = []
+
+    def true_value() -> SSAValue:
+        if not true_cell:
+            true_cell.append(builder.constant(1, i1))
+        return true_cell[0]
+
+    rank = len(chain.sizes[0])
+    try:
+        if forward:
+            block = _build_forward_region(
+                builder, chain.steps, chain.sizes, true_value, grouped=grouped, low_pads=chain.pad_low
+            )
+        else:
+            block, _ = _build_region(builder, indexing, sizes, rank, true_value)
+    except _Unsupported:
+        return False
+    result_sizes = [builder.materialize(s) for s in chain.sizes[-1]]
+    result_type = leaf.results[0].type
+    empty = tensor.EmptyOp([s for s in result_sizes if not isinstance(s, int)], result_type)
+    builder.insert(empty)
+    map_op = op_class(source, empty.tensor, Region(block))
+    builder.insert(map_op)
+    leaf.results[0].replace_all_uses_with(map_op.results[0])
+    map_op.results[0].name_hint = None
+    if chain.pad_index is not None:
+        assert store is not None
+        configs = distribution(len(chain.sizes[chain.pad_index + 1]))
+        _write_padding(store, map_op, chain, configs, builder, forward=forward, grouped=grouped)
+    _erase_dead(list(reversed(ops)))
+    return True
 
 
 @dataclass
@@ -548,50 +859,49 @@ class FoldRelayoutChainIntoMapScatterPattern(RewritePattern):
     op_class: type = iree_linalg_ext.MapScatterOp
     distribution: Callable[[int], list[DistributionConfig]] = default_pad_distribution
     control: Callable[[list[Operation]], bool] = lambda ops: True
+    grouped: bool = False
+    """IREE 3.13's reshape folding: one linearize / delinearize per reassociation group."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, store: iree_codegen.StoreToBufferOp, rewriter: PatternRewriter) -> None:
-        found = _collect_chain(store.tensor, self.control)
-        if found is None:
-            return
-        source, ops = found
-        try:
-            chain = _chain_steps(source, ops)
-            indexing, sizes = _relayout_and_indexing(chain)
-        except _Unsupported:
-            return
-        if chain.pad_index is not None and not _is_constant(chain.pad_value):
-            return
-        if any(constant_value(size) == 0 for sizes in chain.sizes for size in sizes):
-            # A statically empty tensor has no index space to map: the
-            # linearize/delinearize basis would hold a 0, which
-            # `affine.linearize_index` rejects. The chain stays as it is.
-            return
-        leaf = ops[-1]
-        function_block = _entry_block(store)
-        # The map_scatter and what computes its indices stand for the whole chain.
-        builder = _Builder(leaf, function_block, fused_location(ops))
-        _compute_divisions(chain, builder)
-        true_cell: list[SSAValue] = []
+        _fold_chain(store.tensor, store, self.op_class, self.distribution, self.control, self.grouped)
 
-        def true_value() -> SSAValue:
-            if not true_cell:
-                true_cell.append(builder.constant(1, i1))
-            return true_cell[0]
 
-        rank = len(chain.sizes[0])
-        block, _ = _build_region(builder, indexing, sizes, rank, true_value)
-        result_sizes = [builder.materialize(s) for s in chain.sizes[-1]]
-        result_type = leaf.results[0].type
-        empty = tensor.EmptyOp([s for s in result_sizes if not isinstance(s, int)], result_type)
-        builder.insert(empty)
-        map_op = self.op_class(source, empty.tensor, Region(block))
-        builder.insert(map_op)
-        leaf.results[0].replace_all_uses_with(map_op.results[0])
-        map_op.results[0].name_hint = None
-        if chain.pad_index is not None:
-            _write_padding(store, map_op, chain, self.distribution(len(chain.sizes[chain.pad_index + 1])), builder)
-        _erase_dead(list(reversed(ops)))
+def _is_workgroup_insert(insert: tensor.ParallelInsertSliceOp) -> bool:
+    """IREE's workgroup-scope control: the only combining op of its `shared_outs` argument, in an
+    `scf.forall` mapped to workgroups."""
+    in_parallel = insert.parent_op()
+    forall = in_parallel.parent_op() if in_parallel is not None else None
+    if not isinstance(forall, ForallOp) or forall.mapping is None:
+        return False
+    if not all(isinstance(m, iree_codegen.WorkgroupMappingAttr) for m in forall.mapping.data):
+        return False
+    dest = insert.dest
+    if not isinstance(dest.owner, Block) or dest.owner is not forall.region.block:
+        return False
+    combining = [use.operation for use in dest.uses if isinstance(use.operation, tensor.ParallelInsertSliceOp)]
+    return len(combining) == 1
+
+
+def _not_only_reshapes(ops: list[Operation]) -> bool:
+    """Chains of reshapes only are left to bufferization (IREE's workgroup scope)."""
+    return not all(isinstance(op, tensor.ExpandShapeOp | tensor.CollapseShapeOp) for op in ops)
+
+
+@dataclass
+class FoldRelayoutChainIntoWorkgroupMapStorePattern(RewritePattern):
+    """IREE's `workgroup` scope: the relayout chain a workgroup `scf.forall` inserts with
+    `tensor.parallel_insert_slice` becomes one map_store inside the loop (pads are not folded:
+    there is no stored buffer to write their padding into)."""
+
+    op_class: type = iree_linalg_ext.MapStoreOp
+    grouped: bool = True
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, insert: tensor.ParallelInsertSliceOp, rewriter: PatternRewriter) -> None:
+        if not _is_workgroup_insert(insert):
+            return
+        _fold_chain(insert.source, None, self.op_class, default_pad_distribution, _not_only_reshapes, self.grouped)
 
 
 def _is_constant(value: SSAValue | None) -> bool:
@@ -612,8 +922,14 @@ def _entry_block(op: Operation) -> Block:
     return block
 
 
-def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfig], builder: _Builder) -> None:
-    """After the store, write the pad value to every padded position, through the rest of the chain."""
+def _write_padding(
+    store, map_op, chain: _Chain, configs: list[DistributionConfig], builder: _Builder, *, forward: bool, grouped: bool
+) -> None:
+    """After the store, write the pad value to every padded position, through the rest of the chain.
+
+    IREE's foldPadIntoMapStore: one loop nest for the low and one for the high padding of
+    each padded dimension, spanning every other dimension whole.
+    """
     from mini_iree.compiler.layout.map_scatter import map_scatter_indexing
     from mini_iree.compiler.layout.relayout import Relayout
 
@@ -624,13 +940,10 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
     loop_builder = _Builder(after, builder.entry, builder.location, shared=builder)
     padded_sizes = [loop_builder.materialize(s) for s in chain.sizes[k + 1]]
     source_sizes = chain.sizes[k]
-    shapes = [tuple(constant_value(x) for x in sizes) for sizes in chain.sizes]
-    tail = Relayout(shapes[k + 1], tuple(chain.steps[k + 1 :]))
-    tail_indexing = map_scatter_indexing(tail, unpack=False)
     tail_sizes = chain.sizes[k + 1 :]
     rank = len(padded_sizes)
 
-    if k == 0:
+    if k == 0 and not any(chain.pad_low or []):
         # The pad is the chain's first step: the map_scatter region is exactly the index
         # transformation of the padded tensor, which the loops clone (as IREE does).
         transformation = map_op.transformation_region
@@ -638,9 +951,17 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
         # Otherwise the transformation of the steps after the pad, built once (its sizes
         # go before the map_scatter) and cloned into each loop nest.
         region_builder = _Builder(map_op, builder.entry, builder.location, shared=builder)
-        tail_block, _ = _build_region(
-            region_builder, tail_indexing, tail_sizes, rank, lambda: region_builder.constant(1, i1)
-        )
+        if forward:
+            tail_block = _build_forward_region(
+                region_builder, chain.steps[k + 1 :], tail_sizes, lambda: region_builder.constant(1, i1), grouped=grouped
+            )
+        else:
+            shapes = [tuple(constant_value(x) for x in sizes) for sizes in chain.sizes]
+            tail = Relayout(shapes[k + 1], tuple(chain.steps[k + 1 :]))
+            tail_indexing = map_scatter_indexing(tail, unpack=False)
+            tail_block, _ = _build_region(
+                region_builder, tail_indexing, tail_sizes, rank, lambda: region_builder.constant(1, i1)
+            )
         transformation = Region(tail_block)
 
     def body(insert, ivs: list[SSAValue]) -> None:
@@ -663,16 +984,28 @@ def _write_padding(store, map_op, chain: _Chain, configs: list[DistributionConfi
         yield_op.erase(safe_erase=False)
 
     body.constant = loop_builder.constant  # type: ignore[attr-defined]
+
+    def emit(lbs: list, ubs: list) -> None:
+        loop = _build_pad_loops(lbs, ubs, configs, 0, builder.entry, body, compose=grouped)
+        give_location(loop, builder.location)
+        Rewriter.insert_op(loop, InsertPoint.before(after))
+
+    lows = chain.pad_low or [0] * rank
     for dim in range(rank):
         source = source_sizes[dim]
         padded = chain.sizes[k + 1][dim]
-        if source == padded:  # this dim is not padded
-            continue
+        low = lows[dim]
+        if low:
+            ubs = list(padded_sizes)
+            ubs[dim] = low
+            emit([0] * rank, ubs)
+        if source == padded or (constant_value(source) is not None and constant_value(source) + low == constant_value(padded)):  # type: ignore[operator]
+            continue  # no high padding in this dim
         lbs: list = [0] * rank
-        lbs[dim] = loop_builder.materialize(source)
-        loop = _build_pad_loops(lbs, list(padded_sizes), configs, 0, builder.entry, body)
-        give_location(loop, builder.location)
-        Rewriter.insert_op(loop, InsertPoint.before(after))
+        static_source = constant_value(source)
+        lbs[dim] = static_source + low if static_source is not None else loop_builder.materialize(source)
+        assert static_source is not None or not low
+        emit(lbs, list(padded_sizes))
 
 
 def _dispatch_control(ops: list[Operation]) -> bool:
@@ -703,25 +1036,59 @@ def _erase_trivially_dead(module: ModuleOp) -> None:
                     changed = True
 
 
-def _combine(module: ModuleOp, op_class: type, distribution, control) -> None:
+def _propagate(module: ModuleOp, *, by_expansion: bool) -> None:
+    """IREE's propagation before the combination: reshapes (the `dispatch` scope only) and
+    unpacks sink below an elementwise consumer (`compiler/combine_layout/propagation.py`)."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from mini_iree.compiler.combine_layout.propagation import (
+        FoldWithProducerReshapeOpByExpansion,
+        PushDownUnPackOpThroughGenericOp,
+    )
+
+    patterns: list[RewritePattern] = [PushDownUnPackOpThroughGenericOp()]
+    if by_expansion:
+        patterns.insert(0, FoldWithProducerReshapeOpByExpansion())
+    if not any(isinstance(op, linalg.GenericOp) for op in module.walk()):
+        return
+    PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(module)
+    _erase_trivially_dead(module)
+
+
+def _combine(module: ModuleOp, op_class: type, distribution, control, *, grouped: bool = False, by_expansion: bool = True) -> None:
+    _propagate(module, by_expansion=by_expansion)
     SelectivePatternRewriteWalker(
-        FoldRelayoutChainIntoMapScatterPattern(op_class, distribution, control), apply_recursively=False
+        FoldRelayoutChainIntoMapScatterPattern(op_class, distribution, control, grouped), apply_recursively=False
+    ).rewrite_module(module)
+    _erase_trivially_dead(module)
+
+
+def _combine_workgroup(module: ModuleOp, op_class: type, *, grouped: bool) -> None:
+    _propagate(module, by_expansion=False)
+    SelectivePatternRewriteWalker(
+        FoldRelayoutChainIntoWorkgroupMapStorePattern(op_class, grouped), apply_recursively=False
     ).rewrite_module(module)
     _erase_trivially_dead(module)
 
 
 @dataclass(frozen=True)
 class CombineLayoutTransformationPass(ModulePass):
-    """Relayout chains ending in `store_to_buffer` -> one `iree_linalg_ext.map_scatter` (+ padding loops)."""
+    """Relayout chains ending in `store_to_buffer` -> one `iree_linalg_ext.map_scatter` (+ padding loops).
+
+    `scope=workgroup`: chains a workgroup `scf.forall` inserts with `tensor.parallel_insert_slice`.
+    """
 
     name = "iree-codegen-combine-layout-transformation"
 
     scope: str = "dispatch"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.scope == "workgroup":
+            _combine_workgroup(op, iree_linalg_ext.MapScatterOp, grouped=False)
+            return
         if self.scope != "dispatch":
             raise PassFailedException(
-                f"scope '{self.scope}' is not supported: only 'dispatch' (chains ending in iree_codegen.store_to_buffer)"
+                f"scope '{self.scope}' is not supported: 'dispatch' or 'workgroup'"
             )
         _combine(op, iree_linalg_ext.MapScatterOp, default_pad_distribution, _dispatch_control)
 
@@ -739,23 +1106,52 @@ class GPUCombineLayoutTransformationPass(ModulePass):
 
     name = "iree-codegen-gpu-combine-layout-transformation"
 
+    # The IREE this pass follows (`--iree-era`): 3.13's prints `map_store`, folds reshapes group
+    # by group and only combines chains with a pack, unpack, reshape or pad in them.
+    era: str | float = field(default_factory=lambda: _run_era_name())
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _combine(op, iree_linalg_ext.MapScatterOp, gpu_pad_distribution, _dispatch_control)
+        from mini_iree.compiler.era import WALKTHROUGH, option_era
+
+        # The only era after the walkthrough's is 3.13, whose relayout folding this is.
+        if option_era(self.era, "era") is WALKTHROUGH:
+            _combine(op, iree_linalg_ext.MapScatterOp, gpu_pad_distribution, _dispatch_control)
+            return
+        _combine(op, iree_linalg_ext.MapStoreOp, gpu_pad_distribution, _gpu_relayout_control, grouped=True)
+
+
+def _run_era_name() -> str:
+    from mini_iree.compiler.era import run_era
+
+    return run_era().name
+
+
+def _gpu_relayout_control(ops: list[Operation]) -> bool:
+    """IREE 3.13's gpuRelayoutCombinationControlFn: simple chains (copies, transposes, slices)
+    are left to bufferization."""
+    return any(
+        isinstance(op, linalg.PackOp | linalg.UnPackOp | tensor.ExpandShapeOp | tensor.CollapseShapeOp | tensor.PadOp)
+        for op in ops
+    )
 
 
 @dataclass(frozen=True)
 class CombineResultLayoutTransformationPass(ModulePass):
-    """IREE 3.13's name: the same folding, printing `iree_linalg_ext.map_store`."""
+    """IREE 3.13's name: the same folding, printing `iree_linalg_ext.map_store`, each reshape
+    folded group by group (3.13's foldReshapeIntoMapStore)."""
 
     name = "iree-codegen-combine-result-layout-transformation"
 
     scope: str = "dispatch"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.scope == "workgroup":
+            _combine_workgroup(op, iree_linalg_ext.MapStoreOp, grouped=True)
+            return
         if self.scope not in ("dispatch", "dispatch-reshape"):
             raise PassFailedException(
-                f"scope '{self.scope}' is not supported: 'dispatch' or 'dispatch-reshape' "
-                "(chains ending in iree_codegen.store_to_buffer)"
+                f"scope '{self.scope}' is not supported: 'dispatch', 'dispatch-reshape' or 'workgroup'"
             )
         control = _dispatch_reshape_control if self.scope == "dispatch-reshape" else _dispatch_control
-        _combine(op, iree_linalg_ext.MapStoreOp, default_pad_distribution, control)
+        by_expansion = self.scope == "dispatch"
+        _combine(op, iree_linalg_ext.MapStoreOp, default_pad_distribution, control, grouped=True, by_expansion=by_expansion)

@@ -270,16 +270,15 @@ def test_map_store_spelling_with_the_313_name():
     assert "iree_linalg_ext.map_store" in text and "map_scatter" not in text
 
 
-def test_unsupported_scope_is_an_error(tmp_path):
-    """`workgroup` scope (chains ending in a workgroup forall's parallel_insert_slice) is not
-    implemented: a diagnostic, not silently the dispatch scope."""
+def test_unknown_scope_is_an_error(tmp_path):
+    """A scope IREE does not have is a diagnostic, not silently the dispatch scope."""
     from conftest import run_opt
 
     source = tmp_path / "f.mlir"
     source.write_text("func.func @f() {\n  return\n}\n")
-    result = run_opt([str(source), "-p", "iree-codegen-combine-result-layout-transformation{scope=workgroup}"])
+    result = run_opt([str(source), "-p", "iree-codegen-combine-result-layout-transformation{scope=device}"])
     assert result.returncode == 1
-    assert "scope 'workgroup' is not supported" in result.stderr
+    assert "scope 'device' is not supported" in result.stderr
     assert "Traceback" not in result.stderr
 
 
