@@ -10,6 +10,8 @@ GPU variant in the 3.13 era, and the `workgroup` scope inside an `scf.forall`.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from xdsl.context import Context
@@ -123,13 +125,13 @@ DISPATCH = CombineResultLayoutTransformationPass(scope="dispatch")
 
 def test_collapse_is_one_linearize_per_group():
     printed = _assert_same_store(COLLAPSE, [_random((2, 4, 16))], (8, 16), DISPATCH)
-    assert "affine.linearize_index disjoint [%0, %1] by (2, 4)" in printed.replace("%arg", "%")
+    assert re.search(r"affine\.linearize_index disjoint \[%\w+, %\w+\] by \(2, 4\)", printed)
     assert "delinearize_index" not in printed
 
 
 def test_expand_then_transpose():
     printed = _assert_same_store(EXPAND_TRANSPOSE, [_random((8, 16))], (16, 2, 4), DISPATCH)
-    assert "affine.delinearize_index %arg0 into (2, 4)" in printed
+    assert re.search(r"affine\.delinearize_index %\w+ into \(2, 4\)", printed)
     assert "linalg.transpose" not in printed and "expand_shape" not in printed
 
 
@@ -237,7 +239,7 @@ def test_relayouts_sink_below_an_elementwise_consumer(scope):
         assert "linalg.unpack" not in printed and "collapse_shape" not in printed
     else:
         # Without the expansion of reshapes the collapse stays between unpack and generic.
-        assert "ins(%collapse : tensor<?xf32>)" in printed
+        assert "ins(%collapsed : tensor<?xf32>)" in printed
 
 
 PACK_DYNAMIC = """func.func @f(%source : tensor<?x?xf32>, %result : memref<?x?x128x128xf32>) {
@@ -257,7 +259,7 @@ def test_dynamic_pack_splits_by_the_destination_sizes():
     """3.13 delinearizes each packed dim by the destination's outer size (no `arith.divsi`),
     and the padding loops' bounds compose the padded size into their `affine.min`."""
     printed = _assert_same_store(PACK_DYNAMIC, [_random((200, 130))], (2, 2, 128, 128), DISPATCH)
-    assert "affine.delinearize_index %arg0 into (%d0, 128)" in printed
+    assert re.search(r"affine\.delinearize_index %\w+ into \(%\w+, 128\)", printed)
     assert "arith.divsi" not in printed
     assert "affine_map<(d0)[s0, s1, s2] -> (d0 + 1, s0 * 128 - s1 + s2)>" in printed
 
