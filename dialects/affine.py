@@ -30,7 +30,15 @@ from xdsl.dialects.utils import (
     split_dynamic_index_list,
 )
 from xdsl.ir import Dialect, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -53,7 +61,8 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 # ---------------------------------------------------------------------------
@@ -205,6 +214,56 @@ class ApplyOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
 
+def _flattened(expr: AffineExpr, num_dims: int, num_symbols: int) -> list[int] | None:
+    """The coefficients of a pure affine ``expr``: dims, symbols, then the constant.
+
+    None for what flattening would need local variables for (``mod``,
+    ``floordiv``, ``ceildiv``) and for a product of two non-constants.
+    """
+    if isinstance(expr, AffineConstantExpr):
+        return [0] * (num_dims + num_symbols) + [expr.value]
+    if isinstance(expr, AffineDimExpr | AffineSymExpr):
+        row = [0] * (num_dims + num_symbols + 1)
+        row[expr.position + (num_dims if isinstance(expr, AffineSymExpr) else 0)] = 1
+        return row
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return None
+    lhs = _flattened(expr.lhs, num_dims, num_symbols)
+    rhs = _flattened(expr.rhs, num_dims, num_symbols)
+    if lhs is None or rhs is None:
+        return None
+    if expr.kind == AffineBinaryOpKind.Add:
+        return [a + b for a, b in zip(lhs, rhs)]
+    if expr.kind == AffineBinaryOpKind.Mul:
+        for factor, other in ((lhs, rhs), (rhs, lhs)):
+            if not any(factor[:-1]):
+                return [c * factor[-1] for c in other]
+    return None
+
+
+class CanonicalizeAffineMinMaxOpExprAndTermOrder(RewritePattern):
+    """MLIR's pattern of the same name: the results of an `affine.min`/`max` map sorted by their
+    flattened form (coefficients of the dims, the symbols, then the constant), so `(d0 + 64, 256)`
+    prints as `(256, d0 + 64)`. A map with a result that does not flatten purely is left alone."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, _MinMaxOpBase):
+            return
+        m = op.map.data
+        rows = [_flattened(e, m.num_dims, m.num_symbols) for e in m.results]
+        if any(row is None for row in rows) or rows == sorted(rows):  # type: ignore[type-var]
+            return
+        order = sorted(range(len(rows)), key=lambda i: rows[i])  # type: ignore[arg-type,return-value]
+        op.map = AffineMapAttr(AffineMap(m.num_dims, m.num_symbols, tuple(m.results[i] for i in order)))
+        rewriter.handle_operation_modification(op)
+
+
+class _MinMaxCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (CanonicalizeAffineMinMaxOpExprAndTermOrder(),)
+
+
 class _MinMaxOpBase(IRDLOperation):
     """Shared definition of `affine.min` and `affine.max` (MLIR's AffineMinMaxOpBase)."""
 
@@ -212,7 +271,7 @@ class _MinMaxOpBase(IRDLOperation):
     map = prop_def(AffineMapAttr)
     result = result_def(IndexType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), _MinMaxCanonicalization())
 
     def __init__(
         self,

@@ -18,6 +18,17 @@ from xdsl.utils.exceptions import VerifyException
 _floating_point_like = container_of(AnyFloat)
 
 
+def _print_overflow_flags(self: _xdsl_arith.IntegerOverflowAttr, printer) -> None:
+    """``overflow<nsw, nuw>``: MLIR's IntegerOverflowFlags separate flags with ", " (xDSL with ",")."""
+    flags = [flag.value for flag in _xdsl_arith.IntegerOverflowFlag if flag in self.data]
+    with printer.delimited("<", ">"):
+        printer.print_string(", ".join(flags) if flags else "none")
+
+
+# xDSL's arith ops build this attribute class: its printing is changed in place.
+_xdsl_arith.IntegerOverflowAttr.print_parameter = _print_overflow_flags  # type: ignore[method-assign]
+
+
 @irdl_op_definition
 class IndexCastUIOp(IRDLOperation):
     """Cast between ``index`` and an integer type, zero-extending or truncating.
