@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
     DictionaryAttr,
     IntAttr,
@@ -899,6 +900,89 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
 
 
 @irdl_attr_definition(init=False)
+class LoweringConfigTilingLevelAttr(ParametrizedAttribute):
+    """The tile sizes of one tiling level, with optional interchange.
+
+    ```mlir
+    #iree_codegen.lowering_config_level<[0, [32], 16]>
+    #iree_codegen.lowering_config_level<{sizes = [0, [32], 16], interchange = [0, 1, 2]}>
+    ```
+
+    A size in brackets is scalable. Lowering configs write levels without the
+    prefix (`parse_body` / `print_body`).
+    """
+
+    name = "iree_codegen.lowering_config_level"
+
+    sizes: DenseArrayBase
+    interchange: DenseArrayBase
+    scalable_flags: DenseArrayBase
+
+    def __init__(self, sizes: Sequence[int], interchange: Sequence[int] = (), scalable_flags: Sequence[bool] = ()):
+        super().__init__(
+            DenseArrayBase.from_list(i64, list(sizes)),
+            DenseArrayBase.from_list(i64, list(interchange)),
+            DenseArrayBase.from_list(i64, [int(f) for f in scalable_flags]),
+        )
+
+    def verify(self) -> None:
+        flags, sizes = self.scalable_flags.get_values(), self.sizes.get_values()
+        if flags and len(flags) != len(sizes):
+            raise VerifyException("scalable flags length does not match tile sizes")
+
+    @staticmethod
+    def parse_body(parser: AttrParser) -> LoweringConfigTilingLevelAttr:
+        def sizes_list(scalable: list[bool] | None) -> list[int]:
+            values: list[int] = []
+
+            def one() -> None:
+                is_scalable = scalable is not None and parser.parse_optional_punctuation("[") is not None
+                values.append(parser.parse_integer(allow_boolean=False))
+                if is_scalable:
+                    parser.parse_punctuation("]")
+                if scalable is not None:
+                    scalable.append(is_scalable)
+
+            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
+            return values
+
+        flags: list[bool] = []
+        if parser.parse_optional_punctuation("{") is None:
+            sizes = sizes_list(flags)
+            interchange: list[int] = []
+        else:
+            parser.parse_keyword("sizes")
+            parser.parse_punctuation("=")
+            sizes = sizes_list(flags)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("interchange")
+            parser.parse_punctuation("=")
+            interchange = sizes_list(None)
+            parser.parse_punctuation("}")
+        # A level without scalable sizes stores no flags, as IREE's builder does.
+        return LoweringConfigTilingLevelAttr(sizes, interchange, flags if any(flags) else ())
+
+    def print_body(self, printer: Printer) -> None:
+        sizes, flags = self.sizes.get_values(), self.scalable_flags.get_values()
+        text = ", ".join(f"[{v}]" if flags and flags[i] else str(v) for i, v in enumerate(sizes))
+        interchange = self.interchange.get_values()
+        if not interchange:
+            printer.print_string(f"[{text}]")
+        else:
+            printer.print_string(f"{{sizes = [{text}], interchange = [{', '.join(map(str, interchange))}]}}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            level = cls.parse_body(parser)
+        return list(level.parameters)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            self.print_body(printer)
+
+
+@irdl_attr_definition(init=False)
 class CompilationInfoAttr(ParametrizedAttribute):
     """A preset lowering for one op, set on the compiler's input: data tiling leaves such ops alone.
 
@@ -1266,25 +1350,51 @@ class InnerTiledOp(IRDLOperation):
         opaque = semantics.is_opaque()
         permutations = [None] * len(self.operands) if self.permutations is None else self.permutations.data
         for index, (operand, vector, perm) in enumerate(zip(self.operands, expected, permutations)):
-            shape = list(vector.get_shape())
+            shape, scalable = list(vector.get_shape()), list(vector.get_scalable_dims())
             if perm is not None and not opaque:
-                shape = [shape[int(p)] for p in perm.get_values()]
-            vector = VectorType(vector.element_type, shape)
+                order = [int(p) for p in perm.get_values()]
+                shape, scalable = [shape[p] for p in order], [scalable[p] for p in order]
+            vector = VectorType(
+                vector.element_type,
+                shape,
+                ArrayAttr([BoolAttr.from_bool(s) for s in scalable]) if any(scalable) else None,
+            )
             element_type = operand.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
             inner = self.operand_inner_shape(index)
             if not _tiles_match(inner, element_type, vector, opaque):
+                # MLIR quotes the types it streams into a diagnostic.
                 raise VerifyException(
-                    f"operand #{index} inner tile {TensorType(element_type, inner)} is incompatible with "
-                    f"expected MMA tile type {vector}"
+                    f"operand #{index} inner tile '{TensorType(element_type, inner)}' is incompatible with "
+                    f"expected MMA tile type '{vector}'"
                 )
 
 
 def _tiles_match(inner: Sequence[int], element_type: Attribute, vector: VectorType, opaque: bool) -> bool:
+    """IREE's matchTileTypes: opaque tiles compare element counts; otherwise the
+    shapes once unit dims are dropped, a scalable MMA dim matching only a
+    dynamic tensor dim."""
     if element_type != vector.element_type:
         return False
     if opaque:
-        return DYNAMIC_INDEX not in inner and _product(inner) == _product(vector.get_shape())
-    return [d for d in inner if d != 1] == [d for d in vector.get_shape() if d != 1]
+        return (
+            DYNAMIC_INDEX not in inner
+            and not any(vector.get_scalable_dims())
+            and _product(inner) == _product(vector.get_shape())
+        )
+    tensor_dims = [d for d in inner if d != 1]
+    vector_dims = [
+        (size, scalable)
+        for size, scalable in zip(vector.get_shape(), vector.get_scalable_dims())
+        if scalable or size != 1
+    ]
+    if len(tensor_dims) != len(vector_dims):
+        return False
+    for tensor_size, (vector_size, scalable) in zip(tensor_dims, vector_dims):
+        if scalable and tensor_size != DYNAMIC_INDEX:
+            return False
+        if not scalable and tensor_size != vector_size:
+            return False
+    return True
 
 
 def _product(values: Iterable[int]) -> int:
@@ -1335,6 +1445,7 @@ IREECodegen = Dialect(
         TranslationInfoAttr,
         DispatchLoweringPassPipelineAttr,
         LoweringConfigAttr,
+        LoweringConfigTilingLevelAttr,
         CompilationInfoAttr,
     ],
 )

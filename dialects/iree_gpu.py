@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     Float8E4M3FNUZType,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
     IntAttr,
     IntegerAttr,
     NoneAttr,
@@ -327,15 +328,16 @@ LHS, RHS, ACC = 0, 1, 2
 class SubgroupLayout:
     """How one operand of an intrinsic is spread over a subgroup's registers.
 
-    For each dim (M, K for LHS; K, N for RHS; M, N for ACC) the extent is
-    `outer * thread * element`: `thread` threads (lane strides `tstrides`) each
-    hold `outer` runs of `element` contiguous values.
+    For each dim (M, K for LHS; K, N for RHS; M, N for ACC; the scaled
+    intrinsics' LHS and RHS add the block dim: M, K, Kb and K, Kb, N) the
+    extent is `outer * thread * element`: `thread` threads (lane strides
+    `tstrides`) each hold `outer` runs of `element` contiguous values.
     """
 
-    outer: tuple[int, int]
-    thread: tuple[int, int]
-    tstrides: tuple[int, int]
-    element: tuple[int, int]
+    outer: tuple[int, ...]
+    thread: tuple[int, ...]
+    tstrides: tuple[int, ...]
+    element: tuple[int, ...]
 
 
 def single_subgroup_layout(intrinsic: MMAIntrinsic, operand: int) -> SubgroupLayout | None:
@@ -382,34 +384,100 @@ def single_subgroup_layout(intrinsic: MMAIntrinsic, operand: int) -> SubgroupLay
     )[operand]
 
 
+LHS_SCALE, RHS_SCALE, SCALED_ACC = 2, 3, 4
+"""Operand indices of a scaled MMA: `(lhs, rhs, lhs_scales, rhs_scales) -> acc`."""
+
+_SCALED_ACC_16x16 = SubgroupLayout((1, 1), (4, 16), (16, 1), (4, 1))
+_SCALED_ACC_32x32 = SubgroupLayout((4, 1), (2, 32), (32, 1), (4, 1))
+_SCALED_LAYOUTS: dict[str, tuple[SubgroupLayout, ...]] = {
+    "MFMA_SCALE_F32_16x16x128_B32": (
+        SubgroupLayout((1, 1, 1), (16, 4, 1), (1, 16, 1), (1, 1, 32)),
+        SubgroupLayout((1, 1, 1), (4, 1, 16), (16, 1, 1), (1, 32, 1)),
+        SubgroupLayout((1, 1), (16, 4), (1, 16), (1, 1)),
+        SubgroupLayout((1, 1), (4, 16), (16, 1), (1, 1)),
+        _SCALED_ACC_16x16,
+    ),
+    "MFMA_SCALE_F32_32x32x64_B32": (
+        SubgroupLayout((1, 1, 1), (32, 2, 1), (1, 32, 1), (1, 1, 32)),
+        SubgroupLayout((1, 1, 1), (2, 1, 32), (32, 1, 1), (1, 32, 1)),
+        SubgroupLayout((1, 1), (32, 2), (1, 32), (1, 1)),
+        SubgroupLayout((1, 1), (2, 32), (32, 1), (1, 1)),
+        _SCALED_ACC_32x32,
+    ),
+}
+
+
+def scaled_subgroup_layout(intrinsic: ScaledMMAIntrinsic, operand: int, acc_col_major: bool = False) -> SubgroupLayout:
+    """The register layout of one operand of a scaled intrinsic, as IREE defines it."""
+    layout = _SCALED_LAYOUTS[intrinsic.value][operand]
+    if operand == SCALED_ACC and acc_col_major:
+        layout = SubgroupLayout(*(v[::-1] for v in (layout.outer, layout.thread, layout.tstrides, layout.element)))
+    return layout
+
+
+def scaled_intrinsic_mnkkb(intrinsic: ScaledMMAIntrinsic) -> tuple[int, int, int, int]:
+    """(M, N, K, Kb) of one scaled intrinsic: K counts blocks of Kb elements."""
+    lhs, rhs = scaled_subgroup_layout(intrinsic, LHS), scaled_subgroup_layout(intrinsic, RHS)
+
+    def extent(layout: SubgroupLayout, dim: int) -> int:
+        return layout.outer[dim] * layout.thread[dim] * layout.element[dim]
+
+    return extent(lhs, 0), extent(rhs, 2), extent(lhs, 1), extent(lhs, 2)
+
+
+SCALED_MMA_SUBGROUP_SIZE = 64
+"""Both scaled MFMA intrinsics run on 64-lane CDNA subgroups."""
+
+
 def intrinsic_swizzle(intrinsic: MMAIntrinsic, operand: int) -> TileSwizzle | None:
     """The swizzle of one intrinsic's operand tile: its register order.
 
-    RHS tiles are stored transposed (N x K), so its layout is rotated first.
-    Element dims become Internal, thread dims CrossThread (lanes that replicate
-    a dim get a distribution factor), outer dims Internal again.
+    None for intrinsics without a 2-D register layout (see
+    `single_subgroup_layout`).
     """
     layout = single_subgroup_layout(intrinsic, operand)
     if layout is None:
         return None
+    return layout_swizzle(layout, intrinsic.subgroup_size, transposed=operand == RHS)
+
+
+def layout_swizzle(layout: SubgroupLayout, subgroup_size: int, transposed: bool) -> TileSwizzle:
+    """IREE's getIntrinsicSwizzle: the TileSwizzle of one operand's register layout.
+
+    `transposed` operands (RHS and RHS scales) are stored N-major, so their
+    layout is rotated right by one first ([K, N] -> [N, K], [K, Kb, N] ->
+    [N, K, Kb]). Element dims become Internal (innermost first, so a block dim
+    Kb stays innermost), thread dims CrossThread (lanes that replicate a dim
+    get a distribution factor), outer dims Internal again.
+    """
     outer, thread, tstrides, element = layout.outer, layout.thread, layout.tstrides, layout.element
-    if operand == RHS:
-        outer, thread, tstrides, element = outer[::-1], thread[::-1], tstrides[::-1], element[::-1]
-    swizzle = TileSwizzle([[], []], [])
-    for i in (1, 0):
+    if transposed:
+        outer, thread, tstrides, element = (
+            (v[-1], *v[:-1]) for v in (outer, thread, tstrides, element)
+        )
+    rank = len(thread)
+    swizzle = TileSwizzle([[] for _ in range(rank)], [])
+    for i in reversed(range(rank)):
         if element[i] != 1:
             swizzle.expand(i, SwizzleDim.internal(element[i]))
-    distribution_factor = intrinsic.subgroup_size // (thread[0] * thread[1])
-    for i in (0, 1):
+    distribution_factor = subgroup_size // _product(thread)
+    for i in range(rank):
         if thread[i] != 1 or tstrides[i] == 0:
             factor = distribution_factor if tstrides[i] == 0 else 1
             swizzle.expand(i, SwizzleDim.cross_thread(thread[i], factor))
     if thread[0] != 1 and thread[1] != 1 and tstrides[0] > tstrides[1]:
         swizzle.permutation[0], swizzle.permutation[1] = swizzle.permutation[1], swizzle.permutation[0]
-    for i in (0, 1):
+    for i in range(rank):
         if outer[i] != 1:
             swizzle.expand(i, SwizzleDim.internal(outer[i]))
     return swizzle
+
+
+def _product(values: Sequence[int]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
 
 
 def _interleave(swizzle: TileSwizzle, dst_index: int) -> None:
@@ -835,9 +903,31 @@ def _print_type(printer: Printer, value: Attribute) -> None:
     printer.print_attribute(value)
 
 
+def _scaled_maps_ok(maps: Sequence[AffineMap]) -> bool:
+    """ScaledMMAAttr::verifyIndexingMaps: (lhs, rhs, acc) form a contraction and
+    each scale uses only indices its operand uses."""
+    if len(maps) != 5 or not _contraction_maps_ok([maps[LHS], maps[RHS], maps[SCALED_ACC]]):
+        return False
+    lhs, rhs = set(maps[LHS].results), set(maps[RHS].results)
+    return set(maps[LHS_SCALE].results) <= lhs and set(maps[RHS_SCALE].results) <= rhs
+
+
+def _scaled_contraction_maps_ok(maps: Sequence[AffineMap]) -> bool:
+    # IREE::LinalgExt::inferScaledContractionDims: five maps, the iterator
+    # kinds inferred from the result map, a projected permutation.
+    return len(maps) == 5 and maps[SCALED_ACC].is_projected_permutation()
+
+
+def _f8e8m0() -> Attribute:
+    return Float8E8M0FNUType()
+
+
 @irdl_attr_definition(init=False)
-class ScaledMMAAttr(ParametrizedAttribute):
+class ScaledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
     """A block-scaled MMA intrinsic with its operand element types.
+
+    Its operands are `(lhs, rhs, lhs_scales, rhs_scales) -> acc`; every
+    `Kb = 32` elements along K share one f8E8M0FNU scale.
 
     ```mlir
     #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32,
@@ -861,12 +951,222 @@ class ScaledMMAAttr(ParametrizedAttribute):
         bool_param("col_major", default=False),
     )
 
+    def __init__(
+        self,
+        intrinsic: ScaledMMAIntrinsic,
+        lhs_elem_type: Attribute,
+        rhs_elem_type: Attribute,
+        acc_elem_type: Attribute,
+        col_major: bool = False,
+    ):
+        super().__init__(
+            ScaledMMAIntrinsicAttr(intrinsic), lhs_elem_type, rhs_elem_type, acc_elem_type,
+            IntegerAttr.from_bool(col_major),
+        )  # fmt: skip
+
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         return parse_struct_attr(parser, cls)
 
     def print_parameters(self, printer: Printer) -> None:
         print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def block_size(self) -> int:
+        return 32
+
+    def element_types(self) -> tuple[Attribute, ...]:
+        """Per operand: lhs, rhs, lhs scales, rhs scales, acc."""
+        return self.lhs_elem_type, self.rhs_elem_type, _f8e8m0(), _f8e8m0(), self.acc_elem_type
+
+    def expected_num_inputs(self) -> int:
+        return 4
+
+    def expected_num_outputs(self) -> int:
+        return 1
+
+    def verify_indexing_maps(self, maps: Sequence[AffineMap]) -> bool:
+        return _scaled_maps_ok(maps)
+
+    def undistributed_tile_types(self) -> list[VectorType] | None:
+        m, n, k, kb = scaled_intrinsic_mnkkb(self.intrinsic.data)
+        lhs, rhs, scale, _, acc = self.element_types()
+        return [
+            VectorType(lhs, [m, k, kb]),
+            VectorType(rhs, [k, kb, n]),
+            VectorType(scale, [m, k]),
+            VectorType(scale, [k, n]),
+            VectorType(acc, [m, n]),
+        ]
+
+    def distributed_tile_types(self) -> list[VectorType] | None:
+        types: list[VectorType] = []
+        for operand, element_type in enumerate(self.element_types()):
+            layout = scaled_subgroup_layout(self.intrinsic.data, operand)
+            types.append(VectorType(element_type, [_product(layout.outer) * _product(layout.element)]))
+        return types
+
+
+def data_tiled_swizzle(
+    base: TileSwizzle,
+    role: int,
+    attr: DataTiledMMAAttr | DataTiledScaledMMAAttr,
+    operand: int,
+) -> TileSwizzle:
+    """IREE's getSwizzleImpl: expand an intrinsic's swizzle by the unrolled
+    intrinsics (CrossIntrinsic) and the subgroups (CrossThread) of `attr`.
+
+    `role` is LHS (also for the LHS scales), RHS (also the RHS scales) or ACC;
+    `operand` is the operand's own index, which the interleaving lists name.
+    """
+    swizzle = base
+
+    def interleaved(values: DenseArrayBase | NoneAttr) -> bool:
+        return operand in (optional_values(values) or ())
+
+    sm, sn, sk = attr.subgroups_m.data, attr.subgroups_n.data, attr.subgroups_k.data
+    im = SwizzleDim.cross_intrinsic(attr.intrinsics_m.data)
+    in_ = SwizzleDim.cross_intrinsic(attr.intrinsics_n.data)
+    ik = SwizzleDim.cross_intrinsic(attr.intrinsics_k.data)
+    interleave_m = interleaved(attr.operands_interleaving_intrinsics_m)
+    interleave_n = interleaved(attr.operands_interleaving_intrinsics_n)
+    interleave_k = interleaved(attr.operands_interleaving_intrinsics_k)
+    if role == LHS:
+        # The LHS tile is shared by the subgroups along N.
+        _expand_if_non_unit(swizzle, 1, ik, interleave_k)
+        _expand_if_non_unit(swizzle, 0, im, interleave_m)
+        _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
+        _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sm, sn))
+    elif role == RHS:
+        _expand_if_non_unit(swizzle, 1, ik, interleave_k)
+        _expand_if_non_unit(swizzle, 0, in_, interleave_n)
+        _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
+        _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sn))
+    else:
+        # The ACC tile is shared by the subgroups along K.
+        subgroups_m, subgroups_n = SwizzleDim.cross_thread(sm), SwizzleDim.cross_thread(sn)
+        if sn > 1:
+            subgroups_n = SwizzleDim.cross_thread(sn, sk)
+        elif sm > 1:
+            subgroups_m = SwizzleDim.cross_thread(sm, sk)
+        _expand_if_non_unit(swizzle, 1, in_, interleave_n)
+        _expand_if_non_unit(swizzle, 0, im, interleave_m)
+        _expand_if_non_unit(swizzle, 1, subgroups_n)
+        _expand_if_non_unit(swizzle, 0, subgroups_m)
+    return swizzle
+
+
+def _swizzle_tile_types(
+    swizzles: Sequence[TileSwizzle], element_types: Sequence[Attribute], distributed: bool
+) -> list[VectorType]:
+    """DataTiledMMAInterfaceAttr's tile types: the swizzled tile, CrossThread
+    dims dropped (size 1) when distributed."""
+    keep = (lambda d: d.kind is not SwizzleDimKind.CROSS_THREAD) if distributed else (lambda d: True)
+    return [VectorType(t, s.swizzled_shape(keep)) for s, t in zip(swizzles, element_types)]
+
+
+@irdl_attr_definition(init=False)
+class DataTiledScaledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
+    """A scaled MMA intrinsic unrolled and distributed over a data tile.
+
+    The parameters are those of `#iree_gpu.data_tiled_mma_layout` plus the
+    element types of `#iree_gpu.scaled_mma_layout`; `unswizzled_operands`
+    lists operands whose tiles are only packed and expanded, not transposed.
+
+    ```mlir
+    #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32,
+        lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32,
+        subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3]>
+    ```
+    """
+
+    name = "iree_gpu.data_tiled_scaled_mma_layout"
+
+    intrinsic: ScaledMMAIntrinsicAttr
+    lhs_elem_type: Attribute
+    rhs_elem_type: Attribute
+    acc_elem_type: Attribute
+    intrinsics_m: IntAttr
+    subgroups_m: IntAttr
+    intrinsics_n: IntAttr
+    subgroups_n: IntAttr
+    intrinsics_k: IntAttr
+    subgroups_k: IntAttr
+    operands_interleaving_intrinsics_m: DenseArrayBase | NoneAttr
+    operands_interleaving_intrinsics_n: DenseArrayBase | NoneAttr
+    operands_interleaving_intrinsics_k: DenseArrayBase | NoneAttr
+    unswizzled_operands: DenseArrayBase | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        StructParam("intrinsic", _parse_scaled_intrinsic, _print_enum),
+        StructParam("lhs_elem_type", _parse_type, _print_type),
+        StructParam("rhs_elem_type", _parse_type, _print_type),
+        StructParam("acc_elem_type", _parse_type, _print_type),
+        int_param("intrinsics_m", default=1),
+        int_param("subgroups_m", default=1),
+        int_param("intrinsics_n", default=1),
+        int_param("subgroups_n", default=1),
+        int_param("intrinsics_k", default=1),
+        int_param("subgroups_k", default=1),
+        i64_array_param("operands_interleaving_intrinsics_m", optional=True),
+        i64_array_param("operands_interleaving_intrinsics_n", optional=True),
+        i64_array_param("operands_interleaving_intrinsics_k", optional=True),
+        i64_array_param("unswizzled_operands", optional=True),
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def element_types(self) -> tuple[Attribute, ...]:
+        """Per operand: lhs, rhs, lhs scales, rhs scales, acc."""
+        return self.lhs_elem_type, self.rhs_elem_type, _f8e8m0(), _f8e8m0(), self.acc_elem_type
+
+    def tile_mnkkb(self) -> tuple[int, int, int, int]:
+        """The (M, N, K, Kb) extent of the whole data tile (K counts blocks)."""
+        m, n, k, kb = scaled_intrinsic_mnkkb(self.intrinsic.data)
+        return (
+            m * self.intrinsics_m.data * self.subgroups_m.data,
+            n * self.intrinsics_n.data * self.subgroups_n.data,
+            k * self.intrinsics_k.data * self.subgroups_k.data,
+            kb,
+        )
+
+    def is_unswizzled_operand(self, operand: int) -> bool:
+        return operand in (optional_values(self.unswizzled_operands) or ())
+
+    def swizzle(self, operand: int) -> TileSwizzle:
+        """The layout of operand `operand`'s tile; an unswizzled operand keeps
+        the expanded dims in order (identity permutation)."""
+        swizzle = self.distribution_swizzle(operand)
+        if self.is_unswizzled_operand(operand):
+            swizzle.permutation = list(range(len(swizzle.permutation)))
+        return swizzle
+
+    def distribution_swizzle(self, operand: int) -> TileSwizzle:
+        """The fully swizzled layout, also of unswizzled operands (how threads
+        delinearize their id)."""
+        layout = scaled_subgroup_layout(self.intrinsic.data, operand)
+        base = layout_swizzle(layout, SCALED_MMA_SUBGROUP_SIZE, transposed=operand in (RHS, RHS_SCALE))
+        role = {LHS: LHS, LHS_SCALE: LHS, RHS: RHS, RHS_SCALE: RHS}.get(operand, ACC)
+        return data_tiled_swizzle(base, role, self, operand)
+
+    def expected_num_inputs(self) -> int:
+        return 4
+
+    def expected_num_outputs(self) -> int:
+        return 1
+
+    def verify_indexing_maps(self, maps: Sequence[AffineMap]) -> bool:
+        return _scaled_contraction_maps_ok(maps)
+
+    def undistributed_tile_types(self) -> list[VectorType] | None:
+        return _swizzle_tile_types([self.swizzle(i) for i in range(5)], self.element_types(), distributed=False)
+
+    def distributed_tile_types(self) -> list[VectorType] | None:
+        return _swizzle_tile_types([self.swizzle(i) for i in range(5)], self.element_types(), distributed=True)
 
 
 # ===----------------------------------------------------------------------=== #
@@ -1419,6 +1719,7 @@ IREEGPU = Dialect(
     [
         ComputeBitwidthsAttr,
         DataTiledMMAAttr,
+        DataTiledScaledMMAAttr,
         DerivedThreadConfigAttr,
         DotProductOpsAttr,
         GPUEncodingResolverAttr,

@@ -181,7 +181,7 @@ func.func @inner_tiled_permutation_not_permutation(%lhs: tensor<?x?x16x4xf32>, %
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @inner_tiled_tile_mismatch(%lhs: tensor<?x?x16x4xf32>, %rhs: tensor<?x?x16x4xf32>, %acc: tensor<?x?x16x16xf32>) -> tensor<?x?x16x16xf32> {
-  // expected-error @+1 {{operand #1 inner tile tensor<16x4xf32> is incompatible with expected MMA tile type vector<4x16xf32>}}
+  // expected-error @+1 {{operand #1 inner tile 'tensor<16x4xf32>' is incompatible with expected MMA tile type 'vector<4x16xf32>'}}
   %0 = iree_codegen.inner_tiled ins(%lhs, %rhs) outs(%acc) <indexing_maps = [#map, #map1, #map2], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], kind = #iree_gpu.mma_layout<MFMA_F32_16x16x4_F32>, semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>> : tensor<?x?x16x4xf32>, tensor<?x?x16x4xf32> into tensor<?x?x16x16xf32>
   return %0 : tensor<?x?x16x16xf32>
 }
@@ -193,7 +193,7 @@ func.func @inner_tiled_tile_mismatch(%lhs: tensor<?x?x16x4xf32>, %rhs: tensor<?x
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @inner_tiled_data_tiled_mismatch(%lhs: tensor<?x?x128x16xf32>, %rhs: tensor<?x?x2x4x4x16x4xf32>, %acc: tensor<?x?x2x2x4x4x4x16x4xf32>) -> tensor<?x?x2x2x4x4x4x16x4xf32> {
-  // expected-error @+1 {{operand #0 inner tile tensor<128x16xf32> is incompatible with expected MMA tile type vector<2x4x4x16x4xf32>}}
+  // expected-error @+1 {{operand #0 inner tile 'tensor<128x16xf32>' is incompatible with expected MMA tile type 'vector<2x4x4x16x4xf32>'}}
   %0 = iree_codegen.inner_tiled ins(%lhs, %rhs) outs(%acc) <indexing_maps = [#map, #map1, #map2], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], kind = #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, intrinsics_m = 4, subgroups_m = 2, intrinsics_n = 4, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [0, 1]>, semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>> : tensor<?x?x128x16xf32>, tensor<?x?x2x4x4x16x4xf32> into tensor<?x?x2x2x4x4x4x16x4xf32>
   return %0 : tensor<?x?x2x2x4x4x4x16x4xf32>
 }
@@ -206,7 +206,7 @@ func.func @inner_tiled_data_tiled_mismatch(%lhs: tensor<?x?x128x16xf32>, %rhs: t
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @inner_tiled_opaque_count_mismatch(%lhs: tensor<?x?x128x16xf32>, %rhs: tensor<?x?x128x8xf32>, %acc: tensor<?x?x128x128xf32>) -> tensor<?x?x128x128xf32> {
-  // expected-error @+1 {{operand #1 inner tile tensor<128x8xf32> is incompatible with expected MMA tile type vector<2x4x4x16x4xf32>}}
+  // expected-error @+1 {{operand #1 inner tile 'tensor<128x8xf32>' is incompatible with expected MMA tile type 'vector<2x4x4x16x4xf32>'}}
   %0 = iree_codegen.inner_tiled ins(%lhs, %rhs) outs(%acc) <indexing_maps = [#map, #map1, #map2], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], kind = #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, intrinsics_m = 4, subgroups_m = 2, intrinsics_n = 4, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [0, 1]>, semantics = #iree_gpu.mma_semantics<distributed = false, opaque = true>> : tensor<?x?x128x16xf32>, tensor<?x?x128x8xf32> into tensor<?x?x128x128xf32>
   return %0 : tensor<?x?x128x128xf32>
 }
