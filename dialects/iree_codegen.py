@@ -932,8 +932,12 @@ class LoweringConfigTilingLevelAttr(ParametrizedAttribute):
 
     @staticmethod
     def parse_body(parser: AttrParser) -> LoweringConfigTilingLevelAttr:
-        def sizes_list(scalable: list[bool] | None) -> list[int]:
+        def sizes_list(scalable: list[bool] | None, prefix_checked: bool = False) -> list[int]:
+            if not prefix_checked:
+                parser.parse_punctuation("[")
             values: list[int] = []
+            if parser.parse_optional_punctuation("]") is not None:
+                return values
 
             def one() -> None:
                 is_scalable = scalable is not None and parser.parse_optional_punctuation("[") is not None
@@ -943,14 +947,16 @@ class LoweringConfigTilingLevelAttr(ParametrizedAttribute):
                 if scalable is not None:
                     scalable.append(is_scalable)
 
-            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, one)
+            parser.parse_punctuation("]")
             return values
 
         flags: list[bool] = []
-        if parser.parse_optional_punctuation("{") is None:
-            sizes = sizes_list(flags)
-            interchange: list[int] = []
+        interchange: list[int] = []
+        if parser.parse_optional_punctuation("[") is not None:
+            sizes = sizes_list(flags, prefix_checked=True)
         else:
+            parser.parse_punctuation("{")
             parser.parse_keyword("sizes")
             parser.parse_punctuation("=")
             sizes = sizes_list(flags)

@@ -150,3 +150,35 @@ func.func @target_wgp_missing_subgroup() attributes {t = #iree_gpu.target<arch =
 func.func @swizzle_groups_per_tile(%arg0: tensor<?x?xf32, #layout>) {
   return
 }
+
+// -----
+
+// A scale may only use the indices of the operand it scales.
+func.func @scaled_scale_map(%l: vector<2x3x1x32xf4E2M1FN>, %r: vector<3x1x5x32xf4E2M1FN>, %ls: vector<2x5x1xf8E8M0FNU>, %rs: vector<3x5x1xf8E8M0FNU>, %a: vector<2x5x4xf32>) -> vector<2x5x4xf32> {
+  // expected-error @+1 {{failed to verify indexing maps}}
+  %0 = iree_codegen.inner_tiled ins(%l, %r, %ls, %rs) outs(%a) {
+    indexing_maps = [affine_map<(i, j, k, b) -> (i, k, b)>, affine_map<(i, j, k, b) -> (k, b, j)>,
+                     affine_map<(i, j, k, b) -> (i, j)>, affine_map<(i, j, k, b) -> (k, j)>,
+                     affine_map<(i, j, k, b) -> (i, j)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32>,
+    semantics = #iree_gpu.mma_semantics<distributed = true, opaque = false>
+  } : vector<2x3x1x32xf4E2M1FN>, vector<3x1x5x32xf4E2M1FN>, vector<2x5x1xf8E8M0FNU>, vector<3x5x1xf8E8M0FNU> into vector<2x5x4xf32>
+  return %0 : vector<2x5x4xf32>
+}
+
+// -----
+
+// Swizzled LHS scales: the interleaved K unrolling is innermost (2x4x16x4).
+func.func @data_tiled_scaled_wrong_scales(%lhs: tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, %rhs: tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, %ls: tensor<?x?x2x4x4x16xf8E8M0FNU>, %rs: tensor<?x?x2x4x16x4xf8E8M0FNU>, %acc: tensor<?x?x2x2x4x16x4xf32>) -> tensor<?x?x2x2x4x16x4xf32> {
+  // expected-error @+1 {{'iree_codegen.inner_tiled' op operand #2 inner tile 'tensor<2x4x4x16xf8E8M0FNU>' is incompatible with expected MMA tile type 'vector<2x4x16x4xf8E8M0FNU>'}}
+  %0 = iree_codegen.inner_tiled ins(%lhs, %rhs, %ls, %rs) outs(%acc) {
+    indexing_maps = [affine_map<(m, n, k, kb) -> (m, k, kb)>, affine_map<(m, n, k, kb) -> (n, k, kb)>,
+                     affine_map<(m, n, k, kb) -> (m, k)>, affine_map<(m, n, k, kb) -> (n, k)>,
+                     affine_map<(m, n, k, kb) -> (m, n)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32, subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3]>,
+    semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>
+  } : tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, tensor<?x?x2x4x4x16xf8E8M0FNU>, tensor<?x?x2x4x16x4xf8E8M0FNU> into tensor<?x?x2x2x4x16x4xf32>
+  return %0 : tensor<?x?x2x2x4x16x4xf32>
+}

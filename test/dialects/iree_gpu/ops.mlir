@@ -141,3 +141,38 @@ func.func @barrier_region_no_inputs() -> f32 {
   } : f32, f32
   return %0#0 : f32
 }
+
+// -----
+
+// Scaled kinds: the data-tiled one checks the swizzled tiles (the LHS scales'
+// K unrolling interleaved innermost, the LHS and RHS left unswizzled), the
+// single intrinsic one a thread's share of each tile.
+// CHECK-LABEL: func.func @scaled_inner_tiled
+// CHECK: iree_codegen.inner_tiled
+// CHECK-SAME: kind = #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32, subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3], unswizzled_operands = [0, 1]>
+// CHECK: iree_codegen.inner_tiled
+// CHECK-SAME: kind = #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_32x32x64_B32, lhs_elem_type = f8E4M3FN, rhs_elem_type = f8E5M2, acc_elem_type = f32>
+func.func @scaled_inner_tiled(
+    %lhs: tensor<?x?x1x2x16x4x4x32xf4E2M1FN>, %rhs: tensor<?x?x1x2x16x4x4x32xf4E2M1FN>,
+    %lhs_scales: tensor<?x?x2x4x16x4xf8E8M0FNU>, %rhs_scales: tensor<?x?x2x4x16x4xf8E8M0FNU>,
+    %acc: tensor<?x?x2x2x4x16x4xf32>,
+    %l: vector<2x3x1x32xf8E4M3FN>, %r: vector<3x1x5x32xf8E5M2>, %ls: vector<2x3x1xf8E8M0FNU>, %rs: vector<3x5x1xf8E8M0FNU>,
+    %a: vector<2x5x16xf32>) -> (tensor<?x?x2x2x4x16x4xf32>, vector<2x5x16xf32>) {
+  %0 = iree_codegen.inner_tiled ins(%lhs, %rhs, %lhs_scales, %rhs_scales) outs(%acc) {
+    indexing_maps = [affine_map<(m, n, k, kb) -> (m, k, kb)>, affine_map<(m, n, k, kb) -> (n, k, kb)>,
+                     affine_map<(m, n, k, kb) -> (m, k)>, affine_map<(m, n, k, kb) -> (n, k)>,
+                     affine_map<(m, n, k, kb) -> (m, n)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32, subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3], unswizzled_operands = [0, 1]>,
+    semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>
+  } : tensor<?x?x1x2x16x4x4x32xf4E2M1FN>, tensor<?x?x1x2x16x4x4x32xf4E2M1FN>, tensor<?x?x2x4x16x4xf8E8M0FNU>, tensor<?x?x2x4x16x4xf8E8M0FNU> into tensor<?x?x2x2x4x16x4xf32>
+  %1 = iree_codegen.inner_tiled ins(%l, %r, %ls, %rs) outs(%a) {
+    indexing_maps = [affine_map<(i, j, k, b) -> (i, k, b)>, affine_map<(i, j, k, b) -> (k, b, j)>,
+                     affine_map<(i, j, k, b) -> (i, k)>, affine_map<(i, j, k, b) -> (k, j)>,
+                     affine_map<(i, j, k, b) -> (i, j)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_32x32x64_B32, lhs_elem_type = f8E4M3FN, rhs_elem_type = f8E5M2, acc_elem_type = f32>,
+    semantics = #iree_gpu.mma_semantics<distributed = true, opaque = false>
+  } : vector<2x3x1x32xf8E4M3FN>, vector<3x1x5x32xf8E5M2>, vector<2x3x1xf8E8M0FNU>, vector<3x5x1xf8E8M0FNU> into vector<2x5x16xf32>
+  return %0, %1 : tensor<?x?x2x2x4x16x4xf32>, vector<2x5x16xf32>
+}
