@@ -989,6 +989,55 @@ class LoweringConfigTilingLevelAttr(ParametrizedAttribute):
 
 
 @irdl_attr_definition(init=False)
+class XORShuffleAttr(ParametrizedAttribute):
+    """A shared-memory swizzle: rows of `row_width` elements accessed
+    `access_width` at a time, access `j` of row `i` moved to `(i / per_phase) % N
+    XOR j` (`N = row_width / access_width`).
+
+    ```mlir
+    #iree_codegen.xor_shuffle<256, 32>
+    #iree_codegen.xor_shuffle<256, 32, 512, 2>
+    ```
+
+    The optional `row_stride` and `per_phase` are 0 when absent.
+    """
+
+    name = "iree_codegen.xor_shuffle"
+
+    row_width: IntAttr
+    access_width: IntAttr
+    row_stride: IntAttr
+    per_phase: IntAttr
+
+    def verify(self) -> None:
+        row, access = self.row_width.data, self.access_width.data
+        if access == 0 or row % access != 0:
+            raise VerifyException("expected access width to divide row width")
+        if self.per_phase.data > row // access:
+            raise VerifyException("per_phase must be smaller than max_phase")
+        if row == 0 or self.row_stride.data % row != 0:
+            raise VerifyException("expected row width to divide row stride")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                values = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=False)
+                )
+            if not 2 <= len(values) <= 4:
+                parser.raise_error("expected row_width, access_width and optionally row_stride and per_phase")
+            return [IntAttr(v) for v in values + [0] * (4 - len(values))]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        values = [self.row_width.data, self.access_width.data]
+        values += [v.data for v in (self.row_stride, self.per_phase) if v.data]
+        printer.print_string("<" + ", ".join(map(str, values)) + ">")
+
+
+@irdl_attr_definition(init=False)
 class CompilationInfoAttr(ParametrizedAttribute):
     """A preset lowering for one op, set on the compiler's input: data tiling leaves such ops alone.
 
@@ -1453,5 +1502,6 @@ IREECodegen = Dialect(
         LoweringConfigAttr,
         LoweringConfigTilingLevelAttr,
         CompilationInfoAttr,
+        XORShuffleAttr,
     ],
 )

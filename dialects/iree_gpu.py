@@ -21,6 +21,7 @@ https://github.com/iree-org/iree
 from __future__ import annotations
 
 import re
+from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -1621,6 +1622,8 @@ class LoweringConfigAttr(ParametrizedAttribute):
             raise VerifyException("promote_operands must be an array of integers")
         if len(promotion_types.data) != len(promoted.data):
             raise VerifyException("promote_operands and promotion_types must have the same length")
+        if not all(isinstance(t, PromotionAttr) for t in promotion_types.data):
+            raise VerifyException("promotion_types elements must implement IREE::GPU::PromotionAttr")
 
 
 def _int_array(attr: Attribute | None) -> list[int] | None:
@@ -1630,8 +1633,12 @@ def _int_array(attr: Attribute | None) -> list[int] | None:
     return values if len(values) == len(attr.data) else None
 
 
+class PromotionAttr(ABC):
+    """How an operand is promoted (copied) before use (`PromotionAttr` interface)."""
+
+
 @irdl_attr_definition
-class DerivedThreadConfigAttr(ParametrizedAttribute):
+class DerivedThreadConfigAttr(ParametrizedAttribute, PromotionAttr):
     """Lowering config whose thread tiling is derived after earlier tiling.
 
     ```mlir
@@ -1640,6 +1647,257 @@ class DerivedThreadConfigAttr(ParametrizedAttribute):
     """
 
     name = "iree_gpu.derived_thread_config"
+
+
+@irdl_attr_definition
+class UseGlobalLoadDMAAttr(ParametrizedAttribute, PromotionAttr):
+    """Promote with global-load DMA: `#iree_gpu.use_global_load_dma`."""
+
+    name = "iree_gpu.use_global_load_dma"
+
+
+@irdl_attr_definition(init=False)
+class PromoteWithCacheSwizzleAttr(ParametrizedAttribute, PromotionAttr):
+    """Promote with a cache swizzle: `#iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_thread_config>`."""
+
+    name = "iree_gpu.promote_with_cache_swizzle"
+
+    copy_config: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [parser.parse_attribute()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.copy_config)
+
+
+@irdl_attr_definition(init=False)
+class SwizzleOperandAttr(ParametrizedAttribute, PromotionAttr):
+    """Promote into a swizzled allocation.
+
+    ```mlir
+    #iree_gpu.swizzle_operand<copy_config = #iree_gpu.derived_thread_config,
+                              swizzle = #iree_codegen.xor_shuffle<256, 32>>
+    ```
+    """
+
+    name = "iree_gpu.swizzle_operand"
+
+    copy_config: Attribute
+    swizzle: Attribute
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (attr_param("copy_config"), attr_param("swizzle"))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+
+@irdl_attr_definition(init=False)
+class ConditionalTransposeAttr(ParametrizedAttribute):
+    """Reorder workgroups by a conditional transpose over XCDs and CUs.
+
+    ```mlir
+    #iree_gpu.conditional_transpose<8, 38>
+    ```
+    """
+
+    name = "iree_gpu.conditional_transpose"
+
+    num_xcds: IntAttr
+    num_cus: IntAttr
+
+    def verify(self) -> None:
+        if self.num_xcds.data == 0 or self.num_cus.data == 0:
+            raise VerifyException("conditional_transpose must have non-zeros parameters")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                xcds = parser.parse_integer(allow_boolean=False)
+                parser.parse_punctuation(",")
+                cus = parser.parse_integer(allow_boolean=False)
+            return [IntAttr(xcds), IntAttr(cus)]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.num_xcds.data}, {self.num_cus.data}>")
+
+
+@irdl_attr_definition(init=False)
+class LaneConstantAttr(ParametrizedAttribute):
+    """An index hint: the value is the same across each group of lanes.
+
+    ```mlir
+    #iree_gpu.lane_constant<16>
+    ```
+    """
+
+    name = "iree_gpu.lane_constant"
+
+    group_size: IntAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [IntAttr(parser.parse_integer(allow_boolean=False))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.group_size.data}>")
+
+
+@irdl_attr_definition(init=False)
+class LaneIncrementAttr(ParametrizedAttribute):
+    """An index hint: the value increments by `step` across each group of lanes.
+
+    ```mlir
+    #iree_gpu.lane_increment<64, step = 2, aligned>
+    ```
+
+    `step = 1` and `aligned = false` are left out.
+    """
+
+    name = "iree_gpu.lane_increment"
+
+    group_size: IntAttr
+    step: IntAttr
+    aligned: IntAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        parser.parse_punctuation("<")
+        group_size = parser.parse_integer(allow_boolean=False)
+        step, aligned = None, None
+        while parser.parse_optional_punctuation(",") is not None:
+            if parser.parse_optional_keyword("step") is not None:
+                if step is not None:
+                    parser.raise_error("'step' specified more than once")
+                parser.parse_punctuation("=")
+                step = parser.parse_integer(allow_boolean=False)
+            elif parser.parse_optional_keyword("aligned") is not None:
+                if aligned is not None:
+                    parser.raise_error("'aligned' specified more than once")
+                aligned = True
+            else:
+                parser.raise_error("expected 'step' or 'aligned'")
+        parser.parse_punctuation(">")
+        return [IntAttr(group_size), IntAttr(1 if step is None else step), IntAttr(int(bool(aligned)))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        text = f"<{self.group_size.data}"
+        if self.step.data != 1:
+            text += f", step = {self.step.data}"
+        if self.aligned.data:
+            text += ", aligned"
+        printer.print_string(text + ">")
+
+
+class SPIRVLoweringPipeline(StrEnum):
+    BASE_LOWERING = "BaseLowering"
+    BASE_DISTRIBUTE = "BaseDistribute"
+    BASE_VECTORIZE = "BaseVectorize"
+    SUBGROUP_REDUCE = "SubgroupReduce"
+    MATMUL_PROMOTE_VECTORIZE = "MatmulPromoteVectorize"
+    COOPERATIVE_MATRIX_VECTORIZE = "CooperativeMatrixVectorize"
+    WINOGRAD_VECTORIZE = "WinogradVectorize"
+
+
+@irdl_attr_definition
+class SPIRVPipelineAttr(EnumAttribute[SPIRVLoweringPipeline], PipelineAttr):
+    """A SPIR-V lowering pipeline: `#iree_gpu.spirv_pipeline<MatmulPromoteVectorize>`."""
+
+    name = "iree_gpu.spirv_pipeline"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> SPIRVLoweringPipeline:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(SPIRVLoweringPipeline)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+class VirtualMMAIntrinsic(StrEnum):
+    """MMA intrinsics IREE composes from native ones (unrolled K, interleaved
+    reads, the sparse trick of the VDMFMA ones)."""
+
+    VMFMA_F32_16x16x32_F16 = "VMFMA_F32_16x16x32_F16"
+    VMFMA_F32_32x32x16_F16 = "VMFMA_F32_32x32x16_F16"
+    VMFMA_F32_16x16x32_F8E4M3FNUZ = "VMFMA_F32_16x16x32_F8E4M3FNUZ"
+    VMFMA_F32_32x32x16_F8E4M3FNUZ = "VMFMA_F32_32x32x16_F8E4M3FNUZ"
+    VDMFMA_F32_8x16x64x2_F16 = "VDMFMA_F32_8x16x64x2_F16"
+    VDMFMA_F32_8x16x64x2_BF16 = "VDMFMA_F32_8x16x64x2_BF16"
+    VDMFMA_I32_8x16x128x2_I8 = "VDMFMA_I32_8x16x128x2_I8"
+    VDMFMA_F32_8x16x128x2_F8E5M2FNUZ = "VDMFMA_F32_8x16x128x2_F8E5M2FNUZ"
+    VDMFMA_F32_8x16x128x2_F8E5M2FNUZ_F8E4M3FNUZ = "VDMFMA_F32_8x16x128x2_F8E5M2FNUZ_F8E4M3FNUZ"
+    VDMFMA_F32_8x16x128x2_F8E4M3FNUZ_F8E5M2FNUZ = "VDMFMA_F32_8x16x128x2_F8E4M3FNUZ_F8E5M2FNUZ"
+    VDMFMA_F32_8x16x128x2_F8E4M3FNUZ = "VDMFMA_F32_8x16x128x2_F8E4M3FNUZ"
+    VDMFMA_F32_8x16x64x1_F16 = "VDMFMA_F32_8x16x64x1_F16"
+    VDMFMA_F32_8x16x64x1_BF16 = "VDMFMA_F32_8x16x64x1_BF16"
+    VDMFMA_I32_8x16x128x1_I8 = "VDMFMA_I32_8x16x128x1_I8"
+    VDMFMA_F32_8x16x128x1_F8E5M2 = "VDMFMA_F32_8x16x128x1_F8E5M2"
+    VDMFMA_F32_8x16x128x1_F8E5M2_F8E4M3FN = "VDMFMA_F32_8x16x128x1_F8E5M2_F8E4M3FN"
+    VDMFMA_F32_8x16x128x1_F8E4M3FN_F8E5M2 = "VDMFMA_F32_8x16x128x1_F8E4M3FN_F8E5M2"
+    VDMFMA_F32_8x16x128x1_F8E4M3FN = "VDMFMA_F32_8x16x128x1_F8E4M3FN"
+
+
+class VirtualMMAIntrinsicAttr(EnumAttribute[VirtualMMAIntrinsic]):
+    """`#iree_gpu.virtual_mma_intrinsic<VMFMA_F32_16x16x32_F16>`."""
+
+    name = "iree_gpu.virtual_mma_intrinsic"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> VirtualMMAIntrinsic:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(VirtualMMAIntrinsic)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+@irdl_attr_definition(init=False)
+class VirtualMMAAttr(ParametrizedAttribute):
+    """A virtual MMA intrinsic, written like `#iree_gpu.mma_layout`.
+
+    ```mlir
+    #iree_gpu.virtual_mma_layout<VMFMA_F32_16x16x32_F16, col_major = true>
+    ```
+
+    mini-iree parses and prints it; it does not describe its tiles, so it is
+    not an `inner_tiled` kind here.
+    """
+
+    name = "iree_gpu.virtual_mma_layout"
+
+    intrinsic: VirtualMMAIntrinsicAttr
+    col_major: IntegerAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            intrinsic = VirtualMMAIntrinsicAttr(parser.parse_str_enum(VirtualMMAIntrinsic))
+            col_major = False
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("col_major")
+                parser.parse_punctuation("=")
+                col_major = parser.parse_boolean()
+        return [intrinsic, IntegerAttr.from_bool(col_major)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.intrinsic.data.value)
+            if self.col_major.value.data:
+                printer.print_string(", col_major = true")
 
 
 # ===----------------------------------------------------------------------=== #
@@ -1718,10 +1976,19 @@ IREEGPU = Dialect(
     [BarrierRegionOp, YieldOp],
     [
         ComputeBitwidthsAttr,
+        ConditionalTransposeAttr,
         DataTiledMMAAttr,
         DataTiledScaledMMAAttr,
         DerivedThreadConfigAttr,
         DotProductOpsAttr,
+        LaneConstantAttr,
+        LaneIncrementAttr,
+        PromoteWithCacheSwizzleAttr,
+        SPIRVPipelineAttr,
+        SwizzleOperandAttr,
+        UseGlobalLoadDMAAttr,
+        VirtualMMAAttr,
+        VirtualMMAIntrinsicAttr,
         GPUEncodingResolverAttr,
         GPUPaddingResolverAttr,
         GPUPipelineOptionsAttr,

@@ -182,3 +182,23 @@ func.func @data_tiled_scaled_wrong_scales(%lhs: tensor<?x?x1x2x4x4x16x32xf4E2M1F
   } : tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, tensor<?x?x2x4x4x16xf8E8M0FNU>, tensor<?x?x2x4x16x4xf8E8M0FNU> into tensor<?x?x2x2x4x16x4xf32>
   return %0 : tensor<?x?x2x2x4x16x4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{promotion_types elements must implement IREE::GPU::PromotionAttr}}
+#bad_promotion = #iree_gpu.lowering_config<{promote_operands = [0], promotion_types = [#iree_gpu.lane_constant<4>]}>
+
+// -----
+
+// expected-error @+1 {{conditional_transpose must have non-zeros parameters}}
+#no_cus = #iree_gpu.conditional_transpose<8, 0>
+
+// -----
+
+// expected-error @+1 {{'step' specified more than once}}
+#two_steps = #iree_gpu.lane_increment<4, step = 2, step = 2>
+
+// -----
+
+// expected-error @+1 {{expected access width to divide row width}}
+#bad_shuffle = #iree_codegen.xor_shuffle<256, 24>

@@ -176,3 +176,25 @@ func.func @scaled_inner_tiled(
   } : vector<2x3x1x32xf8E4M3FN>, vector<3x1x5x32xf8E5M2>, vector<2x3x1xf8E8M0FNU>, vector<3x5x1xf8E8M0FNU> into vector<2x5x16xf32>
   return %0, %1 : tensor<?x?x2x2x4x16x4xf32>, vector<2x5x16xf32>
 }
+
+// -----
+
+// Promotion, reordering and index-hint attributes; defaults are left out.
+// CHECK-LABEL: func.func @gpu_hints
+// CHECK-SAME: a = #iree_gpu.lowering_config<{promote_operands = [0, 1], promotion_types = [#iree_gpu.use_global_load_dma, #iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_thread_config>]}>
+// CHECK-SAME: b = #iree_gpu.swizzle_operand<copy_config = #iree_gpu.derived_thread_config, swizzle = #iree_codegen.xor_shuffle<256, 32, 512, 2>>
+// CHECK-SAME: c = #iree_gpu.conditional_transpose<8, 38>
+// CHECK-SAME: d = #iree_gpu.lane_increment<64, aligned>
+// CHECK-SAME: e = #iree_gpu.lane_constant<16>
+// CHECK-SAME: f = #iree_gpu.spirv_pipeline<CooperativeMatrixVectorize>
+// CHECK-SAME: g = #iree_gpu.virtual_mma_layout<VDMFMA_F32_8x16x64x2_F16, col_major = true>
+func.func @gpu_hints() attributes {
+    a = #iree_gpu.lowering_config<{promote_operands = [0, 1], promotion_types = [#iree_gpu.use_global_load_dma, #iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_thread_config>]}>,
+    b = #iree_gpu.swizzle_operand<copy_config = #iree_gpu.derived_thread_config, swizzle = #iree_codegen.xor_shuffle<256, 32, 512, 2>>,
+    c = #iree_gpu.conditional_transpose<8, 38>,
+    d = #iree_gpu.lane_increment<64, step = 1, aligned>,
+    e = #iree_gpu.lane_constant<16>,
+    f = #iree_gpu.spirv_pipeline<CooperativeMatrixVectorize>,
+    g = #iree_gpu.virtual_mma_layout<VDMFMA_F32_8x16x64x2_F16, col_major = true>} {
+  return
+}
