@@ -545,6 +545,11 @@ class InnerTileDescAttr(ABC):
     outputs the op has and the vector type of each operand's inner tile.
     """
 
+    LEGACY_OPERAND_ORDER: ClassVar[tuple[int, ...] | None] = None
+    """Where each operand of the kind sat in IR written before `semantics`
+    existed, when that order differs (IREE's scaled MMA once took
+    `lhs, lhs_scales, rhs, rhs_scales`)."""
+
     @abstractmethod
     def expected_num_inputs(self) -> int: ...
 
@@ -724,7 +729,9 @@ class TranslationInfoAttr(ParametrizedAttribute):
     def verify(self) -> None:
         if not isinstance(self.pass_pipeline, PipelineAttr):
             raise VerifyException("pass pipeline must implement PipelineAttrInterface")
-        if not isinstance(self.codegen_spec, NoneAttr):
+        if not isinstance(self.codegen_spec, NoneAttr) and not isinstance(
+            self.pass_pipeline, TransformDialectCodegenPipelineAttr
+        ):
             raise VerifyException("transform dialect codegen spec requires transform dialect codegen pipeline")
         sizes = self.workgroup_size_values
         if len(sizes) > 3:
@@ -844,6 +851,123 @@ def _parse_pipeline(parser: AttrParser) -> Attribute:
     return parser.parse_attribute()
 
 
+class _UnitPipelineAttr(ParametrizedAttribute, PipelineAttr):
+    """A pipeline without parameters, printed as its bare name."""
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return []
+
+    def print_parameters(self, printer: Printer) -> None:
+        pass
+
+
+@irdl_attr_definition(init=False)
+class NoPipelineAttr(_UnitPipelineAttr):
+    """No lowering pipeline: `#iree_codegen.no_pipeline`."""
+
+    name = "iree_codegen.no_pipeline"
+
+
+@irdl_attr_definition(init=False)
+class VMVXPipelineAttr(_UnitPipelineAttr):
+    """The VMVX lowering pipeline: `#iree_codegen.vmvx_pipeline`."""
+
+    name = "iree_codegen.vmvx_pipeline"
+
+
+@irdl_attr_definition(init=False)
+class TransformDialectCodegenPipelineAttr(_UnitPipelineAttr):
+    """Lowering by a transform-dialect script (`codegen_spec`): `#iree_codegen.transform_dialect_codegen`."""
+
+    name = "iree_codegen.transform_dialect_codegen"
+
+
+@irdl_attr_definition(init=False)
+class PassPipelineAttr(ParametrizedAttribute, PipelineAttr):
+    """A textual pass pipeline: `#iree_codegen.pass_pipeline<"canonicalize">`."""
+
+    name = "iree_codegen.pass_pipeline"
+
+    pipeline: StringAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [StringAttr(parser.parse_str_literal())]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.pipeline.data)
+
+
+@irdl_attr_definition(init=False)
+class WorkgroupLocalMemoryAttr(ParametrizedAttribute):
+    """The memory space of workgroup-local allocations on the CPU: `#iree_codegen.workgroup_local`."""
+
+    name = "iree_codegen.workgroup_local"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return []
+
+    def print_parameters(self, printer: Printer) -> None:
+        pass
+
+
+@irdl_attr_definition(init=False)
+class WorkgroupScopeAttr(ParametrizedAttribute):
+    """Distribution over workgroups: `#iree_codegen.workgroup_scope` or
+    `#iree_codegen.workgroup_scope<linearize>`."""
+
+    name = "iree_codegen.workgroup_scope"
+
+    linearize: IntegerAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        linearize = False
+        if parser.parse_optional_punctuation("<") is not None:
+            parser.parse_keyword("linearize")
+            parser.parse_punctuation(">")
+            linearize = True
+        return [IntegerAttr.from_bool(linearize)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        if self.linearize.value.data:
+            printer.print_string("<linearize>")
+
+
+@irdl_attr_definition(init=False)
+class ExportConfigAttr(ParametrizedAttribute):
+    """Launch configuration of an export: `#iree_codegen.export_config<workgroup_size = [4, 1]>`."""
+
+    name = "iree_codegen.export_config"
+
+    workgroup_size: DenseArrayBase
+
+    def verify(self) -> None:
+        if len(self.workgroup_size.get_values()) > 3:
+            raise VerifyException("expected workgroup size to have atmost 3 entries")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                parser.parse_keyword("workgroup_size")
+                parser.parse_punctuation("=")
+                sizes = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+                )
+            return [DenseArrayBase.from_list(i64, sizes)]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        sizes = ", ".join(str(v) for v in self.workgroup_size.get_values())
+        printer.print_string(f"<workgroup_size = [{sizes}]>")
+
+
 class LoweringConfigAttrInterface(ABC):
     """An attribute that can be an op's `lowering_config` (`LoweringConfigAttrInterface`)."""
 
@@ -858,7 +982,9 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
 
     name = "iree_codegen.lowering_config"
 
-    tiling_levels: ArrayAttr[ArrayAttr[Attribute]]
+    tiling_levels: ArrayAttr[Attribute]
+    """Each level an array of sizes (a scalable size a one-element array), or a
+    `LoweringConfigTilingLevelAttr` when it has an interchange."""
 
     def __init__(self, tile_sizes: Sequence[Sequence[int]]):
         super().__init__(ArrayAttr(ArrayAttr(IntAttr(v) for v in level) for level in tile_sizes))
@@ -869,7 +995,9 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
     @property
     def tile_sizes(self) -> list[list[int]]:
         return [
-            [e.data[0].data if isinstance(e, ArrayAttr) else e.data for e in level.data]  # type: ignore[union-attr]
+            [int(v) for v in level.sizes.get_values()]
+            if isinstance(level, LoweringConfigTilingLevelAttr)
+            else [e.data[0].data if isinstance(e, ArrayAttr) else e.data for e in level.data]  # type: ignore[union-attr]
             for level in self.tiling_levels.data
         ]
 
@@ -883,6 +1011,8 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
             return IntAttr(parser.parse_integer(allow_boolean=False))
 
         def level() -> Attribute:
+            if parser._current_token.text == "{":
+                return LoweringConfigTilingLevelAttr.parse_body(parser)
             return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, size))
 
         with parser.in_angle_brackets():
@@ -895,8 +1025,15 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
         def size(entry: Attribute) -> str:
             return f"[{entry.data[0].data}]" if isinstance(entry, ArrayAttr) else str(entry.data)  # type: ignore[attr-defined]
 
-        levels = ", ".join("[" + ", ".join(size(e) for e in level.data) + "]" for level in self.tiling_levels.data)
-        printer.print_string(f"<tile_sizes = [{levels}]>")
+        printer.print_string("<tile_sizes = [")
+        for i, level in enumerate(self.tiling_levels.data):
+            if i:
+                printer.print_string(", ")
+            if isinstance(level, LoweringConfigTilingLevelAttr):
+                level.print_body(printer)
+            else:
+                printer.print_string("[" + ", ".join(size(e) for e in level.data) + "]")  # pyright: ignore[reportAttributeAccessIssue]
+        printer.print_string("]>")
 
 
 @irdl_attr_definition(init=False)
@@ -1237,6 +1374,14 @@ class InnerTiledOp(IRDLOperation):
     def indexing_maps_list(self) -> list[AffineMap]:
         return [m.data for m in self.indexing_maps.data]
 
+    def kind_operand_order(self) -> list[int]:
+        """For each operand of the kind, the index of the op operand holding it."""
+        kind = self.kind
+        legacy = kind.LEGACY_OPERAND_ORDER if isinstance(kind, InnerTileDescAttr) else None
+        if self.semantics is None and legacy is not None and len(legacy) == len(self.operands):
+            return list(legacy)
+        return list(range(len(self.operands)))
+
     def operand_inner_shape(self, index: int) -> tuple[int, ...]:
         """The trailing dims of operand `index` that its indexing map skips."""
         ty = self.operands[index].type
@@ -1357,7 +1502,7 @@ class InnerTiledOp(IRDLOperation):
                 raise VerifyException(f"expected indexing map {index} to have fewer than {rank} results")
             if not map.is_projected_permutation():
                 raise VerifyException(f"expected indexing map {index} to be a projected permutation")
-        if not kind.verify_indexing_maps(maps):
+        if not kind.verify_indexing_maps([maps[i] for i in self.kind_operand_order()]):
             raise VerifyException("failed to verify indexing maps")
 
         bounds = self.iteration_bounds()
@@ -1503,5 +1648,12 @@ IREECodegen = Dialect(
         LoweringConfigTilingLevelAttr,
         CompilationInfoAttr,
         XORShuffleAttr,
+        NoPipelineAttr,
+        VMVXPipelineAttr,
+        TransformDialectCodegenPipelineAttr,
+        PassPipelineAttr,
+        WorkgroupLocalMemoryAttr,
+        WorkgroupScopeAttr,
+        ExportConfigAttr,
     ],
 )

@@ -938,6 +938,8 @@ class ScaledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
 
     name = "iree_gpu.scaled_mma_layout"
 
+    LEGACY_OPERAND_ORDER: ClassVar[tuple[int, ...] | None] = (0, 2, 1, 3, 4)
+
     intrinsic: ScaledMMAIntrinsicAttr
     lhs_elem_type: Attribute
     rhs_elem_type: Attribute

@@ -164,16 +164,20 @@ def _run_inner_tiled(op: iree_codegen.InnerTiledOp, arrays: list[np.ndarray]) ->
     contract outer and tile dims in one einsum (or GEMM), and add the product,
     laid out as the accumulator is, to a copy of the accumulator."""
     kind = op.kind
+    order = op.kind_operand_order()
+    arrays = [arrays[i] for i in order]
     if isinstance(op.semantics, iree_codegen.InnerTiledSemanticsAttr) and op.semantics.is_distributed():
         raise InterpreterError(op, "distributed inner_tiled (one thread's share of a tile) cannot be interpreted")
-    maps = op.indexing_maps_list()
+    maps = [op.indexing_maps_list()[i] for i in order]
     scaled = len(maps) == 5
     if len(maps) not in (3, 5) or len(op.outputs) != 1:
         raise InterpreterError(op, f"expected 2 or 4 inputs and 1 output, got {len(maps)} operands")
     swizzles = _kind_swizzles(op, kind, maps, arrays)
     if swizzles is None or any(s is None for s in swizzles):
         raise InterpreterError(op, f"inner_tiled with kind {kind} is not supported by the interpreter")
-    permutations = [list(p.get_values()) for p in op.permutations.data] if op.permutations is not None else None
+    permutations = None
+    if op.permutations is not None:
+        permutations = [list(op.permutations.data[i].get_values()) for i in order]
 
     acc_dtype = arrays[-1].dtype
     unsigned = _unsigned_inputs(kind)

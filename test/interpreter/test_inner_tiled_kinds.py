@@ -265,3 +265,28 @@ def test_gpu_scaled_mma_layout():
     result = _run_inner_tiled(inner_tiled_op(text), operands)
     full = scaled_reference(a, sa, b, sb, c, kb)
     np.testing.assert_allclose(result, scaled_tiles(a, sa, b, sb, full, m0, n0, k0, kb)[4], rtol=1e-4, atol=1e-3)
+
+
+def test_gpu_scaled_mma_layout_in_the_older_operand_order():
+    # IR without `semantics` (IREE, September 2025) lists the inputs as
+    # lhs, lhs_scales, rhs, rhs_scales.
+    kind_text = (
+        "#iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, "
+        "lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32>"
+    )
+    m0, n0, k0, kb = 16, 16, 4, 32
+    m, n, k = m0, 2 * n0, 2 * k0
+    a, b = fp4((m, k * kb)), fp4((k * kb, n))
+    sa, sb, c = scales((m, k)), scales((k, n)), RNG.standard_normal((m, n)).astype(np.float32)
+    lhs, rhs, lhs_scales, rhs_scales, acc = scaled_tiles(a, sa, b, sb, c, m0, n0, k0, kb)
+    operands = [lhs, lhs_scales, rhs.transpose(0, 1, 2, 4, 5, 3), rhs_scales.transpose(0, 1, 3, 2), acc]
+    elements = ["f4E2M1FN", "f8E8M0FNU", "f4E2M1FN", "f8E8M0FNU", "f32"]
+    maps = (
+        "[affine_map<(m, n, k, kb) -> (m, k, kb)>, affine_map<(m, n, k, kb) -> (m, k)>, "
+        "affine_map<(m, n, k, kb) -> (n, k, kb)>, affine_map<(m, n, k, kb) -> (n, k)>, affine_map<(m, n, k, kb) -> (m, n)>]"
+    )
+    text = program(operands, elements, maps, [PARALLEL, PARALLEL, REDUCTION, REDUCTION], kind_text, "")
+    text = text.replace(", semantics = ", "")
+    result = _run_inner_tiled(inner_tiled_op(text), operands)
+    full = scaled_reference(a, sa, b, sb, c, kb)
+    np.testing.assert_allclose(result, scaled_tiles(a, sa, b, sb, full, m0, n0, k0, kb)[4], rtol=1e-4, atol=1e-3)
