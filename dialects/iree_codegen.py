@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntAttr,
     IntegerAttr,
+    IndexType,
     IntegerType,
     MemRefType,
     NoneAttr,
@@ -49,16 +50,20 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -66,7 +71,14 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.traits import (
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+    SingleBlockImplicitTerminator,
+)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -1298,6 +1310,155 @@ class StoreToBufferOp(IRDLOperation):
             raise VerifyException("tensor and buffer shapes must be compatible and element types must match")
 
 
+@irdl_op_definition
+class FusionBarrierOp(IRDLOperation):
+    """Keeps producers and consumers of a tensor from fusing through it.
+
+    ```mlir
+    %1 = iree_codegen.fusion_barrier %0 : tensor<6x?xf32>
+    ```
+    """
+
+    name = "iree_codegen.fusion_barrier"
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    source = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict $source `:` type($result)"
+
+    def __init__(self, source: SSAValue):
+        super().__init__(operands=[source], result_types=[source.type])
+
+
+@irdl_op_definition
+class IndexHintOp(IRDLOperation):
+    """Annotates an index with how it varies across lanes; a pass-through.
+
+    ```mlir
+    %row = iree_codegen.index_hint %idx(#iree_gpu.lane_constant<16>) : index
+    ```
+    """
+
+    name = "iree_codegen.index_hint"
+
+    input = operand_def(IndexType)
+    hint = prop_def(Attribute)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input `(` $hint `)` attr-dict `:` type($input)"
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminates the regions of `iree_codegen` ops.
+
+    ```mlir
+    iree_codegen.yield %x, %y, %z : index, index, index
+    ```
+    """
+
+    name = "iree_codegen.yield"
+
+    values = var_operand_def()
+
+    traits = traits_def(Pure(), IsTerminator())
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+
+@irdl_op_definition
+class DispatchConfigOp(IRDLOperation):
+    """The workgroup count computation and launch metadata of a dispatch function.
+
+    ```mlir
+    iree_codegen.dispatch_config @matmul workgroup_size = [64, 16, 1] subgroup_size = 64 {
+    ^bb0(%w0: index, %w1: index):
+      %c1 = arith.constant 1 : index
+      iree_codegen.yield %w0, %w1, %c1 : index, index, index
+    }
+    ```
+
+    The region maps the workload (its block arguments) to the workgroup count
+    (x, y, z) it yields.
+    """
+
+    name = "iree_codegen.dispatch_config"
+
+    function_ref = prop_def(SymbolRefAttr)
+    workgroup_size = opt_prop_def(DenseArrayBase)
+    subgroup_size = opt_prop_def(IntegerAttr)
+    workgroup_local_memory = opt_prop_def(IntegerAttr)
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (IsolatedFromAbove(), SingleBlockImplicitTerminator(YieldOp)))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchConfigOp:
+        properties: dict[str, Attribute] = {"function_ref": SymbolRefAttr(parser.parse_symbol_name())}
+        if parser.parse_optional_keyword("workgroup_size") is not None:
+            parser.parse_punctuation("=")
+            sizes = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            )
+            properties["workgroup_size"] = DenseArrayBase.from_list(i64, sizes)
+        if parser.parse_optional_keyword("subgroup_size") is not None:
+            parser.parse_punctuation("=")
+            properties["subgroup_size"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+        if parser.parse_optional_keyword("workgroup_local_memory") is not None:
+            parser.parse_punctuation("=")
+            properties["workgroup_local_memory"] = IntegerAttr(
+                parser.parse_integer(allow_boolean=False), IndexType()
+            )
+        body = parser.parse_region()
+        attributes = parser.parse_optional_attr_dict()
+        # SingleBlockImplicitTerminator: the custom form may leave out the
+        # block of an empty region and an empty yield.
+        if not body.blocks:
+            body.add_block(Block())
+        if body.block.last_op is None or not body.block.last_op.has_trait(IsTerminator):
+            body.block.add_op(YieldOp())
+        return cls.create(properties=properties, attributes=attributes, regions=[body])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.function_ref)
+        if self.workgroup_size is not None:
+            sizes = ", ".join(str(v) for v in self.workgroup_size.get_values())
+            printer.print_string(f" workgroup_size = [{sizes}]")
+        if self.subgroup_size is not None:
+            printer.print_string(f" subgroup_size = {self.subgroup_size.value.data}")
+        if self.workgroup_local_memory is not None:
+            printer.print_string(f" workgroup_local_memory = {self.workgroup_local_memory.value.data}")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True, print_empty_block=False)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if self.workgroup_size is not None:
+            count = len(self.workgroup_size.get_values())
+            if not 1 <= count <= 3:
+                raise VerifyException(f"workgroup_size must have 1 to 3 entries, got {count}")
+        terminator = self.body.block.last_op if self.body.blocks else None
+        if not isinstance(terminator, YieldOp):
+            return  # the block's own verifier reports a missing terminator
+        if len(terminator.values) != 3:
+            raise VerifyException(
+                "expected terminator to yield exactly 3 operands (workgroup count x, y, z), "
+                f"got {len(terminator.values)}"
+            )
+        for index, value in enumerate(terminator.values):
+            if not isinstance(value.type, IndexType):
+                raise VerifyException(f"expected terminator operand #{index} to be index type, got {value.type}")
+
+
 _INNER_TILED_PROPS = ("indexing_maps", "iterator_types", "kind", "semantics", "permutations")
 
 
@@ -1639,7 +1800,7 @@ def _print_key_value(printer: Printer, item: tuple[str, Attribute]) -> None:
 
 IREECodegen = Dialect(
     "iree_codegen",
-    [LoadFromBufferOp, StoreToBufferOp, InnerTiledOp],
+    [LoadFromBufferOp, StoreToBufferOp, InnerTiledOp, FusionBarrierOp, IndexHintOp, DispatchConfigOp, YieldOp],
     [
         WorkgroupMappingAttr,
         TranslationInfoAttr,

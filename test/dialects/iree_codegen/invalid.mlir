@@ -276,3 +276,36 @@ func.func @compilation_info_without_lowering_config() attributes {compilation_in
 func.func @unknown_pipeline() attributes {translation_info = #translation} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{workgroup_size must have 1 to 3 entries, got 4}}
+iree_codegen.dispatch_config @big workgroup_size = [64, 1, 1, 1] {
+  %c1 = arith.constant 1 : index
+  iree_codegen.yield %c1, %c1, %c1 : index, index, index
+}
+
+// -----
+
+// expected-error @+1 {{expected terminator to yield exactly 3 operands (workgroup count x, y, z), got 0}}
+iree_codegen.dispatch_config @empty {
+}
+
+// -----
+
+// expected-error @+1 {{expected terminator operand #1 to be index type, got i32}}
+iree_codegen.dispatch_config @typed {
+  %c1 = arith.constant 1 : index
+  %i = arith.constant 1 : i32
+  iree_codegen.yield %c1, %i, %c1 : index, i32, index
+}
+
+// -----
+
+// expected-error @+1 {{transform dialect codegen spec requires transform dialect codegen pipeline}}
+#spec = #iree_codegen.translation_info<pipeline = #iree_codegen.no_pipeline codegen_spec = @foo>
+
+// -----
+
+// expected-error @+1 {{expected workgroup size to have atmost 3 entries}}
+#export = #iree_codegen.export_config<workgroup_size = [4, 1, 1, 1]>
