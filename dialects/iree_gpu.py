@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     NoneAttr,
     StringAttr,
+    TensorType,
     VectorType,
     f16,
     f32,
@@ -62,7 +63,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
@@ -1973,9 +1974,58 @@ class BarrierRegionOp(IRDLOperation):
             raise VerifyException("expected yielded value types to match result types")
 
 
+
+@irdl_op_definition
+class ValueBarrierOp(IRDLOperation):
+    """Synchronizes the workers on tensor or vector values: its results are
+    its inputs, once every worker has produced them.
+
+    ```mlir
+    %out:2 = iree_gpu.value_barrier %a, %b : vector<8xf16>, vector<8xf16>
+    ```
+    """
+
+    name = "iree_gpu.value_barrier"
+
+    inputs = var_operand_def(TensorType | VectorType)
+    results_ = var_result_def(TensorType | VectorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs: Sequence[SSAValue]):
+        super().__init__(operands=[inputs], result_types=[[v.type for v in inputs]])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ValueBarrierOp:
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        values = parser.resolve_operands(operands, types, pos)
+        op = cls(values)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list(self.inputs.types, printer.print_attribute)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("Atleast one input required")
+        if [r.type for r in self.results_] != [v.type for v in self.inputs]:
+            raise VerifyException("all of {inputs, results} have same type")
+        tensors = isinstance(self.inputs[0].type, TensorType)
+        if any(isinstance(v.type, TensorType) != tensors for v in self.inputs):
+            raise VerifyException("All inputs should be either of tensor or vector type")
+
 IREEGPU = Dialect(
     "iree_gpu",
-    [BarrierRegionOp, YieldOp],
+    [BarrierRegionOp, ValueBarrierOp, YieldOp],
     [
         ComputeBitwidthsAttr,
         ConditionalTransposeAttr,

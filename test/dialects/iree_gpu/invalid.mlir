@@ -202,3 +202,11 @@ func.func @data_tiled_scaled_wrong_scales(%lhs: tensor<?x?x1x2x4x4x16x32xf4E2M1F
 
 // expected-error @+1 {{expected access width to divide row width}}
 #bad_shuffle = #iree_codegen.xor_shuffle<256, 24>
+
+// -----
+
+func.func @value_barrier_mixed(%v: vector<8xf16>, %t: tensor<8xf16>) {
+  // expected-error @+1 {{All inputs should be either of tensor or vector type}}
+  %0:2 = iree_gpu.value_barrier %v, %t : vector<8xf16>, tensor<8xf16>
+  return
+}

@@ -198,3 +198,14 @@ func.func @gpu_hints() attributes {
     g = #iree_gpu.virtual_mma_layout<VDMFMA_F32_8x16x64x2_F16, col_major = true>} {
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @value_barriers
+// CHECK: iree_gpu.value_barrier %{{.*}}, %{{.*}} : vector<8xf16>, vector<8xf16>
+// CHECK: iree_gpu.value_barrier %{{.*}} : tensor<?xf16>
+func.func @value_barriers(%v: vector<8xf16>, %t: tensor<?xf16>) -> (vector<8xf16>, vector<8xf16>, tensor<?xf16>) {
+  %0:2 = iree_gpu.value_barrier %v, %v : vector<8xf16>, vector<8xf16>
+  %1 = iree_gpu.value_barrier %t : tensor<?xf16>
+  return %0#0, %0#1, %1 : vector<8xf16>, vector<8xf16>, tensor<?xf16>
+}
