@@ -28,6 +28,8 @@ from functools import cache
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
     ArrayAttr,
     BFloat16Type,
     DenseArrayBase,
@@ -37,8 +39,10 @@ from xdsl.dialects.builtin import (
     Float8E5M2FNUZType,
     Float8E5M2Type,
     Float8E8M0FNUType,
+    IndexType,
     IntAttr,
     IntegerAttr,
+    MemRefType,
     NoneAttr,
     StringAttr,
     TensorType,
@@ -52,12 +56,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import BitEnumAttribute, EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
     region_def,
     traits_def,
     var_operand_def,
@@ -2023,9 +2032,319 @@ class ValueBarrierOp(IRDLOperation):
         if any(isinstance(v.type, TensorType) != tensors for v in self.inputs):
             raise VerifyException("All inputs should be either of tensor or vector type")
 
+
+def _parallel_combining(destination: str):
+    # Imported when first used: the scf dialect need not load with iree_gpu.
+    from mini_iree.dialects.scf import ParallelCombiningOpInterface
+
+    return ParallelCombiningOpInterface((destination,))
+
+
+@irdl_op_definition
+class CoalescedGatherDMAOp(IRDLOperation):
+    """A gather (or, without indices, a copy) whose stores the lanes of a
+    subgroup coalesce: `lane` places each lane's share in `init`.
+
+    ```mlir
+    iree_gpu.coalesced_gather_dma %source[%idx0] into %out lane(%lane)
+        : tensor<4096xf32>, vector<64xi32>, tensor<64xf32>, index -> tensor<64xf32>
+    ```
+
+    Inside `scf.forall.in_parallel` the tensor form updates the shared output.
+    """
+
+    name = "iree_gpu.coalesced_gather_dma"
+
+    source = operand_def(TensorType | MemRefType)
+    indices = var_operand_def(TensorType | VectorType | MemRefType)
+    init = operand_def(TensorType | MemRefType)
+    lane = operand_def(IndexType)
+    result = opt_result_def(TensorType | MemRefType)
+
+    in_bounds = opt_prop_def(ArrayAttr)
+
+    # The tensor form inside `scf.forall.in_parallel` writes the shared output `init`.
+    traits = lazy_traits_def(lambda: (_parallel_combining("init"),))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoalescedGatherDMAOp:
+        source = parser.parse_unresolved_operand()
+        indices = []
+        if parser.parse_optional_punctuation("[") is not None:
+            indices = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation("]")
+        parser.parse_keyword("into")
+        init = parser.parse_unresolved_operand()
+        parser.parse_keyword("lane")
+        parser.parse_punctuation("(")
+        lane = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("in_bounds") is not None:
+            properties["in_bounds"] = parser.parse_attribute()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        result_types = [parser.parse_type()] if parser.parse_optional_punctuation("->") is not None else []
+        operands = parser.resolve_operands([source, *indices, init, lane], types, pos)
+        return cls.create(operands=operands, result_types=result_types, properties=properties, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        if self.indices:
+            printer.print_string("[")
+            printer.print_list(self.indices, printer.print_operand)
+            printer.print_string("]")
+        printer.print_string(" into ")
+        printer.print_operand(self.init)
+        printer.print_string(" lane(")
+        printer.print_operand(self.lane)
+        printer.print_string(")")
+        if self.in_bounds is not None:
+            printer.print_string(" in_bounds ")
+            printer.print_attribute(self.in_bounds)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([o.type for o in self.operands], printer.print_attribute)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        init_type, source_type = self.init.type, self.source.type
+        tensor = isinstance(init_type, TensorType)
+        if tensor and not isinstance(source_type, TensorType):
+            raise VerifyException("source must be tensor when init is tensor")
+        if not tensor and not isinstance(source_type, MemRefType):
+            raise VerifyException("source must be memref when init is memref")
+        init_shape, source_shape = init_type.get_shape(), source_type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
+        indices = list(self.indices)
+        if len(indices) > len(init_shape):
+            raise VerifyException(
+                f"number of indices ({len(indices)}) cannot exceed destination rank ({len(init_shape)})"
+            )
+        if len(indices) > len(source_shape):
+            raise VerifyException(f"number of indices ({len(indices)}) cannot exceed source rank ({len(source_shape)})")
+        for i, index in enumerate(indices):
+            if DYNAMIC_INDEX in index.type.get_shape():
+                raise VerifyException(f"expected index {i} to have static shape")
+        if indices:
+            batch = None
+            for i, index in enumerate(indices):
+                shape = index.type.get_shape()
+                if len(shape) != 1:
+                    raise VerifyException(f"expected index {i} to be a 1-D tensor or vector")
+                batch = shape[0] if batch is None else batch
+                if shape[0] != batch:
+                    raise VerifyException(
+                        f"expected all index vectors to have the same length; index {i} has length {shape[0]} "
+                        f"but expected {batch}"
+                    )
+            if init_shape and batch != init_shape[0]:
+                raise VerifyException(
+                    f"expected batch size (length of index vectors: {batch}) to match first destination "
+                    f"dimension ({init_shape[0]})"
+                )
+        in_bounds = self.in_bounds.data if self.in_bounds is not None else ()
+        for dim, size in enumerate(init_shape):
+            if dim >= len(source_shape):
+                raise VerifyException(
+                    f"expected source to have at least {dim + 1} dimensions when destination has rank {len(init_shape)}"
+                )
+            if dim < len(indices):
+                continue
+            if dim < len(in_bounds) and isinstance(in_bounds[dim], IntegerAttr) and not in_bounds[dim].value.data:
+                continue  # reads past the source's end are allowed (and read zero)
+            if source_shape[dim] != size:
+                raise VerifyException(
+                    f"expected unindexed dimension {dim} to have same length in source ({source_shape[dim]}) "
+                    f"and destination ({size})"
+                )
+        if self.in_bounds is not None and len(in_bounds) != len(init_shape):
+            raise VerifyException(f"in_bounds array size ({len(in_bounds)}) must match init rank ({len(init_shape)})")
+
+
+@irdl_op_definition
+class AsyncDMAOp(IRDLOperation):
+    """Moves a tile from one memory to another without going through registers.
+
+    ```mlir
+    %r = iree_gpu.async_dma %src[%i, %j] to %dst[%c0], vector<64xf16>
+        permutation_map affine_map<(d0, d1) -> (d1)> in_bounds [true]
+        : tensor<20x256xf16>, tensor<128xf16, #gpu.address_space<workgroup>>
+        -> tensor<128xf16, #gpu.address_space<workgroup>>
+    ```
+
+    A source index is an `index` (a contiguous read) or a `vector<Nxindex>` (a
+    gather); the source index types are printed, in brackets after the source
+    type, only when one is a vector. The tensor form returns the new `dest`;
+    the memref form writes it.
+    """
+
+    name = "iree_gpu.async_dma"
+
+    source = operand_def(TensorType | MemRefType)
+    source_indices = var_operand_def()
+    dest = operand_def(TensorType | MemRefType)
+    dest_indices = var_operand_def(IndexType)
+    result = opt_result_def(TensorType | MemRefType)
+
+    transfer_type = prop_def(Attribute)
+    permutation_map = opt_prop_def(AffineMapAttr)
+    in_bounds = opt_prop_def(ArrayAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncDMAOp:
+        source = parser.parse_unresolved_operand()
+        source_indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_keyword("to")
+        dest = parser.parse_unresolved_operand()
+        dest_indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(",")
+        properties: dict[str, Attribute] = {"transfer_type": parser.parse_type()}
+        while True:  # oilist: the clauses in any order, each at most once
+            if "permutation_map" not in properties and parser.parse_optional_keyword("permutation_map") is not None:
+                properties["permutation_map"] = parser.parse_attribute()
+            elif "in_bounds" not in properties and parser.parse_optional_keyword("in_bounds") is not None:
+                properties["in_bounds"] = parser.parse_attribute()
+            else:
+                break
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        source_type = parser.parse_type()
+        if parser.parse_optional_punctuation("[") is not None:
+            index_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation("]")
+        else:
+            index_types = [IndexType()] * len(source_indices)
+        parser.parse_punctuation(",")
+        dest_type = parser.parse_type()
+        result_types = [parser.parse_type()] if parser.parse_optional_punctuation("->") is not None else []
+        (source_value,) = parser.resolve_operands([source], [source_type], pos)
+        index_values = parser.resolve_operands(source_indices, index_types, pos)
+        (dest_value,) = parser.resolve_operands([dest], [dest_type], pos)
+        dest_index_values = parser.resolve_operands(dest_indices, [IndexType()] * len(dest_indices), pos)
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            i32, [1, len(index_values), 1, len(dest_index_values)]
+        )
+        return cls.create(
+            operands=[source_value, *index_values, dest_value, *dest_index_values],
+            result_types=result_types,
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string("[")
+        printer.print_list(self.source_indices, printer.print_operand)
+        printer.print_string("] to ")
+        printer.print_operand(self.dest)
+        printer.print_string("[")
+        printer.print_list(self.dest_indices, printer.print_operand)
+        printer.print_string("], ")
+        printer.print_attribute(self.transfer_type)
+        if self.permutation_map is not None:
+            printer.print_string(" permutation_map ")
+            printer.print_attribute(self.permutation_map)
+        if self.in_bounds is not None:
+            printer.print_string(" in_bounds ")
+            printer.print_attribute(self.in_bounds)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        if not all(isinstance(v.type, IndexType) for v in self.source_indices):
+            printer.print_string(" [")
+            printer.print_list(self.source_indices.types, printer.print_attribute)
+            printer.print_string("]")
+        printer.print_string(", ")
+        printer.print_attribute(self.dest.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        source_type, dest_type = self.source.type, self.dest.type
+        assert isinstance(source_type, TensorType | MemRefType) and isinstance(dest_type, TensorType | MemRefType)
+        source_rank, dest_rank = len(source_type.get_shape()), len(dest_type.get_shape())
+        if len(self.source_indices) != source_rank:
+            raise VerifyException(
+                f"expected {source_rank} source indices (source rank), got {len(self.source_indices)}"
+            )
+        if len(self.dest_indices) != dest_rank:
+            raise VerifyException(f"expected {dest_rank} dest indices (dest rank), got {len(self.dest_indices)}")
+        for i, index in enumerate(self.source_indices):
+            t = index.type
+            if isinstance(t, IndexType):
+                continue
+            if not isinstance(t, VectorType) or len(t.get_shape()) != 1 or not isinstance(t.element_type, IndexType):
+                raise VerifyException(f"source index #{i} must be index or vector<Nxindex>, got {t}")
+        if isinstance(dest_type, TensorType):
+            if self.result is None:
+                raise VerifyException("expected result for tensor operand")
+            if self.result.type != dest_type:
+                raise VerifyException("result type must match dest type")
+        elif self.result is not None:
+            raise VerifyException("unexpected result for memref operand")
+        element_type = source_type.get_element_type()
+        if element_type != dest_type.get_element_type():
+            raise VerifyException("expected source and dest to have the same element type")
+        transfer = self.transfer_type
+        if not isinstance(transfer, VectorType):
+            raise VerifyException("transfer_type must be a VectorType")
+        if transfer.element_type != element_type:
+            raise VerifyException(
+                f"transfer_type element type ({transfer.element_type}) must match source/dest element type "
+                f"({element_type})"
+            )
+        transfer_shape = transfer.get_shape()
+        if len(transfer_shape) != dest_rank:
+            raise VerifyException(f"transfer_type rank ({len(transfer_shape)}) must match dest rank ({dest_rank})")
+        if self.in_bounds is not None and len(self.in_bounds.data) != dest_rank:
+            raise VerifyException(
+                f"in_bounds array size ({len(self.in_bounds.data)}) must match dest rank ({dest_rank})"
+            )
+        if self.permutation_map is not None:
+            map_ = self.permutation_map.data
+            if map_.num_dims != source_rank:
+                raise VerifyException(
+                    f"permutation_map num dims ({map_.num_dims}) must match source rank ({source_rank})"
+                )
+            if len(map_.results) != dest_rank:
+                raise VerifyException(
+                    f"permutation_map num results ({len(map_.results)}) must match dest rank ({dest_rank})"
+                )
+            if not map_.is_projected_permutation():
+                raise VerifyException("permutation_map must be a projected permutation")
+            positions = [e.position if isinstance(e, AffineDimExpr) else None for e in map_.results]
+        elif source_rank != dest_rank:
+            raise VerifyException(
+                f"permutation_map is required when source rank ({source_rank}) differs from dest rank ({dest_rank})"
+            )
+        else:
+            positions = list(range(source_rank))
+        for i, index in enumerate(self.source_indices):
+            if not isinstance(index.type, VectorType):
+                continue
+            if i not in positions:
+                raise VerifyException(f"source dimension {i} has a gather index but is not mapped by permutation_map")
+            dest_dim = positions.index(i)
+            expected, actual = transfer_shape[dest_dim], index.type.get_shape()[0]
+            if actual != expected:
+                raise VerifyException(
+                    f"gather index size ({actual}) for source dimension {i} must match transfer_type size "
+                    f"({expected}) in dest dimension {dest_dim}"
+                )
+
 IREEGPU = Dialect(
     "iree_gpu",
-    [BarrierRegionOp, ValueBarrierOp, YieldOp],
+    [AsyncDMAOp, BarrierRegionOp, CoalescedGatherDMAOp, ValueBarrierOp, YieldOp],
     [
         ComputeBitwidthsAttr,
         ConditionalTransposeAttr,

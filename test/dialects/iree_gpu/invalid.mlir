@@ -210,3 +210,27 @@ func.func @value_barrier_mixed(%v: vector<8xf16>, %t: tensor<8xf16>) {
   %0:2 = iree_gpu.value_barrier %v, %t : vector<8xf16>, tensor<8xf16>
   return
 }
+
+// -----
+
+func.func @async_dma_gather_size(%m: memref<1024x64xf16>, %md: memref<1x64xf16>, %g: vector<2xindex>, %i: index) {
+  // expected-error @+1 {{gather index size (2) for source dimension 0 must match transfer_type size (1) in dest dimension 0}}
+  iree_gpu.async_dma %m[%g, %i] to %md[%i, %i], vector<1x64xf16> : memref<1024x64xf16> [vector<2xindex>, index], memref<1x64xf16>
+  return
+}
+
+// -----
+
+func.func @async_dma_needs_map(%src: tensor<20x64xf16>, %dest: tensor<64xf16>, %i: index) -> tensor<64xf16> {
+  // expected-error @+1 {{permutation_map is required when source rank (2) differs from dest rank (1)}}
+  %0 = iree_gpu.async_dma %src[%i, %i] to %dest[%i], vector<64xf16> : tensor<20x64xf16>, tensor<64xf16> -> tensor<64xf16>
+  return %0 : tensor<64xf16>
+}
+
+// -----
+
+func.func @gather_batch(%idx: vector<32xi32>, %src: memref<4096xf32>, %dst: memref<64xf32>, %lane: index) {
+  // expected-error @+1 {{expected batch size (length of index vectors: 32) to match first destination dimension (64)}}
+  iree_gpu.coalesced_gather_dma %src[%idx] into %dst lane(%lane) : memref<4096xf32>, vector<32xi32>, memref<64xf32>, index
+  return
+}

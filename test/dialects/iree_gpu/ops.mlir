@@ -209,3 +209,25 @@ func.func @value_barriers(%v: vector<8xf16>, %t: tensor<?xf16>) -> (vector<8xf16
   %1 = iree_gpu.value_barrier %t : tensor<?xf16>
   return %0#0, %0#1, %1 : vector<8xf16>, vector<8xf16>, tensor<?xf16>
 }
+
+// -----
+
+// DMA ops: the gather's source index types are printed only when one is a vector.
+// CHECK-LABEL: func.func @dmas
+// CHECK: iree_gpu.async_dma %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}], vector<64xf16> permutation_map #{{.*}} in_bounds [true] : tensor<20x64xf16>, tensor<64xf16, #gpu.address_space<workgroup>> -> tensor<64xf16, #gpu.address_space<workgroup>>
+// CHECK: iree_gpu.async_dma %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}], vector<1x64xf16> : memref<1024x64xf16> [vector<1xindex>, index], memref<1x64xf16>
+// CHECK: iree_gpu.coalesced_gather_dma %{{.*}}[%{{.*}}] into %{{.*}} lane(%{{.*}}) : tensor<4096xf32>, vector<64xi32>, tensor<64xf32>, index -> tensor<64xf32>
+func.func @dmas(%src: tensor<20x64xf16>, %dest: tensor<64xf16, #gpu.address_space<workgroup>>, %i: index,
+                %m: memref<1024x64xf16>, %md: memref<1x64xf16>, %g: vector<1xindex>,
+                %idx: vector<64xi32>, %gs: tensor<4096xf32>, %gd: tensor<64xf32>) -> tensor<64xf32> {
+  %0 = iree_gpu.async_dma %src[%i, %i] to %dest[%i], vector<64xf16> in_bounds [true] permutation_map affine_map<(d0, d1) -> (d1)>
+      : tensor<20x64xf16>, tensor<64xf16, #gpu.address_space<workgroup>> -> tensor<64xf16, #gpu.address_space<workgroup>>
+  iree_gpu.async_dma %m[%g, %i] to %md[%i, %i], vector<1x64xf16> : memref<1024x64xf16> [vector<1xindex>, index], memref<1x64xf16>
+  %c1 = arith.constant 1 : index
+  %r = scf.forall (%t) in (%c1) shared_outs(%out = %gd) -> (tensor<64xf32>) {
+    scf.forall.in_parallel {
+      iree_gpu.coalesced_gather_dma %gs[%idx] into %out lane(%i) : tensor<4096xf32>, vector<64xi32>, tensor<64xf32>, index -> tensor<64xf32>
+    }
+  }
+  return %r : tensor<64xf32>
+}
