@@ -790,40 +790,8 @@ class DataTiledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
         swizzle = intrinsic_swizzle(self.intrinsic.data, operand)
         if swizzle is None:
             return None
-
-        def interleaved(values: DenseArrayBase | NoneAttr) -> bool:
-            return operand in (optional_values(values) or ())
-
-        sm, sn, sk = self.subgroups_m.data, self.subgroups_n.data, self.subgroups_k.data
-        im = SwizzleDim.cross_intrinsic(self.intrinsics_m.data)
-        in_ = SwizzleDim.cross_intrinsic(self.intrinsics_n.data)
-        ik = SwizzleDim.cross_intrinsic(self.intrinsics_k.data)
-        interleave_m = interleaved(self.operands_interleaving_intrinsics_m)
-        interleave_n = interleaved(self.operands_interleaving_intrinsics_n)
-        interleave_k = interleaved(self.operands_interleaving_intrinsics_k) or (walkthrough_era and operand != ACC)
-        if operand == LHS:
-            # The LHS tile is shared by the subgroups along N.
-            _expand_if_non_unit(swizzle, 1, ik, interleave_k)
-            _expand_if_non_unit(swizzle, 0, im, interleave_m)
-            _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
-            _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sm, sn))
-        elif operand == RHS:
-            _expand_if_non_unit(swizzle, 1, ik, interleave_k)
-            _expand_if_non_unit(swizzle, 0, in_, interleave_n)
-            _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
-            _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sn))
-        else:
-            # The ACC tile is shared by the subgroups along K.
-            subgroups_m, subgroups_n = SwizzleDim.cross_thread(sm), SwizzleDim.cross_thread(sn)
-            if sn > 1:
-                subgroups_n = SwizzleDim.cross_thread(sn, sk)
-            elif sm > 1:
-                subgroups_m = SwizzleDim.cross_thread(sm, sk)
-            _expand_if_non_unit(swizzle, 1, in_, interleave_n)
-            _expand_if_non_unit(swizzle, 0, im, interleave_m)
-            _expand_if_non_unit(swizzle, 1, subgroups_n)
-            _expand_if_non_unit(swizzle, 0, subgroups_m)
-        return swizzle
+        # Then, the K unrolling of both inputs was always interleaved.
+        return data_tiled_swizzle(swizzle, operand, self, operand, interleave_inputs_k=walkthrough_era)
 
     def expected_num_inputs(self) -> int:
         return 2
@@ -1024,12 +992,15 @@ def data_tiled_swizzle(
     role: int,
     attr: DataTiledMMAAttr | DataTiledScaledMMAAttr,
     operand: int,
+    interleave_inputs_k: bool = False,
 ) -> TileSwizzle:
     """IREE's getSwizzleImpl: expand an intrinsic's swizzle by the unrolled
     intrinsics (CrossIntrinsic) and the subgroups (CrossThread) of `attr`.
 
     `role` is LHS (also for the LHS scales), RHS (also the RHS scales) or ACC;
     `operand` is the operand's own index, which the interleaving lists name.
+    `interleave_inputs_k` interleaves the K unrolling of the inputs whatever
+    the lists say (IREE until October 2025).
     """
     swizzle = base
 
@@ -1042,7 +1013,7 @@ def data_tiled_swizzle(
     ik = SwizzleDim.cross_intrinsic(attr.intrinsics_k.data)
     interleave_m = interleaved(attr.operands_interleaving_intrinsics_m)
     interleave_n = interleaved(attr.operands_interleaving_intrinsics_n)
-    interleave_k = interleaved(attr.operands_interleaving_intrinsics_k)
+    interleave_k = interleaved(attr.operands_interleaving_intrinsics_k) or (interleave_inputs_k and role != ACC)
     if role == LHS:
         # The LHS tile is shared by the subgroups along N.
         _expand_if_non_unit(swizzle, 1, ik, interleave_k)
