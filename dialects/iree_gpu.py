@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     TensorType,
+    UnitAttr,
     VectorType,
     f16,
     f32,
@@ -64,10 +65,12 @@ from xdsl.irdl import (
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     opt_result_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -1901,7 +1904,7 @@ class YieldOp(IRDLOperation):
 
     values = var_operand_def()
 
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(BarrierRegionOp), Pure()))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(BarrierRegionOp, SubgroupScanOp), Pure()))
 
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
@@ -1954,6 +1957,115 @@ class BarrierRegionOp(IRDLOperation):
             raise VerifyException("expected yielded value types to match result types")
 
 
+
+@irdl_op_definition
+class SubgroupScanOp(IRDLOperation):
+    """A prefix scan across the lanes of a subgroup (in clusters of
+    `cluster_size` lanes `cluster_stride` apart), with the total.
+
+    ```mlir
+    %scan, %total = iree_gpu.subgroup_scan(%x, identity = %zero : f32) cluster(size = 4, stride = 2) {
+    ^bb0(%lhs: f32, %rhs: f32):
+      %add = arith.addf %lhs, %rhs : f32
+      iree_gpu.yield %add : f32
+    } : f32
+    ```
+
+    An `inclusive` scan needs no identity; an exclusive one does.
+    """
+
+    name = "iree_gpu.subgroup_scan"
+
+    value = operand_def()
+    identity = opt_operand_def()
+    result = result_def()
+    total = result_def()
+    inclusive = opt_prop_def(UnitAttr)
+    cluster_size = opt_prop_def(IntegerAttr)
+    cluster_stride = opt_prop_def(IntegerAttr)
+    combiner = region_def("single_block")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupScanOp:
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("inclusive") is not None:
+            properties["inclusive"] = UnitAttr()
+        parser.parse_punctuation("(")
+        value = parser.parse_unresolved_operand()
+        identity = None
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("identity")
+            parser.parse_punctuation("=")
+            identity = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            identity = parser.resolve_operand(identity, parser.parse_type())
+        parser.parse_punctuation(")")
+        if parser.parse_optional_keyword("cluster") is not None:
+            parser.parse_punctuation("(")
+            parser.parse_keyword("size")
+            parser.parse_punctuation("=")
+            properties["cluster_size"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("stride")
+                parser.parse_punctuation("=")
+                properties["cluster_stride"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
+            parser.parse_punctuation(")")
+        combiner = parser.parse_region()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        operands = [parser.resolve_operand(value, value_type)] + ([identity] if identity is not None else [])
+        return cls.create(
+            operands=operands,
+            result_types=[value_type, value_type],
+            properties=properties,
+            attributes=attributes,
+            regions=[combiner],
+        )
+
+    def print(self, printer: Printer) -> None:
+        if self.inclusive is not None:
+            printer.print_string(" inclusive")
+        printer.print_string("(")
+        printer.print_operand(self.value)
+        if self.identity is not None:
+            printer.print_string(", identity = ")
+            printer.print_operand(self.identity)
+            printer.print_string(" : ")
+            printer.print_attribute(self.identity.type)
+        printer.print_string(")")
+        if self.cluster_size is not None:
+            printer.print_string(f" cluster(size = {self.cluster_size.value.data}")
+            if self.cluster_stride is not None and self.cluster_stride.value.data != 1:
+                printer.print_string(f", stride = {self.cluster_stride.value.data}")
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.combiner)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+
+    def verify_(self) -> None:
+        def power_of_two(v: int) -> bool:
+            return v > 0 and v & (v - 1) == 0
+
+        if self.cluster_size is not None and not power_of_two(self.cluster_size.value.data):
+            raise VerifyException("cluster_size must be a power of 2")
+        stride = 1 if self.cluster_stride is None else self.cluster_stride.value.data
+        if not power_of_two(stride):
+            raise VerifyException("cluster_stride must be a power of 2")
+        if self.inclusive is None and self.identity is None:
+            raise VerifyException("exclusive scan requires an identity operand")
+        if self.identity is not None and self.identity.type != self.value.type:
+            raise VerifyException("identity type must match value type")
+        block = self.combiner.block
+        if len(block.args) != 2:
+            raise VerifyException("combiner region must have exactly 2 arguments")
+        if any(arg.type != self.value.type for arg in block.args):
+            raise VerifyException("combiner argument type must match value type")
+        terminator = block.last_op
+        if not isinstance(terminator, YieldOp) or [v.type for v in terminator.values] != [self.value.type]:
+            raise VerifyException("combiner must yield one value of the value type")
 
 @irdl_op_definition
 class ValueBarrierOp(IRDLOperation):
@@ -2315,7 +2427,7 @@ class AsyncDMAOp(IRDLOperation):
 
 IREEGPU = Dialect(
     "iree_gpu",
-    [AsyncDMAOp, BarrierRegionOp, CoalescedGatherDMAOp, ValueBarrierOp, YieldOp],
+    [AsyncDMAOp, BarrierRegionOp, CoalescedGatherDMAOp, SubgroupScanOp, ValueBarrierOp, YieldOp],
     [
         ComputeBitwidthsAttr,
         ConditionalTransposeAttr,

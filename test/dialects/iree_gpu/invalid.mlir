@@ -234,3 +234,15 @@ func.func @gather_batch(%idx: vector<32xi32>, %src: memref<4096xf32>, %dst: memr
   iree_gpu.coalesced_gather_dma %src[%idx] into %dst lane(%lane) : memref<4096xf32>, vector<32xi32>, memref<64xf32>, index
   return
 }
+
+// -----
+
+func.func @scan_cluster(%x: f32, %zero: f32) -> f32 {
+  // expected-error @+1 {{cluster_size must be a power of 2}}
+  %s, %t = iree_gpu.subgroup_scan(%x, identity = %zero : f32) cluster(size = 3) {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %add = arith.addf %lhs, %rhs : f32
+    iree_gpu.yield %add : f32
+  } : f32
+  return %s : f32
+}

@@ -231,3 +231,24 @@ func.func @dmas(%src: tensor<20x64xf16>, %dest: tensor<64xf16, #gpu.address_spac
   }
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @scans
+// CHECK: iree_gpu.subgroup_scan(%{{.*}}, identity = %{{.*}} : f32) cluster(size = 4, stride = 2) {
+// CHECK: iree_gpu.yield %{{.*}} : f32
+// CHECK: } : f32
+// CHECK: iree_gpu.subgroup_scan inclusive(%{{.*}}) cluster(size = 8) {
+func.func @scans(%x: f32, %zero: f32) -> (f32, f32, f32, f32) {
+  %s0, %t0 = iree_gpu.subgroup_scan(%x, identity = %zero : f32) cluster(size = 4, stride = 2) {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %add = arith.addf %lhs, %rhs : f32
+    iree_gpu.yield %add : f32
+  } : f32
+  %s1, %t1 = iree_gpu.subgroup_scan inclusive(%x) cluster(size = 8, stride = 1) {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %max = arith.maximumf %lhs, %rhs : f32
+    iree_gpu.yield %max : f32
+  } : f32
+  return %s0, %t0, %s1, %t1 : f32, f32, f32, f32
+}
