@@ -1,4 +1,15 @@
-"""The `iree_cpu` dialect: the CPU and VMVX data-tiling layout resolvers.
+"""The `iree_cpu` dialect: the CPU and VMVX data-tiling layout resolvers, the
+CPU `inner_tiled` kind and the CPU lowering configuration.
+
+- `#iree_cpu.data_tiled_mma_layout<intrinsic = MMA_X86_AVX512_1x16x1_F32_F32,
+  intrinsics_m = 16>` names a CPU MMA intrinsic unrolled over a data tile; with
+  `#iree_cpu.mma_semantics<>` it is the `kind` of CPU `iree_codegen.inner_tiled`
+  ops (IREE's `enable_inner_tiled` path). Its tiles are row-major (LHS MxK,
+  RHS NxK, ACC MxN) except SVE's scalable ones and the block-interleaved
+  accumulator of the 16x16x2 VNNI intrinsic.
+- `#iree_cpu.lowering_config<...>`, `#iree_cpu.pipeline<...>`,
+  `#iree_cpu.inner_tile_alignments<...>` and `#iree_cpu.ukernel_provider`
+  describe how a dispatch is lowered.
 
 An executable target names its resolver in its configuration,
 `iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>`. When the stream

@@ -11,8 +11,13 @@ For data tiling it provides:
   intrinsic unrolled over a data tile, which is the `kind` of the
   `iree_codegen.inner_tiled` ops GPU materialization creates, and the swizzle of
   each operand's tile (`DataTiledMMAAttr.swizzle`);
-- the lowering configuration attributes and the `iree_gpu.barrier_region` op
-  that appear once a dispatch is tiled for the GPU.
+- `#iree_gpu.mma_layout`, `#iree_gpu.scaled_mma_layout` and
+  `#iree_gpu.data_tiled_scaled_mma_layout`, the other `inner_tiled` kinds (the
+  scaled ones take `lhs, rhs, lhs_scales, rhs_scales` and accumulate, every
+  32 elements along K sharing one f8E8M0FNU scale);
+- the lowering configuration attributes and the ops (`iree_gpu.barrier_region`,
+  `value_barrier`, `subgroup_scan`, the DMA ops) that appear once a dispatch is
+  tiled for the GPU.
 
 Upstream: compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/ in
 https://github.com/iree-org/iree
