@@ -1311,6 +1311,119 @@ class StoreToBufferOp(IRDLOperation):
 
 
 @irdl_op_definition
+class UKernelGenericOp(IRDLOperation):
+    """A computation forwarded to a microkernel, named by a string.
+
+    ```mlir
+    %0:2 = iree_codegen.ukernel.generic "foo"
+        ins(%in0, %in1 : tensor<?x?xf32>, tensor<?xf32>)
+        outs(%out0, %out1 : tensor<?xf32>, tensor<?x?xf32>)
+        (%b0, %b1 : f32, i64) strided_dims([[0, 1], [], [1]])
+        -> tensor<?xf32>, tensor<?x?xf32>
+    ```
+
+    Destination style: each tensor output has a result of its type.
+    """
+
+    name = "iree_codegen.ukernel.generic"
+
+    inputs = var_operand_def()
+    outputs = var_operand_def()
+    other_operands = var_operand_def()
+    results_ = var_result_def()
+    u_kernel_fn_name = prop_def(StringAttr)
+    fn_def_attrs = opt_prop_def(DictionaryAttr)
+    strided_dims = opt_prop_def(ArrayAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UKernelGenericOp:
+        attributes = parser.parse_optional_attr_dict()
+        properties: dict[str, Attribute] = {"u_kernel_fn_name": StringAttr(parser.parse_str_literal())}
+
+        def operand_group() -> list[SSAValue]:
+            operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+            return parser.resolve_operands(operands, types, pos)
+
+        groups: list[list[SSAValue]] = []
+        for keyword in ("ins", "outs", None):
+            if keyword is not None and parser.parse_optional_keyword(keyword) is None:
+                groups.append([])
+                continue
+            if parser.parse_optional_punctuation("(") is None:
+                if keyword is not None:
+                    parser.parse_punctuation("(")
+                groups.append([])
+                continue
+            groups.append(operand_group())
+        if parser.parse_optional_keyword("fn_def_attrs") is not None:
+            properties["fn_def_attrs"] = parser.parse_attribute()
+        if parser.parse_optional_keyword("strided_dims") is not None:
+            parser.parse_punctuation("(")
+            properties["strided_dims"] = parser.parse_attribute()
+            parser.parse_punctuation(")")
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(g) for g in groups])
+        return cls.create(
+            operands=[v for g in groups for v in g],
+            result_types=result_types,
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" ")
+        printer.print_string_literal(self.u_kernel_fn_name.data)
+        for keyword, values in (("ins", self.inputs), ("outs", self.outputs), ("", self.other_operands)):
+            if not values:
+                continue
+            printer.print_string(f" {keyword}(" if keyword else " (")
+            printer.print_list(values, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list(values.types, printer.print_attribute)
+            printer.print_string(")")
+        if self.fn_def_attrs is not None:
+            printer.print_string(" fn_def_attrs ")
+            printer.print_attribute(self.fn_def_attrs)
+        if self.strided_dims is not None:
+            printer.print_string(" strided_dims(")
+            printer.print_attribute(self.strided_dims)
+            printer.print_string(")")
+        if self.results_:
+            printer.print_string(" -> ")
+            printer.print_list(self.results_.types, printer.print_attribute)
+
+    def verify_(self) -> None:
+        for index, output in enumerate(self.outputs):
+            if not isinstance(output.type, TensorType | MemRefType):
+                raise VerifyException(
+                    f"operand #{len(self.inputs) + index} must be variadic of ranked tensor or memref of any "
+                    f"type, but got '{output.type}'"
+                )
+        # DestinationStyleOpInterface: one result per tensor output, of its type.
+        tensor_outputs = [(i, o) for i, o in enumerate(self.outputs) if isinstance(o.type, TensorType)]
+        if len(self.results_) != len(tensor_outputs):
+            raise VerifyException(
+                f"expected the number of tensor results ({len(self.results_)}) to be equal to the number of "
+                f"output tensors ({len(tensor_outputs)})"
+            )
+        for (index, output), result in zip(tensor_outputs, self.results_):
+            if output.type != result.type:
+                raise VerifyException(
+                    f"expected type of operand #{len(self.inputs) + index} ('{output.type}') to match type of "
+                    f"corresponding result ('{result.type}')"
+                )
+
+
+@irdl_op_definition
 class FusionBarrierOp(IRDLOperation):
     """Keeps producers and consumers of a tensor from fusing through it.
 
@@ -1800,7 +1913,16 @@ def _print_key_value(printer: Printer, item: tuple[str, Attribute]) -> None:
 
 IREECodegen = Dialect(
     "iree_codegen",
-    [LoadFromBufferOp, StoreToBufferOp, InnerTiledOp, FusionBarrierOp, IndexHintOp, DispatchConfigOp, YieldOp],
+    [
+        LoadFromBufferOp,
+        StoreToBufferOp,
+        InnerTiledOp,
+        FusionBarrierOp,
+        IndexHintOp,
+        DispatchConfigOp,
+        YieldOp,
+        UKernelGenericOp,
+    ],
     [
         WorkgroupMappingAttr,
         TranslationInfoAttr,

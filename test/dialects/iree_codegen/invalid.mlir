@@ -309,3 +309,11 @@ iree_codegen.dispatch_config @typed {
 
 // expected-error @+1 {{expected workgroup size to have atmost 3 entries}}
 #export = #iree_codegen.export_config<workgroup_size = [4, 1, 1, 1]>
+
+// -----
+
+func.func @ukernel_result_type(%out: tensor<10xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{expected type of operand #0 ('tensor<10xf32>') to match type of corresponding result ('tensor<?xf32>')}}
+  %0 = iree_codegen.ukernel.generic "foo" outs(%out : tensor<10xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

@@ -182,3 +182,13 @@ iree_codegen.dispatch_config @static {
   %c1 = arith.constant 1 : index
   iree_codegen.yield %c1, %c1, %c1 : index, index, index
 }
+
+// -----
+
+// CHECK-LABEL: func.func @ukernel
+// CHECK: iree_codegen.ukernel.generic "foo" ins(%{{.*}} : tensor<?x?xf32>) outs(%{{.*}}, %{{.*}} : tensor<?xf32>, memref<?xf32>) (%{{.*}} : i64) fn_def_attrs {hal.import.bitcode = true} strided_dims({{\[}}[0], [], [1]]) -> tensor<?xf32>
+func.func @ukernel(%in: tensor<?x?xf32>, %out: tensor<?xf32>, %buf: memref<?xf32>, %n: i64) -> tensor<?xf32> {
+  %0 = iree_codegen.ukernel.generic "foo" ins(%in : tensor<?x?xf32>) outs(%out, %buf : tensor<?xf32>, memref<?xf32>)
+      (%n : i64) fn_def_attrs {hal.import.bitcode = true} strided_dims([[0], [], [1]]) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
