@@ -169,6 +169,23 @@ class MMAIntrinsic(StrEnum):
         return self.value.startswith("MMA_ARM_SVE_")
 
     @property
+    def generic_scalar_register_budget(self) -> int:
+        """How many registers the generic scalar intrinsic may use (its `_REG<n>`)."""
+        assert self.is_generic_scalar
+        return int(self.value.rsplit("_REG", 1)[1])
+
+    @property
+    def register_space_bytes(self) -> int:
+        """getRegisterSpaceBytes: the vector register file the cost model fills
+        (16 YMM x 32 B on AVX2, 32 ZMM x 64 B on AVX-512, 32 Z x 16 B on SVE
+        taken at its minimum length, 16 x 32 B otherwise)."""
+        if self.value.startswith("MMA_X86_AVX512"):
+            return 32 * 64
+        if self.is_arm_sve:
+            return 32 * 16
+        return 16 * 32
+
+    @property
     def row_major_mnk(self) -> tuple[int, int, int] | None:
         """getRowMajorTilesMNKShape: the (M, N, K) of intrinsics whose tiles are
         plain row-major (all but SVE's scalable ones)."""
