@@ -41,7 +41,6 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     NoneAttr,
-    StringAttr,
     VectorType,
     f16,
     f32,

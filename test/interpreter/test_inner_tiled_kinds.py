@@ -221,8 +221,10 @@ def inner_tiled_op(text: str) -> iree_codegen.InnerTiledOp:
     [
         "subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3]",
         "intrinsics_m = 2, intrinsics_n = 2, operands_interleaving_intrinsics_m = [0]",
-        "operands_interleaving_intrinsics_m = [2], operands_interleaving_intrinsics_n = [3], "
-        "operands_interleaving_intrinsics_k = [2, 3], unswizzled_operands = [0, 1]",
+        (
+            "operands_interleaving_intrinsics_m = [2], operands_interleaving_intrinsics_n = [3], "
+            "operands_interleaving_intrinsics_k = [2, 3], unswizzled_operands = [0, 1]"
+        ),
     ],
 )
 def test_gpu_data_tiled_scaled(fields):
