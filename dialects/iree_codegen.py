@@ -32,8 +32,10 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
     DictionaryAttr,
+    IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -48,16 +50,20 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -65,7 +71,14 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.traits import (
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+    SingleBlockImplicitTerminator,
+)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -544,6 +557,11 @@ class InnerTileDescAttr(ABC):
     outputs the op has and the vector type of each operand's inner tile.
     """
 
+    LEGACY_OPERAND_ORDER: ClassVar[tuple[int, ...] | None] = None
+    """Where each operand of the kind sat in IR written before `semantics`
+    existed, when that order differs (IREE's scaled MMA once took
+    `lhs, lhs_scales, rhs, rhs_scales`)."""
+
     @abstractmethod
     def expected_num_inputs(self) -> int: ...
 
@@ -723,7 +741,9 @@ class TranslationInfoAttr(ParametrizedAttribute):
     def verify(self) -> None:
         if not isinstance(self.pass_pipeline, PipelineAttr):
             raise VerifyException("pass pipeline must implement PipelineAttrInterface")
-        if not isinstance(self.codegen_spec, NoneAttr):
+        if not isinstance(self.codegen_spec, NoneAttr) and not isinstance(
+            self.pass_pipeline, TransformDialectCodegenPipelineAttr
+        ):
             raise VerifyException("transform dialect codegen spec requires transform dialect codegen pipeline")
         sizes = self.workgroup_size_values
         if len(sizes) > 3:
@@ -843,6 +863,123 @@ def _parse_pipeline(parser: AttrParser) -> Attribute:
     return parser.parse_attribute()
 
 
+class _UnitPipelineAttr(ParametrizedAttribute, PipelineAttr):
+    """A pipeline without parameters, printed as its bare name."""
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return []
+
+    def print_parameters(self, printer: Printer) -> None:
+        pass
+
+
+@irdl_attr_definition(init=False)
+class NoPipelineAttr(_UnitPipelineAttr):
+    """No lowering pipeline: `#iree_codegen.no_pipeline`."""
+
+    name = "iree_codegen.no_pipeline"
+
+
+@irdl_attr_definition(init=False)
+class VMVXPipelineAttr(_UnitPipelineAttr):
+    """The VMVX lowering pipeline: `#iree_codegen.vmvx_pipeline`."""
+
+    name = "iree_codegen.vmvx_pipeline"
+
+
+@irdl_attr_definition(init=False)
+class TransformDialectCodegenPipelineAttr(_UnitPipelineAttr):
+    """Lowering by a transform-dialect script (`codegen_spec`): `#iree_codegen.transform_dialect_codegen`."""
+
+    name = "iree_codegen.transform_dialect_codegen"
+
+
+@irdl_attr_definition(init=False)
+class PassPipelineAttr(ParametrizedAttribute, PipelineAttr):
+    """A textual pass pipeline: `#iree_codegen.pass_pipeline<"canonicalize">`."""
+
+    name = "iree_codegen.pass_pipeline"
+
+    pipeline: StringAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [StringAttr(parser.parse_str_literal())]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.pipeline.data)
+
+
+@irdl_attr_definition(init=False)
+class WorkgroupLocalMemoryAttr(ParametrizedAttribute):
+    """The memory space of workgroup-local allocations on the CPU: `#iree_codegen.workgroup_local`."""
+
+    name = "iree_codegen.workgroup_local"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return []
+
+    def print_parameters(self, printer: Printer) -> None:
+        pass
+
+
+@irdl_attr_definition(init=False)
+class WorkgroupScopeAttr(ParametrizedAttribute):
+    """Distribution over workgroups: `#iree_codegen.workgroup_scope` or
+    `#iree_codegen.workgroup_scope<linearize>`."""
+
+    name = "iree_codegen.workgroup_scope"
+
+    linearize: IntegerAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        linearize = False
+        if parser.parse_optional_punctuation("<") is not None:
+            parser.parse_keyword("linearize")
+            parser.parse_punctuation(">")
+            linearize = True
+        return [IntegerAttr.from_bool(linearize)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        if self.linearize.value.data:
+            printer.print_string("<linearize>")
+
+
+@irdl_attr_definition(init=False)
+class ExportConfigAttr(ParametrizedAttribute):
+    """Launch configuration of an export: `#iree_codegen.export_config<workgroup_size = [4, 1]>`."""
+
+    name = "iree_codegen.export_config"
+
+    workgroup_size: DenseArrayBase
+
+    def verify(self) -> None:
+        if len(self.workgroup_size.get_values()) > 3:
+            raise VerifyException("expected workgroup size to have atmost 3 entries")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                parser.parse_keyword("workgroup_size")
+                parser.parse_punctuation("=")
+                sizes = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+                )
+            return [DenseArrayBase.from_list(i64, sizes)]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        sizes = ", ".join(str(v) for v in self.workgroup_size.get_values())
+        printer.print_string(f"<workgroup_size = [{sizes}]>")
+
+
 class LoweringConfigAttrInterface(ABC):
     """An attribute that can be an op's `lowering_config` (`LoweringConfigAttrInterface`)."""
 
@@ -857,7 +994,9 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
 
     name = "iree_codegen.lowering_config"
 
-    tiling_levels: ArrayAttr[ArrayAttr[Attribute]]
+    tiling_levels: ArrayAttr[Attribute]
+    """Each level an array of sizes (a scalable size a one-element array), or a
+    `LoweringConfigTilingLevelAttr` when it has an interchange."""
 
     def __init__(self, tile_sizes: Sequence[Sequence[int]]):
         super().__init__(ArrayAttr(ArrayAttr(IntAttr(v) for v in level) for level in tile_sizes))
@@ -868,7 +1007,9 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
     @property
     def tile_sizes(self) -> list[list[int]]:
         return [
-            [e.data[0].data if isinstance(e, ArrayAttr) else e.data for e in level.data]  # type: ignore[union-attr]
+            [int(v) for v in level.sizes.get_values()]
+            if isinstance(level, LoweringConfigTilingLevelAttr)
+            else [e.data[0].data if isinstance(e, ArrayAttr) else e.data for e in level.data]  # type: ignore[union-attr]
             for level in self.tiling_levels.data
         ]
 
@@ -882,6 +1023,8 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
             return IntAttr(parser.parse_integer(allow_boolean=False))
 
         def level() -> Attribute:
+            if parser._current_token.text == "{":
+                return LoweringConfigTilingLevelAttr.parse_body(parser)
             return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, size))
 
         with parser.in_angle_brackets():
@@ -894,8 +1037,153 @@ class LoweringConfigAttr(ParametrizedAttribute, LoweringConfigAttrInterface):
         def size(entry: Attribute) -> str:
             return f"[{entry.data[0].data}]" if isinstance(entry, ArrayAttr) else str(entry.data)  # type: ignore[attr-defined]
 
-        levels = ", ".join("[" + ", ".join(size(e) for e in level.data) + "]" for level in self.tiling_levels.data)
-        printer.print_string(f"<tile_sizes = [{levels}]>")
+        printer.print_string("<tile_sizes = [")
+        for i, level in enumerate(self.tiling_levels.data):
+            if i:
+                printer.print_string(", ")
+            if isinstance(level, LoweringConfigTilingLevelAttr):
+                level.print_body(printer)
+            else:
+                printer.print_string("[" + ", ".join(size(e) for e in level.data) + "]")  # pyright: ignore[reportAttributeAccessIssue]
+        printer.print_string("]>")
+
+
+@irdl_attr_definition(init=False)
+class LoweringConfigTilingLevelAttr(ParametrizedAttribute):
+    """The tile sizes of one tiling level, with optional interchange.
+
+    ```mlir
+    #iree_codegen.lowering_config_level<[0, [32], 16]>
+    #iree_codegen.lowering_config_level<{sizes = [0, [32], 16], interchange = [0, 1, 2]}>
+    ```
+
+    A size in brackets is scalable. Lowering configs write levels without the
+    prefix (`parse_body` / `print_body`).
+    """
+
+    name = "iree_codegen.lowering_config_level"
+
+    sizes: DenseArrayBase
+    interchange: DenseArrayBase
+    scalable_flags: DenseArrayBase
+
+    def __init__(self, sizes: Sequence[int], interchange: Sequence[int] = (), scalable_flags: Sequence[bool] = ()):
+        super().__init__(
+            DenseArrayBase.from_list(i64, list(sizes)),
+            DenseArrayBase.from_list(i64, list(interchange)),
+            DenseArrayBase.from_list(i64, [int(f) for f in scalable_flags]),
+        )
+
+    def verify(self) -> None:
+        flags, sizes = self.scalable_flags.get_values(), self.sizes.get_values()
+        if flags and len(flags) != len(sizes):
+            raise VerifyException("scalable flags length does not match tile sizes")
+
+    @staticmethod
+    def parse_body(parser: AttrParser) -> LoweringConfigTilingLevelAttr:
+        def sizes_list(scalable: list[bool] | None, prefix_checked: bool = False) -> list[int]:
+            if not prefix_checked:
+                parser.parse_punctuation("[")
+            values: list[int] = []
+            if parser.parse_optional_punctuation("]") is not None:
+                return values
+
+            def one() -> None:
+                is_scalable = scalable is not None and parser.parse_optional_punctuation("[") is not None
+                values.append(parser.parse_integer(allow_boolean=False))
+                if is_scalable:
+                    parser.parse_punctuation("]")
+                if scalable is not None:
+                    scalable.append(is_scalable)
+
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, one)
+            parser.parse_punctuation("]")
+            return values
+
+        flags: list[bool] = []
+        interchange: list[int] = []
+        if parser.parse_optional_punctuation("[") is not None:
+            sizes = sizes_list(flags, prefix_checked=True)
+        else:
+            parser.parse_punctuation("{")
+            parser.parse_keyword("sizes")
+            parser.parse_punctuation("=")
+            sizes = sizes_list(flags)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("interchange")
+            parser.parse_punctuation("=")
+            interchange = sizes_list(None)
+            parser.parse_punctuation("}")
+        # A level without scalable sizes stores no flags, as IREE's builder does.
+        return LoweringConfigTilingLevelAttr(sizes, interchange, flags if any(flags) else ())
+
+    def print_body(self, printer: Printer) -> None:
+        sizes, flags = self.sizes.get_values(), self.scalable_flags.get_values()
+        text = ", ".join(f"[{v}]" if flags and flags[i] else str(v) for i, v in enumerate(sizes))
+        interchange = self.interchange.get_values()
+        if not interchange:
+            printer.print_string(f"[{text}]")
+        else:
+            printer.print_string(f"{{sizes = [{text}], interchange = [{', '.join(map(str, interchange))}]}}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            level = cls.parse_body(parser)
+        return list(level.parameters)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            self.print_body(printer)
+
+
+@irdl_attr_definition(init=False)
+class XORShuffleAttr(ParametrizedAttribute):
+    """A shared-memory swizzle: rows of `row_width` elements accessed
+    `access_width` at a time, access `j` of row `i` moved to `(i / per_phase) % N
+    XOR j` (`N = row_width / access_width`).
+
+    ```mlir
+    #iree_codegen.xor_shuffle<256, 32>
+    #iree_codegen.xor_shuffle<256, 32, 512, 2>
+    ```
+
+    The optional `row_stride` and `per_phase` are 0 when absent.
+    """
+
+    name = "iree_codegen.xor_shuffle"
+
+    row_width: IntAttr
+    access_width: IntAttr
+    row_stride: IntAttr
+    per_phase: IntAttr
+
+    def verify(self) -> None:
+        row, access = self.row_width.data, self.access_width.data
+        if access == 0 or row % access != 0:
+            raise VerifyException("expected access width to divide row width")
+        if self.per_phase.data > row // access:
+            raise VerifyException("per_phase must be smaller than max_phase")
+        if row == 0 or self.row_stride.data % row != 0:
+            raise VerifyException("expected row width to divide row stride")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                values = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=False)
+                )
+            if not 2 <= len(values) <= 4:
+                parser.raise_error("expected row_width, access_width and optionally row_stride and per_phase")
+            return [IntAttr(v) for v in values + [0] * (4 - len(values))]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        values = [self.row_width.data, self.access_width.data]
+        values += [v.data for v in (self.row_stride, self.per_phase) if v.data]
+        printer.print_string("<" + ", ".join(map(str, values)) + ">")
 
 
 @irdl_attr_definition(init=False)
@@ -1022,6 +1310,268 @@ class StoreToBufferOp(IRDLOperation):
             raise VerifyException("tensor and buffer shapes must be compatible and element types must match")
 
 
+@irdl_op_definition
+class UKernelGenericOp(IRDLOperation):
+    """A computation forwarded to a microkernel, named by a string.
+
+    ```mlir
+    %0:2 = iree_codegen.ukernel.generic "foo"
+        ins(%in0, %in1 : tensor<?x?xf32>, tensor<?xf32>)
+        outs(%out0, %out1 : tensor<?xf32>, tensor<?x?xf32>)
+        (%b0, %b1 : f32, i64) strided_dims([[0, 1], [], [1]])
+        -> tensor<?xf32>, tensor<?x?xf32>
+    ```
+
+    Destination style: each tensor output has a result of its type.
+    """
+
+    name = "iree_codegen.ukernel.generic"
+
+    inputs = var_operand_def()
+    outputs = var_operand_def()
+    other_operands = var_operand_def()
+    results_ = var_result_def()
+    u_kernel_fn_name = prop_def(StringAttr)
+    fn_def_attrs = opt_prop_def(DictionaryAttr)
+    strided_dims = opt_prop_def(ArrayAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UKernelGenericOp:
+        attributes = parser.parse_optional_attr_dict()
+        properties: dict[str, Attribute] = {"u_kernel_fn_name": StringAttr(parser.parse_str_literal())}
+
+        def operand_group() -> list[SSAValue]:
+            operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+            return parser.resolve_operands(operands, types, pos)
+
+        groups: list[list[SSAValue]] = []
+        for keyword in ("ins", "outs", None):
+            if keyword is not None and parser.parse_optional_keyword(keyword) is None:
+                groups.append([])
+                continue
+            if parser.parse_optional_punctuation("(") is None:
+                if keyword is not None:
+                    parser.parse_punctuation("(")
+                groups.append([])
+                continue
+            groups.append(operand_group())
+        if parser.parse_optional_keyword("fn_def_attrs") is not None:
+            properties["fn_def_attrs"] = parser.parse_attribute()
+        if parser.parse_optional_keyword("strided_dims") is not None:
+            parser.parse_punctuation("(")
+            properties["strided_dims"] = parser.parse_attribute()
+            parser.parse_punctuation(")")
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(g) for g in groups])
+        return cls.create(
+            operands=[v for g in groups for v in g],
+            result_types=result_types,
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" ")
+        printer.print_string_literal(self.u_kernel_fn_name.data)
+        for keyword, values in (("ins", self.inputs), ("outs", self.outputs), ("", self.other_operands)):
+            if not values:
+                continue
+            printer.print_string(f" {keyword}(" if keyword else " (")
+            printer.print_list(values, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list(values.types, printer.print_attribute)
+            printer.print_string(")")
+        if self.fn_def_attrs is not None:
+            printer.print_string(" fn_def_attrs ")
+            printer.print_attribute(self.fn_def_attrs)
+        if self.strided_dims is not None:
+            printer.print_string(" strided_dims(")
+            printer.print_attribute(self.strided_dims)
+            printer.print_string(")")
+        if self.results_:
+            printer.print_string(" -> ")
+            printer.print_list(self.results_.types, printer.print_attribute)
+
+    def verify_(self) -> None:
+        for index, output in enumerate(self.outputs):
+            if not isinstance(output.type, TensorType | MemRefType):
+                raise VerifyException(
+                    f"operand #{len(self.inputs) + index} must be variadic of ranked tensor or memref of any "
+                    f"type, but got '{output.type}'"
+                )
+        # DestinationStyleOpInterface: one result per tensor output, of its type.
+        tensor_outputs = [(i, o) for i, o in enumerate(self.outputs) if isinstance(o.type, TensorType)]
+        if len(self.results_) != len(tensor_outputs):
+            raise VerifyException(
+                f"expected the number of tensor results ({len(self.results_)}) to be equal to the number of "
+                f"output tensors ({len(tensor_outputs)})"
+            )
+        for (index, output), result in zip(tensor_outputs, self.results_):
+            if output.type != result.type:
+                raise VerifyException(
+                    f"expected type of operand #{len(self.inputs) + index} ('{output.type}') to match type of "
+                    f"corresponding result ('{result.type}')"
+                )
+
+
+@irdl_op_definition
+class FusionBarrierOp(IRDLOperation):
+    """Keeps producers and consumers of a tensor from fusing through it.
+
+    ```mlir
+    %1 = iree_codegen.fusion_barrier %0 : tensor<6x?xf32>
+    ```
+    """
+
+    name = "iree_codegen.fusion_barrier"
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    source = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict $source `:` type($result)"
+
+    def __init__(self, source: SSAValue):
+        super().__init__(operands=[source], result_types=[source.type])
+
+
+@irdl_op_definition
+class IndexHintOp(IRDLOperation):
+    """Annotates an index with how it varies across lanes; a pass-through.
+
+    ```mlir
+    %row = iree_codegen.index_hint %idx(#iree_gpu.lane_constant<16>) : index
+    ```
+    """
+
+    name = "iree_codegen.index_hint"
+
+    input = operand_def(IndexType)
+    hint = prop_def(Attribute)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input `(` $hint `)` attr-dict `:` type($input)"
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminates the regions of `iree_codegen` ops.
+
+    ```mlir
+    iree_codegen.yield %x, %y, %z : index, index, index
+    ```
+    """
+
+    name = "iree_codegen.yield"
+
+    values = var_operand_def()
+
+    traits = traits_def(Pure(), IsTerminator())
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+
+@irdl_op_definition
+class DispatchConfigOp(IRDLOperation):
+    """The workgroup count computation and launch metadata of a dispatch function.
+
+    ```mlir
+    iree_codegen.dispatch_config @matmul workgroup_size = [64, 16, 1] subgroup_size = 64 {
+    ^bb0(%w0: index, %w1: index):
+      %c1 = arith.constant 1 : index
+      iree_codegen.yield %w0, %w1, %c1 : index, index, index
+    }
+    ```
+
+    The region maps the workload (its block arguments) to the workgroup count
+    (x, y, z) it yields.
+    """
+
+    name = "iree_codegen.dispatch_config"
+
+    function_ref = prop_def(SymbolRefAttr)
+    workgroup_size = opt_prop_def(DenseArrayBase)
+    subgroup_size = opt_prop_def(IntegerAttr)
+    workgroup_local_memory = opt_prop_def(IntegerAttr)
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (IsolatedFromAbove(), SingleBlockImplicitTerminator(YieldOp)))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchConfigOp:
+        properties: dict[str, Attribute] = {"function_ref": SymbolRefAttr(parser.parse_symbol_name())}
+        if parser.parse_optional_keyword("workgroup_size") is not None:
+            parser.parse_punctuation("=")
+            sizes = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            )
+            properties["workgroup_size"] = DenseArrayBase.from_list(i64, sizes)
+        if parser.parse_optional_keyword("subgroup_size") is not None:
+            parser.parse_punctuation("=")
+            properties["subgroup_size"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+        if parser.parse_optional_keyword("workgroup_local_memory") is not None:
+            parser.parse_punctuation("=")
+            properties["workgroup_local_memory"] = IntegerAttr(
+                parser.parse_integer(allow_boolean=False), IndexType()
+            )
+        body = parser.parse_region()
+        attributes = parser.parse_optional_attr_dict()
+        # SingleBlockImplicitTerminator: the custom form may leave out the
+        # block of an empty region and an empty yield.
+        if not body.blocks:
+            body.add_block(Block())
+        if body.block.last_op is None or not body.block.last_op.has_trait(IsTerminator):
+            body.block.add_op(YieldOp())
+        return cls.create(properties=properties, attributes=attributes, regions=[body])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.function_ref)
+        if self.workgroup_size is not None:
+            sizes = ", ".join(str(v) for v in self.workgroup_size.get_values())
+            printer.print_string(f" workgroup_size = [{sizes}]")
+        if self.subgroup_size is not None:
+            printer.print_string(f" subgroup_size = {self.subgroup_size.value.data}")
+        if self.workgroup_local_memory is not None:
+            printer.print_string(f" workgroup_local_memory = {self.workgroup_local_memory.value.data}")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True, print_empty_block=False)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if self.workgroup_size is not None:
+            count = len(self.workgroup_size.get_values())
+            if not 1 <= count <= 3:
+                raise VerifyException(f"workgroup_size must have 1 to 3 entries, got {count}")
+        terminator = self.body.block.last_op if self.body.blocks else None
+        if not isinstance(terminator, YieldOp):
+            return  # the block's own verifier reports a missing terminator
+        if len(terminator.values) != 3:
+            raise VerifyException(
+                "expected terminator to yield exactly 3 operands (workgroup count x, y, z), "
+                f"got {len(terminator.values)}"
+            )
+        for index, value in enumerate(terminator.values):
+            if not isinstance(value.type, IndexType):
+                raise VerifyException(f"expected terminator operand #{index} to be index type, got {value.type}")
+
+
 _INNER_TILED_PROPS = ("indexing_maps", "iterator_types", "kind", "semantics", "permutations")
 
 
@@ -1097,6 +1647,14 @@ class InnerTiledOp(IRDLOperation):
 
     def indexing_maps_list(self) -> list[AffineMap]:
         return [m.data for m in self.indexing_maps.data]
+
+    def kind_operand_order(self) -> list[int]:
+        """For each operand of the kind, the index of the op operand holding it."""
+        kind = self.kind
+        legacy = kind.LEGACY_OPERAND_ORDER if isinstance(kind, InnerTileDescAttr) else None
+        if self.semantics is None and legacy is not None and len(legacy) == len(self.operands):
+            return list(legacy)
+        return list(range(len(self.operands)))
 
     def operand_inner_shape(self, index: int) -> tuple[int, ...]:
         """The trailing dims of operand `index` that its indexing map skips."""
@@ -1218,7 +1776,7 @@ class InnerTiledOp(IRDLOperation):
                 raise VerifyException(f"expected indexing map {index} to have fewer than {rank} results")
             if not map.is_projected_permutation():
                 raise VerifyException(f"expected indexing map {index} to be a projected permutation")
-        if not kind.verify_indexing_maps(maps):
+        if not kind.verify_indexing_maps([maps[i] for i in self.kind_operand_order()]):
             raise VerifyException("failed to verify indexing maps")
 
         bounds = self.iteration_bounds()
@@ -1266,25 +1824,51 @@ class InnerTiledOp(IRDLOperation):
         opaque = semantics.is_opaque()
         permutations = [None] * len(self.operands) if self.permutations is None else self.permutations.data
         for index, (operand, vector, perm) in enumerate(zip(self.operands, expected, permutations)):
-            shape = list(vector.get_shape())
+            shape, scalable = list(vector.get_shape()), list(vector.get_scalable_dims())
             if perm is not None and not opaque:
-                shape = [shape[int(p)] for p in perm.get_values()]
-            vector = VectorType(vector.element_type, shape)
+                order = [int(p) for p in perm.get_values()]
+                shape, scalable = [shape[p] for p in order], [scalable[p] for p in order]
+            vector = VectorType(
+                vector.element_type,
+                shape,
+                ArrayAttr([BoolAttr.from_bool(s) for s in scalable]) if any(scalable) else None,
+            )
             element_type = operand.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
             inner = self.operand_inner_shape(index)
             if not _tiles_match(inner, element_type, vector, opaque):
+                # MLIR quotes the types it streams into a diagnostic.
                 raise VerifyException(
-                    f"operand #{index} inner tile {TensorType(element_type, inner)} is incompatible with "
-                    f"expected MMA tile type {vector}"
+                    f"operand #{index} inner tile '{TensorType(element_type, inner)}' is incompatible with "
+                    f"expected MMA tile type '{vector}'"
                 )
 
 
 def _tiles_match(inner: Sequence[int], element_type: Attribute, vector: VectorType, opaque: bool) -> bool:
+    """IREE's matchTileTypes: opaque tiles compare element counts; otherwise the
+    shapes once unit dims are dropped, a scalable MMA dim matching only a
+    dynamic tensor dim."""
     if element_type != vector.element_type:
         return False
     if opaque:
-        return DYNAMIC_INDEX not in inner and _product(inner) == _product(vector.get_shape())
-    return [d for d in inner if d != 1] == [d for d in vector.get_shape() if d != 1]
+        return (
+            DYNAMIC_INDEX not in inner
+            and not any(vector.get_scalable_dims())
+            and _product(inner) == _product(vector.get_shape())
+        )
+    tensor_dims = [d for d in inner if d != 1]
+    vector_dims = [
+        (size, scalable)
+        for size, scalable in zip(vector.get_shape(), vector.get_scalable_dims())
+        if scalable or size != 1
+    ]
+    if len(tensor_dims) != len(vector_dims):
+        return False
+    for tensor_size, (vector_size, scalable) in zip(tensor_dims, vector_dims):
+        if scalable and tensor_size != DYNAMIC_INDEX:
+            return False
+        if not scalable and tensor_size != vector_size:
+            return False
+    return True
 
 
 def _product(values: Iterable[int]) -> int:
@@ -1329,12 +1913,30 @@ def _print_key_value(printer: Printer, item: tuple[str, Attribute]) -> None:
 
 IREECodegen = Dialect(
     "iree_codegen",
-    [LoadFromBufferOp, StoreToBufferOp, InnerTiledOp],
+    [
+        LoadFromBufferOp,
+        StoreToBufferOp,
+        InnerTiledOp,
+        FusionBarrierOp,
+        IndexHintOp,
+        DispatchConfigOp,
+        YieldOp,
+        UKernelGenericOp,
+    ],
     [
         WorkgroupMappingAttr,
         TranslationInfoAttr,
         DispatchLoweringPassPipelineAttr,
         LoweringConfigAttr,
+        LoweringConfigTilingLevelAttr,
         CompilationInfoAttr,
+        XORShuffleAttr,
+        NoPipelineAttr,
+        VMVXPipelineAttr,
+        TransformDialectCodegenPipelineAttr,
+        PassPipelineAttr,
+        WorkgroupLocalMemoryAttr,
+        WorkgroupScopeAttr,
+        ExportConfigAttr,
     ],
 )

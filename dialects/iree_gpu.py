@@ -11,8 +11,13 @@ For data tiling it provides:
   intrinsic unrolled over a data tile, which is the `kind` of the
   `iree_codegen.inner_tiled` ops GPU materialization creates, and the swizzle of
   each operand's tile (`DataTiledMMAAttr.swizzle`);
-- the lowering configuration attributes and the `iree_gpu.barrier_region` op
-  that appear once a dispatch is tiled for the GPU.
+- `#iree_gpu.mma_layout`, `#iree_gpu.scaled_mma_layout` and
+  `#iree_gpu.data_tiled_scaled_mma_layout`, the other `inner_tiled` kinds (the
+  scaled ones take `lhs, rhs, lhs_scales, rhs_scales` and accumulate, every
+  32 elements along K sharing one f8E8M0FNU scale);
+- the lowering configuration attributes and the ops (`iree_gpu.barrier_region`,
+  `value_barrier`, `subgroup_scan`, the DMA ops) that appear once a dispatch is
+  tiled for the GPU.
 
 Upstream: compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/ in
 https://github.com/iree-org/iree
@@ -21,12 +26,15 @@ https://github.com/iree-org/iree
 from __future__ import annotations
 
 import re
+from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
     ArrayAttr,
     BFloat16Type,
     DenseArrayBase,
@@ -35,10 +43,15 @@ from xdsl.dialects.builtin import (
     Float8E4M3FNUZType,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
+    IndexType,
     IntAttr,
     IntegerAttr,
+    MemRefType,
     NoneAttr,
     StringAttr,
+    TensorType,
+    UnitAttr,
     VectorType,
     f16,
     f32,
@@ -49,18 +62,25 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import BitEnumAttribute, EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     lazy_traits_def,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
@@ -327,15 +347,16 @@ LHS, RHS, ACC = 0, 1, 2
 class SubgroupLayout:
     """How one operand of an intrinsic is spread over a subgroup's registers.
 
-    For each dim (M, K for LHS; K, N for RHS; M, N for ACC) the extent is
-    `outer * thread * element`: `thread` threads (lane strides `tstrides`) each
-    hold `outer` runs of `element` contiguous values.
+    For each dim (M, K for LHS; K, N for RHS; M, N for ACC; the scaled
+    intrinsics' LHS and RHS add the block dim: M, K, Kb and K, Kb, N) the
+    extent is `outer * thread * element`: `thread` threads (lane strides
+    `tstrides`) each hold `outer` runs of `element` contiguous values.
     """
 
-    outer: tuple[int, int]
-    thread: tuple[int, int]
-    tstrides: tuple[int, int]
-    element: tuple[int, int]
+    outer: tuple[int, ...]
+    thread: tuple[int, ...]
+    tstrides: tuple[int, ...]
+    element: tuple[int, ...]
 
 
 def single_subgroup_layout(intrinsic: MMAIntrinsic, operand: int) -> SubgroupLayout | None:
@@ -382,34 +403,100 @@ def single_subgroup_layout(intrinsic: MMAIntrinsic, operand: int) -> SubgroupLay
     )[operand]
 
 
+LHS_SCALE, RHS_SCALE, SCALED_ACC = 2, 3, 4
+"""Operand indices of a scaled MMA: `(lhs, rhs, lhs_scales, rhs_scales) -> acc`."""
+
+_SCALED_ACC_16x16 = SubgroupLayout((1, 1), (4, 16), (16, 1), (4, 1))
+_SCALED_ACC_32x32 = SubgroupLayout((4, 1), (2, 32), (32, 1), (4, 1))
+_SCALED_LAYOUTS: dict[str, tuple[SubgroupLayout, ...]] = {
+    "MFMA_SCALE_F32_16x16x128_B32": (
+        SubgroupLayout((1, 1, 1), (16, 4, 1), (1, 16, 1), (1, 1, 32)),
+        SubgroupLayout((1, 1, 1), (4, 1, 16), (16, 1, 1), (1, 32, 1)),
+        SubgroupLayout((1, 1), (16, 4), (1, 16), (1, 1)),
+        SubgroupLayout((1, 1), (4, 16), (16, 1), (1, 1)),
+        _SCALED_ACC_16x16,
+    ),
+    "MFMA_SCALE_F32_32x32x64_B32": (
+        SubgroupLayout((1, 1, 1), (32, 2, 1), (1, 32, 1), (1, 1, 32)),
+        SubgroupLayout((1, 1, 1), (2, 1, 32), (32, 1, 1), (1, 32, 1)),
+        SubgroupLayout((1, 1), (32, 2), (1, 32), (1, 1)),
+        SubgroupLayout((1, 1), (2, 32), (32, 1), (1, 1)),
+        _SCALED_ACC_32x32,
+    ),
+}
+
+
+def scaled_subgroup_layout(intrinsic: ScaledMMAIntrinsic, operand: int, acc_col_major: bool = False) -> SubgroupLayout:
+    """The register layout of one operand of a scaled intrinsic, as IREE defines it."""
+    layout = _SCALED_LAYOUTS[intrinsic.value][operand]
+    if operand == SCALED_ACC and acc_col_major:
+        layout = SubgroupLayout(*(v[::-1] for v in (layout.outer, layout.thread, layout.tstrides, layout.element)))
+    return layout
+
+
+def scaled_intrinsic_mnkkb(intrinsic: ScaledMMAIntrinsic) -> tuple[int, int, int, int]:
+    """(M, N, K, Kb) of one scaled intrinsic: K counts blocks of Kb elements."""
+    lhs, rhs = scaled_subgroup_layout(intrinsic, LHS), scaled_subgroup_layout(intrinsic, RHS)
+
+    def extent(layout: SubgroupLayout, dim: int) -> int:
+        return layout.outer[dim] * layout.thread[dim] * layout.element[dim]
+
+    return extent(lhs, 0), extent(rhs, 2), extent(lhs, 1), extent(lhs, 2)
+
+
+SCALED_MMA_SUBGROUP_SIZE = 64
+"""Both scaled MFMA intrinsics run on 64-lane CDNA subgroups."""
+
+
 def intrinsic_swizzle(intrinsic: MMAIntrinsic, operand: int) -> TileSwizzle | None:
     """The swizzle of one intrinsic's operand tile: its register order.
 
-    RHS tiles are stored transposed (N x K), so its layout is rotated first.
-    Element dims become Internal, thread dims CrossThread (lanes that replicate
-    a dim get a distribution factor), outer dims Internal again.
+    None for intrinsics without a 2-D register layout (see
+    `single_subgroup_layout`).
     """
     layout = single_subgroup_layout(intrinsic, operand)
     if layout is None:
         return None
+    return layout_swizzle(layout, intrinsic.subgroup_size, transposed=operand == RHS)
+
+
+def layout_swizzle(layout: SubgroupLayout, subgroup_size: int, transposed: bool) -> TileSwizzle:
+    """IREE's getIntrinsicSwizzle: the TileSwizzle of one operand's register layout.
+
+    `transposed` operands (RHS and RHS scales) are stored N-major, so their
+    layout is rotated right by one first ([K, N] -> [N, K], [K, Kb, N] ->
+    [N, K, Kb]). Element dims become Internal (innermost first, so a block dim
+    Kb stays innermost), thread dims CrossThread (lanes that replicate a dim
+    get a distribution factor), outer dims Internal again.
+    """
     outer, thread, tstrides, element = layout.outer, layout.thread, layout.tstrides, layout.element
-    if operand == RHS:
-        outer, thread, tstrides, element = outer[::-1], thread[::-1], tstrides[::-1], element[::-1]
-    swizzle = TileSwizzle([[], []], [])
-    for i in (1, 0):
+    if transposed:
+        outer, thread, tstrides, element = (
+            (v[-1], *v[:-1]) for v in (outer, thread, tstrides, element)
+        )
+    rank = len(thread)
+    swizzle = TileSwizzle([[] for _ in range(rank)], [])
+    for i in reversed(range(rank)):
         if element[i] != 1:
             swizzle.expand(i, SwizzleDim.internal(element[i]))
-    distribution_factor = intrinsic.subgroup_size // (thread[0] * thread[1])
-    for i in (0, 1):
+    distribution_factor = subgroup_size // _product(thread)
+    for i in range(rank):
         if thread[i] != 1 or tstrides[i] == 0:
             factor = distribution_factor if tstrides[i] == 0 else 1
             swizzle.expand(i, SwizzleDim.cross_thread(thread[i], factor))
     if thread[0] != 1 and thread[1] != 1 and tstrides[0] > tstrides[1]:
         swizzle.permutation[0], swizzle.permutation[1] = swizzle.permutation[1], swizzle.permutation[0]
-    for i in (0, 1):
+    for i in range(rank):
         if outer[i] != 1:
             swizzle.expand(i, SwizzleDim.internal(outer[i]))
     return swizzle
+
+
+def _product(values: Sequence[int]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
 
 
 def _interleave(swizzle: TileSwizzle, dst_index: int) -> None:
@@ -711,40 +798,8 @@ class DataTiledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
         swizzle = intrinsic_swizzle(self.intrinsic.data, operand)
         if swizzle is None:
             return None
-
-        def interleaved(values: DenseArrayBase | NoneAttr) -> bool:
-            return operand in (optional_values(values) or ())
-
-        sm, sn, sk = self.subgroups_m.data, self.subgroups_n.data, self.subgroups_k.data
-        im = SwizzleDim.cross_intrinsic(self.intrinsics_m.data)
-        in_ = SwizzleDim.cross_intrinsic(self.intrinsics_n.data)
-        ik = SwizzleDim.cross_intrinsic(self.intrinsics_k.data)
-        interleave_m = interleaved(self.operands_interleaving_intrinsics_m)
-        interleave_n = interleaved(self.operands_interleaving_intrinsics_n)
-        interleave_k = interleaved(self.operands_interleaving_intrinsics_k) or (walkthrough_era and operand != ACC)
-        if operand == LHS:
-            # The LHS tile is shared by the subgroups along N.
-            _expand_if_non_unit(swizzle, 1, ik, interleave_k)
-            _expand_if_non_unit(swizzle, 0, im, interleave_m)
-            _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
-            _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sm, sn))
-        elif operand == RHS:
-            _expand_if_non_unit(swizzle, 1, ik, interleave_k)
-            _expand_if_non_unit(swizzle, 0, in_, interleave_n)
-            _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
-            _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sn))
-        else:
-            # The ACC tile is shared by the subgroups along K.
-            subgroups_m, subgroups_n = SwizzleDim.cross_thread(sm), SwizzleDim.cross_thread(sn)
-            if sn > 1:
-                subgroups_n = SwizzleDim.cross_thread(sn, sk)
-            elif sm > 1:
-                subgroups_m = SwizzleDim.cross_thread(sm, sk)
-            _expand_if_non_unit(swizzle, 1, in_, interleave_n)
-            _expand_if_non_unit(swizzle, 0, im, interleave_m)
-            _expand_if_non_unit(swizzle, 1, subgroups_n)
-            _expand_if_non_unit(swizzle, 0, subgroups_m)
-        return swizzle
+        # Then, the K unrolling of both inputs was always interleaved.
+        return data_tiled_swizzle(swizzle, operand, self, operand, interleave_inputs_k=walkthrough_era)
 
     def expected_num_inputs(self) -> int:
         return 2
@@ -835,9 +890,31 @@ def _print_type(printer: Printer, value: Attribute) -> None:
     printer.print_attribute(value)
 
 
+def _scaled_maps_ok(maps: Sequence[AffineMap]) -> bool:
+    """ScaledMMAAttr::verifyIndexingMaps: (lhs, rhs, acc) form a contraction and
+    each scale uses only indices its operand uses."""
+    if len(maps) != 5 or not _contraction_maps_ok([maps[LHS], maps[RHS], maps[SCALED_ACC]]):
+        return False
+    lhs, rhs = set(maps[LHS].results), set(maps[RHS].results)
+    return set(maps[LHS_SCALE].results) <= lhs and set(maps[RHS_SCALE].results) <= rhs
+
+
+def _scaled_contraction_maps_ok(maps: Sequence[AffineMap]) -> bool:
+    # IREE::LinalgExt::inferScaledContractionDims: five maps, the iterator
+    # kinds inferred from the result map, a projected permutation.
+    return len(maps) == 5 and maps[SCALED_ACC].is_projected_permutation()
+
+
+def _f8e8m0() -> Attribute:
+    return Float8E8M0FNUType()
+
+
 @irdl_attr_definition(init=False)
-class ScaledMMAAttr(ParametrizedAttribute):
+class ScaledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
     """A block-scaled MMA intrinsic with its operand element types.
+
+    Its operands are `(lhs, rhs, lhs_scales, rhs_scales) -> acc`; every
+    `Kb = 32` elements along K share one f8E8M0FNU scale.
 
     ```mlir
     #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32,
@@ -846,6 +923,8 @@ class ScaledMMAAttr(ParametrizedAttribute):
     """
 
     name = "iree_gpu.scaled_mma_layout"
+
+    LEGACY_OPERAND_ORDER: ClassVar[tuple[int, ...] | None] = (0, 2, 1, 3, 4)
 
     intrinsic: ScaledMMAIntrinsicAttr
     lhs_elem_type: Attribute
@@ -861,12 +940,225 @@ class ScaledMMAAttr(ParametrizedAttribute):
         bool_param("col_major", default=False),
     )
 
+    def __init__(
+        self,
+        intrinsic: ScaledMMAIntrinsic,
+        lhs_elem_type: Attribute,
+        rhs_elem_type: Attribute,
+        acc_elem_type: Attribute,
+        col_major: bool = False,
+    ):
+        super().__init__(
+            ScaledMMAIntrinsicAttr(intrinsic), lhs_elem_type, rhs_elem_type, acc_elem_type,
+            IntegerAttr.from_bool(col_major),
+        )  # fmt: skip
+
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         return parse_struct_attr(parser, cls)
 
     def print_parameters(self, printer: Printer) -> None:
         print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def block_size(self) -> int:
+        return 32
+
+    def element_types(self) -> tuple[Attribute, ...]:
+        """Per operand: lhs, rhs, lhs scales, rhs scales, acc."""
+        return self.lhs_elem_type, self.rhs_elem_type, _f8e8m0(), _f8e8m0(), self.acc_elem_type
+
+    def expected_num_inputs(self) -> int:
+        return 4
+
+    def expected_num_outputs(self) -> int:
+        return 1
+
+    def verify_indexing_maps(self, maps: Sequence[AffineMap]) -> bool:
+        return _scaled_maps_ok(maps)
+
+    def undistributed_tile_types(self) -> list[VectorType] | None:
+        m, n, k, kb = scaled_intrinsic_mnkkb(self.intrinsic.data)
+        lhs, rhs, scale, _, acc = self.element_types()
+        return [
+            VectorType(lhs, [m, k, kb]),
+            VectorType(rhs, [k, kb, n]),
+            VectorType(scale, [m, k]),
+            VectorType(scale, [k, n]),
+            VectorType(acc, [m, n]),
+        ]
+
+    def distributed_tile_types(self) -> list[VectorType] | None:
+        types: list[VectorType] = []
+        for operand, element_type in enumerate(self.element_types()):
+            layout = scaled_subgroup_layout(self.intrinsic.data, operand)
+            types.append(VectorType(element_type, [_product(layout.outer) * _product(layout.element)]))
+        return types
+
+
+def data_tiled_swizzle(
+    base: TileSwizzle,
+    role: int,
+    attr: DataTiledMMAAttr | DataTiledScaledMMAAttr,
+    operand: int,
+    interleave_inputs_k: bool = False,
+) -> TileSwizzle:
+    """IREE's getSwizzleImpl: expand an intrinsic's swizzle by the unrolled
+    intrinsics (CrossIntrinsic) and the subgroups (CrossThread) of `attr`.
+
+    `role` is LHS (also for the LHS scales), RHS (also the RHS scales) or ACC;
+    `operand` is the operand's own index, which the interleaving lists name.
+    `interleave_inputs_k` interleaves the K unrolling of the inputs whatever
+    the lists say (IREE until October 2025).
+    """
+    swizzle = base
+
+    def interleaved(values: DenseArrayBase | NoneAttr) -> bool:
+        return operand in (optional_values(values) or ())
+
+    sm, sn, sk = attr.subgroups_m.data, attr.subgroups_n.data, attr.subgroups_k.data
+    im = SwizzleDim.cross_intrinsic(attr.intrinsics_m.data)
+    in_ = SwizzleDim.cross_intrinsic(attr.intrinsics_n.data)
+    ik = SwizzleDim.cross_intrinsic(attr.intrinsics_k.data)
+    interleave_m = interleaved(attr.operands_interleaving_intrinsics_m)
+    interleave_n = interleaved(attr.operands_interleaving_intrinsics_n)
+    interleave_k = interleaved(attr.operands_interleaving_intrinsics_k) or (interleave_inputs_k and role != ACC)
+    if role == LHS:
+        # The LHS tile is shared by the subgroups along N.
+        _expand_if_non_unit(swizzle, 1, ik, interleave_k)
+        _expand_if_non_unit(swizzle, 0, im, interleave_m)
+        _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
+        _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sm, sn))
+    elif role == RHS:
+        _expand_if_non_unit(swizzle, 1, ik, interleave_k)
+        _expand_if_non_unit(swizzle, 0, in_, interleave_n)
+        _expand_if_non_unit(swizzle, 1, SwizzleDim.cross_thread(sk))
+        _expand_if_non_unit(swizzle, 0, SwizzleDim.cross_thread(sn))
+    else:
+        # The ACC tile is shared by the subgroups along K.
+        subgroups_m, subgroups_n = SwizzleDim.cross_thread(sm), SwizzleDim.cross_thread(sn)
+        if sn > 1:
+            subgroups_n = SwizzleDim.cross_thread(sn, sk)
+        elif sm > 1:
+            subgroups_m = SwizzleDim.cross_thread(sm, sk)
+        _expand_if_non_unit(swizzle, 1, in_, interleave_n)
+        _expand_if_non_unit(swizzle, 0, im, interleave_m)
+        _expand_if_non_unit(swizzle, 1, subgroups_n)
+        _expand_if_non_unit(swizzle, 0, subgroups_m)
+    return swizzle
+
+
+def _swizzle_tile_types(
+    swizzles: Sequence[TileSwizzle], element_types: Sequence[Attribute], distributed: bool
+) -> list[VectorType]:
+    """DataTiledMMAInterfaceAttr's tile types: the swizzled tile, CrossThread
+    dims dropped (size 1) when distributed."""
+    keep = (lambda d: d.kind is not SwizzleDimKind.CROSS_THREAD) if distributed else (lambda d: True)
+    return [VectorType(t, s.swizzled_shape(keep)) for s, t in zip(swizzles, element_types)]
+
+
+@irdl_attr_definition(init=False)
+class DataTiledScaledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
+    """A scaled MMA intrinsic unrolled and distributed over a data tile.
+
+    The parameters are those of `#iree_gpu.data_tiled_mma_layout` plus the
+    element types of `#iree_gpu.scaled_mma_layout`; `unswizzled_operands`
+    lists operands whose tiles are only packed and expanded, not transposed.
+
+    ```mlir
+    #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32,
+        lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32,
+        subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3]>
+    ```
+    """
+
+    name = "iree_gpu.data_tiled_scaled_mma_layout"
+
+    intrinsic: ScaledMMAIntrinsicAttr
+    lhs_elem_type: Attribute
+    rhs_elem_type: Attribute
+    acc_elem_type: Attribute
+    intrinsics_m: IntAttr
+    subgroups_m: IntAttr
+    intrinsics_n: IntAttr
+    subgroups_n: IntAttr
+    intrinsics_k: IntAttr
+    subgroups_k: IntAttr
+    operands_interleaving_intrinsics_m: DenseArrayBase | NoneAttr
+    operands_interleaving_intrinsics_n: DenseArrayBase | NoneAttr
+    operands_interleaving_intrinsics_k: DenseArrayBase | NoneAttr
+    unswizzled_operands: DenseArrayBase | NoneAttr
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (
+        StructParam("intrinsic", _parse_scaled_intrinsic, _print_enum),
+        StructParam("lhs_elem_type", _parse_type, _print_type),
+        StructParam("rhs_elem_type", _parse_type, _print_type),
+        StructParam("acc_elem_type", _parse_type, _print_type),
+        int_param("intrinsics_m", default=1),
+        int_param("subgroups_m", default=1),
+        int_param("intrinsics_n", default=1),
+        int_param("subgroups_n", default=1),
+        int_param("intrinsics_k", default=1),
+        int_param("subgroups_k", default=1),
+        i64_array_param("operands_interleaving_intrinsics_m", optional=True),
+        i64_array_param("operands_interleaving_intrinsics_n", optional=True),
+        i64_array_param("operands_interleaving_intrinsics_k", optional=True),
+        i64_array_param("unswizzled_operands", optional=True),
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+    def element_types(self) -> tuple[Attribute, ...]:
+        """Per operand: lhs, rhs, lhs scales, rhs scales, acc."""
+        return self.lhs_elem_type, self.rhs_elem_type, _f8e8m0(), _f8e8m0(), self.acc_elem_type
+
+    def tile_mnkkb(self) -> tuple[int, int, int, int]:
+        """The (M, N, K, Kb) extent of the whole data tile (K counts blocks)."""
+        m, n, k, kb = scaled_intrinsic_mnkkb(self.intrinsic.data)
+        return (
+            m * self.intrinsics_m.data * self.subgroups_m.data,
+            n * self.intrinsics_n.data * self.subgroups_n.data,
+            k * self.intrinsics_k.data * self.subgroups_k.data,
+            kb,
+        )
+
+    def is_unswizzled_operand(self, operand: int) -> bool:
+        return operand in (optional_values(self.unswizzled_operands) or ())
+
+    def swizzle(self, operand: int) -> TileSwizzle:
+        """The layout of operand `operand`'s tile; an unswizzled operand keeps
+        the expanded dims in order (identity permutation)."""
+        swizzle = self.distribution_swizzle(operand)
+        if self.is_unswizzled_operand(operand):
+            swizzle.permutation = list(range(len(swizzle.permutation)))
+        return swizzle
+
+    def distribution_swizzle(self, operand: int) -> TileSwizzle:
+        """The fully swizzled layout, also of unswizzled operands (how threads
+        delinearize their id)."""
+        layout = scaled_subgroup_layout(self.intrinsic.data, operand)
+        base = layout_swizzle(layout, SCALED_MMA_SUBGROUP_SIZE, transposed=operand in (RHS, RHS_SCALE))
+        role = {LHS: LHS, LHS_SCALE: LHS, RHS: RHS, RHS_SCALE: RHS}.get(operand, ACC)
+        return data_tiled_swizzle(base, role, self, operand)
+
+    def expected_num_inputs(self) -> int:
+        return 4
+
+    def expected_num_outputs(self) -> int:
+        return 1
+
+    def verify_indexing_maps(self, maps: Sequence[AffineMap]) -> bool:
+        return _scaled_contraction_maps_ok(maps)
+
+    def undistributed_tile_types(self) -> list[VectorType] | None:
+        return _swizzle_tile_types([self.swizzle(i) for i in range(5)], self.element_types(), distributed=False)
+
+    def distributed_tile_types(self) -> list[VectorType] | None:
+        return _swizzle_tile_types([self.swizzle(i) for i in range(5)], self.element_types(), distributed=True)
 
 
 # ===----------------------------------------------------------------------=== #
@@ -1321,6 +1613,8 @@ class LoweringConfigAttr(ParametrizedAttribute):
             raise VerifyException("promote_operands must be an array of integers")
         if len(promotion_types.data) != len(promoted.data):
             raise VerifyException("promote_operands and promotion_types must have the same length")
+        if not all(isinstance(t, PromotionAttr) for t in promotion_types.data):
+            raise VerifyException("promotion_types elements must implement IREE::GPU::PromotionAttr")
 
 
 def _int_array(attr: Attribute | None) -> list[int] | None:
@@ -1330,8 +1624,12 @@ def _int_array(attr: Attribute | None) -> list[int] | None:
     return values if len(values) == len(attr.data) else None
 
 
+class PromotionAttr(ABC):
+    """How an operand is promoted (copied) before use (`PromotionAttr` interface)."""
+
+
 @irdl_attr_definition
-class DerivedThreadConfigAttr(ParametrizedAttribute):
+class DerivedThreadConfigAttr(ParametrizedAttribute, PromotionAttr):
     """Lowering config whose thread tiling is derived after earlier tiling.
 
     ```mlir
@@ -1340,6 +1638,257 @@ class DerivedThreadConfigAttr(ParametrizedAttribute):
     """
 
     name = "iree_gpu.derived_thread_config"
+
+
+@irdl_attr_definition
+class UseGlobalLoadDMAAttr(ParametrizedAttribute, PromotionAttr):
+    """Promote with global-load DMA: `#iree_gpu.use_global_load_dma`."""
+
+    name = "iree_gpu.use_global_load_dma"
+
+
+@irdl_attr_definition(init=False)
+class PromoteWithCacheSwizzleAttr(ParametrizedAttribute, PromotionAttr):
+    """Promote with a cache swizzle: `#iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_thread_config>`."""
+
+    name = "iree_gpu.promote_with_cache_swizzle"
+
+    copy_config: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [parser.parse_attribute()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.copy_config)
+
+
+@irdl_attr_definition(init=False)
+class SwizzleOperandAttr(ParametrizedAttribute, PromotionAttr):
+    """Promote into a swizzled allocation.
+
+    ```mlir
+    #iree_gpu.swizzle_operand<copy_config = #iree_gpu.derived_thread_config,
+                              swizzle = #iree_codegen.xor_shuffle<256, 32>>
+    ```
+    """
+
+    name = "iree_gpu.swizzle_operand"
+
+    copy_config: Attribute
+    swizzle: Attribute
+
+    STRUCT: ClassVar[tuple[StructParam, ...]] = (attr_param("copy_config"), attr_param("swizzle"))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return parse_struct_attr(parser, cls)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_struct_params(printer, self.STRUCT, self.parameters)
+
+
+@irdl_attr_definition(init=False)
+class ConditionalTransposeAttr(ParametrizedAttribute):
+    """Reorder workgroups by a conditional transpose over XCDs and CUs.
+
+    ```mlir
+    #iree_gpu.conditional_transpose<8, 38>
+    ```
+    """
+
+    name = "iree_gpu.conditional_transpose"
+
+    num_xcds: IntAttr
+    num_cus: IntAttr
+
+    def verify(self) -> None:
+        if self.num_xcds.data == 0 or self.num_cus.data == 0:
+            raise VerifyException("conditional_transpose must have non-zeros parameters")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse() -> list[Attribute]:
+            with parser.in_angle_brackets():
+                xcds = parser.parse_integer(allow_boolean=False)
+                parser.parse_punctuation(",")
+                cus = parser.parse_integer(allow_boolean=False)
+            return [IntAttr(xcds), IntAttr(cus)]
+
+        return parse_verified(parser, cls, parse)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.num_xcds.data}, {self.num_cus.data}>")
+
+
+@irdl_attr_definition(init=False)
+class LaneConstantAttr(ParametrizedAttribute):
+    """An index hint: the value is the same across each group of lanes.
+
+    ```mlir
+    #iree_gpu.lane_constant<16>
+    ```
+    """
+
+    name = "iree_gpu.lane_constant"
+
+    group_size: IntAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [IntAttr(parser.parse_integer(allow_boolean=False))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.group_size.data}>")
+
+
+@irdl_attr_definition(init=False)
+class LaneIncrementAttr(ParametrizedAttribute):
+    """An index hint: the value increments by `step` across each group of lanes.
+
+    ```mlir
+    #iree_gpu.lane_increment<64, step = 2, aligned>
+    ```
+
+    `step = 1` and `aligned = false` are left out.
+    """
+
+    name = "iree_gpu.lane_increment"
+
+    group_size: IntAttr
+    step: IntAttr
+    aligned: IntAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        parser.parse_punctuation("<")
+        group_size = parser.parse_integer(allow_boolean=False)
+        step, aligned = None, None
+        while parser.parse_optional_punctuation(",") is not None:
+            if parser.parse_optional_keyword("step") is not None:
+                if step is not None:
+                    parser.raise_error("'step' specified more than once")
+                parser.parse_punctuation("=")
+                step = parser.parse_integer(allow_boolean=False)
+            elif parser.parse_optional_keyword("aligned") is not None:
+                if aligned is not None:
+                    parser.raise_error("'aligned' specified more than once")
+                aligned = True
+            else:
+                parser.raise_error("expected 'step' or 'aligned'")
+        parser.parse_punctuation(">")
+        return [IntAttr(group_size), IntAttr(1 if step is None else step), IntAttr(int(bool(aligned)))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        text = f"<{self.group_size.data}"
+        if self.step.data != 1:
+            text += f", step = {self.step.data}"
+        if self.aligned.data:
+            text += ", aligned"
+        printer.print_string(text + ">")
+
+
+class SPIRVLoweringPipeline(StrEnum):
+    BASE_LOWERING = "BaseLowering"
+    BASE_DISTRIBUTE = "BaseDistribute"
+    BASE_VECTORIZE = "BaseVectorize"
+    SUBGROUP_REDUCE = "SubgroupReduce"
+    MATMUL_PROMOTE_VECTORIZE = "MatmulPromoteVectorize"
+    COOPERATIVE_MATRIX_VECTORIZE = "CooperativeMatrixVectorize"
+    WINOGRAD_VECTORIZE = "WinogradVectorize"
+
+
+@irdl_attr_definition
+class SPIRVPipelineAttr(EnumAttribute[SPIRVLoweringPipeline], PipelineAttr):
+    """A SPIR-V lowering pipeline: `#iree_gpu.spirv_pipeline<MatmulPromoteVectorize>`."""
+
+    name = "iree_gpu.spirv_pipeline"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> SPIRVLoweringPipeline:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(SPIRVLoweringPipeline)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+class VirtualMMAIntrinsic(StrEnum):
+    """MMA intrinsics IREE composes from native ones (unrolled K, interleaved
+    reads, the sparse trick of the VDMFMA ones)."""
+
+    VMFMA_F32_16x16x32_F16 = "VMFMA_F32_16x16x32_F16"
+    VMFMA_F32_32x32x16_F16 = "VMFMA_F32_32x32x16_F16"
+    VMFMA_F32_16x16x32_F8E4M3FNUZ = "VMFMA_F32_16x16x32_F8E4M3FNUZ"
+    VMFMA_F32_32x32x16_F8E4M3FNUZ = "VMFMA_F32_32x32x16_F8E4M3FNUZ"
+    VDMFMA_F32_8x16x64x2_F16 = "VDMFMA_F32_8x16x64x2_F16"
+    VDMFMA_F32_8x16x64x2_BF16 = "VDMFMA_F32_8x16x64x2_BF16"
+    VDMFMA_I32_8x16x128x2_I8 = "VDMFMA_I32_8x16x128x2_I8"
+    VDMFMA_F32_8x16x128x2_F8E5M2FNUZ = "VDMFMA_F32_8x16x128x2_F8E5M2FNUZ"
+    VDMFMA_F32_8x16x128x2_F8E5M2FNUZ_F8E4M3FNUZ = "VDMFMA_F32_8x16x128x2_F8E5M2FNUZ_F8E4M3FNUZ"
+    VDMFMA_F32_8x16x128x2_F8E4M3FNUZ_F8E5M2FNUZ = "VDMFMA_F32_8x16x128x2_F8E4M3FNUZ_F8E5M2FNUZ"
+    VDMFMA_F32_8x16x128x2_F8E4M3FNUZ = "VDMFMA_F32_8x16x128x2_F8E4M3FNUZ"
+    VDMFMA_F32_8x16x64x1_F16 = "VDMFMA_F32_8x16x64x1_F16"
+    VDMFMA_F32_8x16x64x1_BF16 = "VDMFMA_F32_8x16x64x1_BF16"
+    VDMFMA_I32_8x16x128x1_I8 = "VDMFMA_I32_8x16x128x1_I8"
+    VDMFMA_F32_8x16x128x1_F8E5M2 = "VDMFMA_F32_8x16x128x1_F8E5M2"
+    VDMFMA_F32_8x16x128x1_F8E5M2_F8E4M3FN = "VDMFMA_F32_8x16x128x1_F8E5M2_F8E4M3FN"
+    VDMFMA_F32_8x16x128x1_F8E4M3FN_F8E5M2 = "VDMFMA_F32_8x16x128x1_F8E4M3FN_F8E5M2"
+    VDMFMA_F32_8x16x128x1_F8E4M3FN = "VDMFMA_F32_8x16x128x1_F8E4M3FN"
+
+
+class VirtualMMAIntrinsicAttr(EnumAttribute[VirtualMMAIntrinsic]):
+    """`#iree_gpu.virtual_mma_intrinsic<VMFMA_F32_16x16x32_F16>`."""
+
+    name = "iree_gpu.virtual_mma_intrinsic"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> VirtualMMAIntrinsic:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(VirtualMMAIntrinsic)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+@irdl_attr_definition(init=False)
+class VirtualMMAAttr(ParametrizedAttribute):
+    """A virtual MMA intrinsic, written like `#iree_gpu.mma_layout`.
+
+    ```mlir
+    #iree_gpu.virtual_mma_layout<VMFMA_F32_16x16x32_F16, col_major = true>
+    ```
+
+    mini-iree parses and prints it; it does not describe its tiles, so it is
+    not an `inner_tiled` kind here.
+    """
+
+    name = "iree_gpu.virtual_mma_layout"
+
+    intrinsic: VirtualMMAIntrinsicAttr
+    col_major: IntegerAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            intrinsic = VirtualMMAIntrinsicAttr(parser.parse_str_enum(VirtualMMAIntrinsic))
+            col_major = False
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("col_major")
+                parser.parse_punctuation("=")
+                col_major = parser.parse_boolean()
+        return [intrinsic, IntegerAttr.from_bool(col_major)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.intrinsic.data.value)
+            if self.col_major.value.data:
+                printer.print_string(", col_major = true")
 
 
 # ===----------------------------------------------------------------------=== #
@@ -1360,7 +1909,7 @@ class YieldOp(IRDLOperation):
 
     values = var_operand_def()
 
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(BarrierRegionOp), Pure()))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(BarrierRegionOp, SubgroupScanOp), Pure()))
 
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
@@ -1413,14 +1962,492 @@ class BarrierRegionOp(IRDLOperation):
             raise VerifyException("expected yielded value types to match result types")
 
 
+
+@irdl_op_definition
+class SubgroupScanOp(IRDLOperation):
+    """A prefix scan across the lanes of a subgroup (in clusters of
+    `cluster_size` lanes `cluster_stride` apart), with the total.
+
+    ```mlir
+    %scan, %total = iree_gpu.subgroup_scan(%x, identity = %zero : f32) cluster(size = 4, stride = 2) {
+    ^bb0(%lhs: f32, %rhs: f32):
+      %add = arith.addf %lhs, %rhs : f32
+      iree_gpu.yield %add : f32
+    } : f32
+    ```
+
+    An `inclusive` scan needs no identity; an exclusive one does.
+    """
+
+    name = "iree_gpu.subgroup_scan"
+
+    value = operand_def()
+    identity = opt_operand_def()
+    result = result_def()
+    total = result_def()
+    inclusive = opt_prop_def(UnitAttr)
+    cluster_size = opt_prop_def(IntegerAttr)
+    cluster_stride = opt_prop_def(IntegerAttr)
+    combiner = region_def("single_block")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupScanOp:
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("inclusive") is not None:
+            properties["inclusive"] = UnitAttr()
+        parser.parse_punctuation("(")
+        value = parser.parse_unresolved_operand()
+        identity = None
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("identity")
+            parser.parse_punctuation("=")
+            identity = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            identity = parser.resolve_operand(identity, parser.parse_type())
+        parser.parse_punctuation(")")
+        if parser.parse_optional_keyword("cluster") is not None:
+            parser.parse_punctuation("(")
+            parser.parse_keyword("size")
+            parser.parse_punctuation("=")
+            properties["cluster_size"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("stride")
+                parser.parse_punctuation("=")
+                properties["cluster_stride"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
+            parser.parse_punctuation(")")
+        combiner = parser.parse_region()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        operands = [parser.resolve_operand(value, value_type)] + ([identity] if identity is not None else [])
+        return cls.create(
+            operands=operands,
+            result_types=[value_type, value_type],
+            properties=properties,
+            attributes=attributes,
+            regions=[combiner],
+        )
+
+    def print(self, printer: Printer) -> None:
+        if self.inclusive is not None:
+            printer.print_string(" inclusive")
+        printer.print_string("(")
+        printer.print_operand(self.value)
+        if self.identity is not None:
+            printer.print_string(", identity = ")
+            printer.print_operand(self.identity)
+            printer.print_string(" : ")
+            printer.print_attribute(self.identity.type)
+        printer.print_string(")")
+        if self.cluster_size is not None:
+            printer.print_string(f" cluster(size = {self.cluster_size.value.data}")
+            if self.cluster_stride is not None and self.cluster_stride.value.data != 1:
+                printer.print_string(f", stride = {self.cluster_stride.value.data}")
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.combiner)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+
+    def verify_(self) -> None:
+        def power_of_two(v: int) -> bool:
+            return v > 0 and v & (v - 1) == 0
+
+        if self.cluster_size is not None and not power_of_two(self.cluster_size.value.data):
+            raise VerifyException("cluster_size must be a power of 2")
+        stride = 1 if self.cluster_stride is None else self.cluster_stride.value.data
+        if not power_of_two(stride):
+            raise VerifyException("cluster_stride must be a power of 2")
+        if self.inclusive is None and self.identity is None:
+            raise VerifyException("exclusive scan requires an identity operand")
+        if self.identity is not None and self.identity.type != self.value.type:
+            raise VerifyException("identity type must match value type")
+        block = self.combiner.block
+        if len(block.args) != 2:
+            raise VerifyException("combiner region must have exactly 2 arguments")
+        if any(arg.type != self.value.type for arg in block.args):
+            raise VerifyException("combiner argument type must match value type")
+        terminator = block.last_op
+        if not isinstance(terminator, YieldOp) or [v.type for v in terminator.values] != [self.value.type]:
+            raise VerifyException("combiner must yield one value of the value type")
+
+@irdl_op_definition
+class ValueBarrierOp(IRDLOperation):
+    """Synchronizes the workers on tensor or vector values: its results are
+    its inputs, once every worker has produced them.
+
+    ```mlir
+    %out:2 = iree_gpu.value_barrier %a, %b : vector<8xf16>, vector<8xf16>
+    ```
+    """
+
+    name = "iree_gpu.value_barrier"
+
+    inputs = var_operand_def(TensorType | VectorType)
+    results_ = var_result_def(TensorType | VectorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs: Sequence[SSAValue]):
+        super().__init__(operands=[inputs], result_types=[[v.type for v in inputs]])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ValueBarrierOp:
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        values = parser.resolve_operands(operands, types, pos)
+        op = cls(values)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list(self.inputs.types, printer.print_attribute)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("Atleast one input required")
+        if [r.type for r in self.results_] != [v.type for v in self.inputs]:
+            raise VerifyException("all of {inputs, results} have same type")
+        tensors = isinstance(self.inputs[0].type, TensorType)
+        if any(isinstance(v.type, TensorType) != tensors for v in self.inputs):
+            raise VerifyException("All inputs should be either of tensor or vector type")
+
+
+def _parallel_combining(destination: str):
+    # Imported when first used: the scf dialect need not load with iree_gpu.
+    from mini_iree.dialects.scf import ParallelCombiningOpInterface
+
+    return ParallelCombiningOpInterface((destination,))
+
+
+@irdl_op_definition
+class CoalescedGatherDMAOp(IRDLOperation):
+    """A gather (or, without indices, a copy) whose stores the lanes of a
+    subgroup coalesce: `lane` places each lane's share in `init`.
+
+    ```mlir
+    iree_gpu.coalesced_gather_dma %source[%idx0] into %out lane(%lane)
+        : tensor<4096xf32>, vector<64xi32>, tensor<64xf32>, index -> tensor<64xf32>
+    ```
+
+    Inside `scf.forall.in_parallel` the tensor form updates the shared output.
+    """
+
+    name = "iree_gpu.coalesced_gather_dma"
+
+    source = operand_def(TensorType | MemRefType)
+    indices = var_operand_def(TensorType | VectorType | MemRefType)
+    init = operand_def(TensorType | MemRefType)
+    lane = operand_def(IndexType)
+    result = opt_result_def(TensorType | MemRefType)
+
+    in_bounds = opt_prop_def(ArrayAttr)
+
+    # The tensor form inside `scf.forall.in_parallel` writes the shared output `init`.
+    traits = lazy_traits_def(lambda: (_parallel_combining("init"),))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CoalescedGatherDMAOp:
+        source = parser.parse_unresolved_operand()
+        indices = []
+        if parser.parse_optional_punctuation("[") is not None:
+            indices = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation("]")
+        parser.parse_keyword("into")
+        init = parser.parse_unresolved_operand()
+        parser.parse_keyword("lane")
+        parser.parse_punctuation("(")
+        lane = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("in_bounds") is not None:
+            properties["in_bounds"] = parser.parse_attribute()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        result_types = [parser.parse_type()] if parser.parse_optional_punctuation("->") is not None else []
+        operands = parser.resolve_operands([source, *indices, init, lane], types, pos)
+        return cls.create(operands=operands, result_types=result_types, properties=properties, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        if self.indices:
+            printer.print_string("[")
+            printer.print_list(self.indices, printer.print_operand)
+            printer.print_string("]")
+        printer.print_string(" into ")
+        printer.print_operand(self.init)
+        printer.print_string(" lane(")
+        printer.print_operand(self.lane)
+        printer.print_string(")")
+        if self.in_bounds is not None:
+            printer.print_string(" in_bounds ")
+            printer.print_attribute(self.in_bounds)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([o.type for o in self.operands], printer.print_attribute)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        init_type, source_type = self.init.type, self.source.type
+        tensor = isinstance(init_type, TensorType)
+        if tensor and not isinstance(source_type, TensorType):
+            raise VerifyException("source must be tensor when init is tensor")
+        if not tensor and not isinstance(source_type, MemRefType):
+            raise VerifyException("source must be memref when init is memref")
+        init_shape, source_shape = init_type.get_shape(), source_type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
+        indices = list(self.indices)
+        if len(indices) > len(init_shape):
+            raise VerifyException(
+                f"number of indices ({len(indices)}) cannot exceed destination rank ({len(init_shape)})"
+            )
+        if len(indices) > len(source_shape):
+            raise VerifyException(f"number of indices ({len(indices)}) cannot exceed source rank ({len(source_shape)})")
+        for i, index in enumerate(indices):
+            if DYNAMIC_INDEX in index.type.get_shape():
+                raise VerifyException(f"expected index {i} to have static shape")
+        if indices:
+            batch = None
+            for i, index in enumerate(indices):
+                shape = index.type.get_shape()
+                if len(shape) != 1:
+                    raise VerifyException(f"expected index {i} to be a 1-D tensor or vector")
+                batch = shape[0] if batch is None else batch
+                if shape[0] != batch:
+                    raise VerifyException(
+                        f"expected all index vectors to have the same length; index {i} has length {shape[0]} "
+                        f"but expected {batch}"
+                    )
+            if init_shape and batch != init_shape[0]:
+                raise VerifyException(
+                    f"expected batch size (length of index vectors: {batch}) to match first destination "
+                    f"dimension ({init_shape[0]})"
+                )
+        in_bounds = self.in_bounds.data if self.in_bounds is not None else ()
+        for dim, size in enumerate(init_shape):
+            if dim >= len(source_shape):
+                raise VerifyException(
+                    f"expected source to have at least {dim + 1} dimensions when destination has rank {len(init_shape)}"
+                )
+            if dim < len(indices):
+                continue
+            if dim < len(in_bounds) and isinstance(in_bounds[dim], IntegerAttr) and not in_bounds[dim].value.data:
+                continue  # reads past the source's end are allowed (and read zero)
+            if source_shape[dim] != size:
+                raise VerifyException(
+                    f"expected unindexed dimension {dim} to have same length in source ({source_shape[dim]}) "
+                    f"and destination ({size})"
+                )
+        if self.in_bounds is not None and len(in_bounds) != len(init_shape):
+            raise VerifyException(f"in_bounds array size ({len(in_bounds)}) must match init rank ({len(init_shape)})")
+
+
+@irdl_op_definition
+class AsyncDMAOp(IRDLOperation):
+    """Moves a tile from one memory to another without going through registers.
+
+    ```mlir
+    %r = iree_gpu.async_dma %src[%i, %j] to %dst[%c0], vector<64xf16>
+        permutation_map affine_map<(d0, d1) -> (d1)> in_bounds [true]
+        : tensor<20x256xf16>, tensor<128xf16, #gpu.address_space<workgroup>>
+        -> tensor<128xf16, #gpu.address_space<workgroup>>
+    ```
+
+    A source index is an `index` (a contiguous read) or a `vector<Nxindex>` (a
+    gather); the source index types are printed, in brackets after the source
+    type, only when one is a vector. The tensor form returns the new `dest`;
+    the memref form writes it.
+    """
+
+    name = "iree_gpu.async_dma"
+
+    source = operand_def(TensorType | MemRefType)
+    source_indices = var_operand_def()
+    dest = operand_def(TensorType | MemRefType)
+    dest_indices = var_operand_def(IndexType)
+    result = opt_result_def(TensorType | MemRefType)
+
+    transfer_type = prop_def(Attribute)
+    permutation_map = opt_prop_def(AffineMapAttr)
+    in_bounds = opt_prop_def(ArrayAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncDMAOp:
+        source = parser.parse_unresolved_operand()
+        source_indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_keyword("to")
+        dest = parser.parse_unresolved_operand()
+        dest_indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(",")
+        properties: dict[str, Attribute] = {"transfer_type": parser.parse_type()}
+        while True:  # oilist: the clauses in any order, each at most once
+            if "permutation_map" not in properties and parser.parse_optional_keyword("permutation_map") is not None:
+                properties["permutation_map"] = parser.parse_attribute()
+            elif "in_bounds" not in properties and parser.parse_optional_keyword("in_bounds") is not None:
+                properties["in_bounds"] = parser.parse_attribute()
+            else:
+                break
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        source_type = parser.parse_type()
+        if parser.parse_optional_punctuation("[") is not None:
+            index_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation("]")
+        else:
+            index_types = [IndexType()] * len(source_indices)
+        parser.parse_punctuation(",")
+        dest_type = parser.parse_type()
+        result_types = [parser.parse_type()] if parser.parse_optional_punctuation("->") is not None else []
+        (source_value,) = parser.resolve_operands([source], [source_type], pos)
+        index_values = parser.resolve_operands(source_indices, index_types, pos)
+        (dest_value,) = parser.resolve_operands([dest], [dest_type], pos)
+        dest_index_values = parser.resolve_operands(dest_indices, [IndexType()] * len(dest_indices), pos)
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            i32, [1, len(index_values), 1, len(dest_index_values)]
+        )
+        return cls.create(
+            operands=[source_value, *index_values, dest_value, *dest_index_values],
+            result_types=result_types,
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string("[")
+        printer.print_list(self.source_indices, printer.print_operand)
+        printer.print_string("] to ")
+        printer.print_operand(self.dest)
+        printer.print_string("[")
+        printer.print_list(self.dest_indices, printer.print_operand)
+        printer.print_string("], ")
+        printer.print_attribute(self.transfer_type)
+        if self.permutation_map is not None:
+            printer.print_string(" permutation_map ")
+            printer.print_attribute(self.permutation_map)
+        if self.in_bounds is not None:
+            printer.print_string(" in_bounds ")
+            printer.print_attribute(self.in_bounds)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        if not all(isinstance(v.type, IndexType) for v in self.source_indices):
+            printer.print_string(" [")
+            printer.print_list(self.source_indices.types, printer.print_attribute)
+            printer.print_string("]")
+        printer.print_string(", ")
+        printer.print_attribute(self.dest.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        source_type, dest_type = self.source.type, self.dest.type
+        assert isinstance(source_type, TensorType | MemRefType) and isinstance(dest_type, TensorType | MemRefType)
+        source_rank, dest_rank = len(source_type.get_shape()), len(dest_type.get_shape())
+        if len(self.source_indices) != source_rank:
+            raise VerifyException(
+                f"expected {source_rank} source indices (source rank), got {len(self.source_indices)}"
+            )
+        if len(self.dest_indices) != dest_rank:
+            raise VerifyException(f"expected {dest_rank} dest indices (dest rank), got {len(self.dest_indices)}")
+        for i, index in enumerate(self.source_indices):
+            t = index.type
+            if isinstance(t, IndexType):
+                continue
+            if not isinstance(t, VectorType) or len(t.get_shape()) != 1 or not isinstance(t.element_type, IndexType):
+                raise VerifyException(f"source index #{i} must be index or vector<Nxindex>, got {t}")
+        if isinstance(dest_type, TensorType):
+            if self.result is None:
+                raise VerifyException("expected result for tensor operand")
+            if self.result.type != dest_type:
+                raise VerifyException("result type must match dest type")
+        elif self.result is not None:
+            raise VerifyException("unexpected result for memref operand")
+        element_type = source_type.get_element_type()
+        if element_type != dest_type.get_element_type():
+            raise VerifyException("expected source and dest to have the same element type")
+        transfer = self.transfer_type
+        if not isinstance(transfer, VectorType):
+            raise VerifyException("transfer_type must be a VectorType")
+        if transfer.element_type != element_type:
+            raise VerifyException(
+                f"transfer_type element type ({transfer.element_type}) must match source/dest element type "
+                f"({element_type})"
+            )
+        transfer_shape = transfer.get_shape()
+        if len(transfer_shape) != dest_rank:
+            raise VerifyException(f"transfer_type rank ({len(transfer_shape)}) must match dest rank ({dest_rank})")
+        if self.in_bounds is not None and len(self.in_bounds.data) != dest_rank:
+            raise VerifyException(
+                f"in_bounds array size ({len(self.in_bounds.data)}) must match dest rank ({dest_rank})"
+            )
+        if self.permutation_map is not None:
+            map_ = self.permutation_map.data
+            if map_.num_dims != source_rank:
+                raise VerifyException(
+                    f"permutation_map num dims ({map_.num_dims}) must match source rank ({source_rank})"
+                )
+            if len(map_.results) != dest_rank:
+                raise VerifyException(
+                    f"permutation_map num results ({len(map_.results)}) must match dest rank ({dest_rank})"
+                )
+            if not map_.is_projected_permutation():
+                raise VerifyException("permutation_map must be a projected permutation")
+            positions = [e.position if isinstance(e, AffineDimExpr) else None for e in map_.results]
+        elif source_rank != dest_rank:
+            raise VerifyException(
+                f"permutation_map is required when source rank ({source_rank}) differs from dest rank ({dest_rank})"
+            )
+        else:
+            positions = list(range(source_rank))
+        for i, index in enumerate(self.source_indices):
+            if not isinstance(index.type, VectorType):
+                continue
+            if i not in positions:
+                raise VerifyException(f"source dimension {i} has a gather index but is not mapped by permutation_map")
+            dest_dim = positions.index(i)
+            expected, actual = transfer_shape[dest_dim], index.type.get_shape()[0]
+            if actual != expected:
+                raise VerifyException(
+                    f"gather index size ({actual}) for source dimension {i} must match transfer_type size "
+                    f"({expected}) in dest dimension {dest_dim}"
+                )
+
 IREEGPU = Dialect(
     "iree_gpu",
-    [BarrierRegionOp, YieldOp],
+    [AsyncDMAOp, BarrierRegionOp, CoalescedGatherDMAOp, SubgroupScanOp, ValueBarrierOp, YieldOp],
     [
         ComputeBitwidthsAttr,
+        ConditionalTransposeAttr,
         DataTiledMMAAttr,
+        DataTiledScaledMMAAttr,
         DerivedThreadConfigAttr,
         DotProductOpsAttr,
+        LaneConstantAttr,
+        LaneIncrementAttr,
+        PromoteWithCacheSwizzleAttr,
+        SPIRVPipelineAttr,
+        SwizzleOperandAttr,
+        UseGlobalLoadDMAAttr,
+        VirtualMMAAttr,
+        VirtualMMAIntrinsicAttr,
         GPUEncodingResolverAttr,
         GPUPaddingResolverAttr,
         GPUPipelineOptionsAttr,

@@ -5,12 +5,17 @@
   pack filled entirely from a read-only source is loaded as the equivalent
   strided view of that source (``relayout_origins.py``), which a contraction
   reads as the source matrix without copying it.
-* ``inner_tiled`` with ``#iree_gpu.data_tiled_mma_layout`` is a matmul on
-  swizzled tiles. Each operand is ``outer dims x swizzled inner tile``; the
-  swizzle (``kind.swizzle(operand)``) says how a plain tile (M0xK0 for the LHS,
-  N0xK0 for the RHS, M0xN0 for the accumulator) was expanded and transposed.
-  The interpreter undoes the input swizzles, contracts outer and inner dims
-  in one BLAS call, and adds the product, swizzled back, to the accumulator.
+* ``inner_tiled`` is a matmul on swizzled tiles. Each operand is ``outer dims x
+  swizzled inner tile``; the swizzle of its kind (``kind.swizzle(operand)``)
+  says how a plain tile (M0xK0 for the LHS, N0xK0 for the RHS, M0xN0 for the
+  accumulator) was expanded and transposed. The interpreter undoes the input
+  swizzles, contracts outer and inner dims in one BLAS call or einsum, and adds
+  the product, swizzled back, to the accumulator. It runs the data-tiled kinds
+  (``#iree_gpu.data_tiled_mma_layout``, ``#iree_gpu.data_tiled_scaled_mma_layout``,
+  ``#iree_cpu.data_tiled_mma_layout``) and the single intrinsics
+  (``#iree_gpu.mma_layout``, ``#iree_gpu.scaled_mma_layout``) on subgroup
+  (undistributed) tiles; the scaled kinds multiply every ``Kb`` block of the
+  inputs by its scale.
 * ``map_scatter`` (``map_store`` in IREE 3.13) evaluates its index region once,
   vectorized over every input index, then scatters the input elements whose
   mask is true to the computed output indices. A region that only regroups
@@ -25,7 +30,7 @@ import string
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType, NoneAttr
+from xdsl.dialects.builtin import IntegerType, MemRefType, NoneAttr, Signedness
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
@@ -34,9 +39,9 @@ from mini_iree.compiler.interpreter.core import InterpreterError, run_block
 from mini_iree.compiler.interpreter.relayout_origins import note_write, relayout_origins
 from mini_iree.compiler.interpreter.relayout_view import PlanCache, copy_into, scatter_plan
 from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
-from mini_iree.dialects import iree_codegen, iree_gpu, iree_linalg_ext
+from mini_iree.dialects import iree_codegen, iree_cpu, iree_gpu, iree_linalg_ext
 from mini_iree.compiler.layout.iree_encoding import swizzle_relayout
-from mini_iree.dialects.iree_codegen import TileSwizzle
+from mini_iree.dialects.iree_codegen import SwizzleDim, TileSwizzle
 
 __all__ = ["CodegenFunctions", "LinalgExtFunctions", "swizzle_tile", "unswizzle_tile"]
 
@@ -77,57 +82,142 @@ def _swizzles_for(kind, maps, arrays) -> list:
     return next((c for c in candidates if fits(c)), candidates[0])
 
 
-def _run_inner_tiled(op: iree_codegen.InnerTiledOp, lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray) -> np.ndarray:
+# The plain (unswizzled) tile of each operand, as letters of the contraction:
+# M, N, K as usual, B the elements of one scale block (Kb).
+_PLAIN_TILES = ("MK", "NK", "MN")
+_SCALED_PLAIN_TILES = ("MKB", "NKB", "MK", "NK", "MN")
+
+
+def _plain_swizzle(shape: list[int], stored_as: list[int]) -> TileSwizzle:
+    """A swizzle for a kind whose tiles are plain matrices: the plain tile has
+    one dim per entry of ``shape`` and is stored transposed by ``stored_as``."""
+    return TileSwizzle([[SwizzleDim.internal(size)] for size in shape], list(stored_as))
+
+
+def _kind_swizzles(op: iree_codegen.InnerTiledOp, kind: Any, maps: list[AffineMap], arrays: list[np.ndarray]):
+    """Per operand, how its plain tile is laid out in the operand's inner dims.
+
+    Plain tiles are LHS MxK, RHS NxK, ACC MxN (the scaled kinds: LHS MxKxKb,
+    RHS NxKxKb, scales MxK and NxK). None when the interpreter cannot run the kind.
+    """
+    if isinstance(kind, iree_gpu.DataTiledMMAAttr):
+        return _swizzles_for(kind, maps, arrays)
+    if isinstance(kind, iree_cpu.DataTiledMMAAttr):
+        swizzles = [kind.swizzle(i) for i in range(3)]
+        if any(d.symbolic_multiplier != "One" for s in swizzles for d in s.flat_dims()):
+            raise InterpreterError(op, f"{kind} has scalable tiles; their size is only known on the target")
+        return swizzles
+    if isinstance(kind, iree_gpu.DataTiledScaledMMAAttr):
+        return [kind.swizzle(i) for i in range(5)]
+    if isinstance(kind, iree_gpu.MMAAttr) and not kind.is_col_major:
+        types = kind.undistributed_tile_types()
+        if types is None:
+            return None
+        (m, k), (_, n) = types[0].get_shape(), types[1].get_shape()
+        # The RHS tile is KxN: the plain NxK tile transposed.
+        return [_plain_swizzle([m, k], [0, 1]), _plain_swizzle([n, k], [1, 0]), _plain_swizzle([m, n], [0, 1])]
+    if isinstance(kind, iree_gpu.ScaledMMAAttr) and not kind.col_major.value.data:
+        m, n, k, kb = iree_gpu.scaled_intrinsic_mnkkb(kind.intrinsic.data)
+        return [
+            _plain_swizzle([m, k, kb], [0, 1, 2]),
+            _plain_swizzle([n, k, kb], [1, 2, 0]),  # stored K x Kb x N
+            _plain_swizzle([m, k], [0, 1]),
+            _plain_swizzle([n, k], [1, 0]),  # stored K x N
+            _plain_swizzle([m, n], [0, 1]),
+        ]
+    return None
+
+
+def _unsigned_inputs(kind: Any) -> tuple[bool, bool]:
+    """Whether the LHS / RHS hold unsigned integers (vpdpbusd reads one operand
+    unsigned; the generic scalar intrinsic says so in its types)."""
+    if not isinstance(kind, iree_cpu.DataTiledMMAAttr):
+        return False, False
+    name = kind.intrinsic.data.value
+    if name.endswith("_UI8_I8"):
+        return True, False
+    if name.endswith("_I8_UI8"):
+        return False, True
+
+    def unsigned(t: Any) -> bool:
+        return isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+    return unsigned(kind.lhs_type), unsigned(kind.rhs_type)
+
+
+def _canonical_inner(op: iree_codegen.InnerTiledOp, index: int, array: np.ndarray, outer_rank: int, shape: list[int]):
+    """The operand with its inner dims exactly ``shape``: unit dims the op may
+    add or drop (the verifier compares tiles without them) are reshaped away."""
+    inner = list(array.shape[outer_rank:])
+    if inner == shape:
+        return array
+    if [d for d in inner if d != 1] != [d for d in shape if d != 1]:
+        raise InterpreterError(
+            op, f"operand {index} has shape {array.shape}; the kind expects inner tiles {tuple(shape)} "
+            f"after {outer_rank} outer dims",
+        )  # fmt: skip
+    return array.reshape(array.shape[:outer_rank] + tuple(shape))
+
+
+def _run_inner_tiled(op: iree_codegen.InnerTiledOp, arrays: list[np.ndarray]) -> np.ndarray:
+    """The op on whole arrays: undo each input's swizzle (and permutation),
+    contract outer and tile dims in one einsum (or GEMM), and add the product,
+    laid out as the accumulator is, to a copy of the accumulator."""
     kind = op.kind
-    if not isinstance(kind, iree_gpu.DataTiledMMAAttr):
-        raise InterpreterError(op, f"inner_tiled with kind {kind} is not supported by the interpreter")
+    order = op.kind_operand_order()
+    arrays = [arrays[i] for i in order]
     if isinstance(op.semantics, iree_codegen.InnerTiledSemanticsAttr) and op.semantics.is_distributed():
         raise InterpreterError(op, "distributed inner_tiled (one thread's share of a tile) cannot be interpreted")
-    maps = op.indexing_maps_list()
-    if len(maps) != 3:
-        raise InterpreterError(op, f"expected 2 inputs and 1 output, got {len(maps)} operands")
-    swizzles = _swizzles_for(kind, maps, (lhs, rhs, acc))
-    if any(s is None for s in swizzles):
-        raise InterpreterError(op, f"no known register layout for {kind.intrinsic.data}")
-    permutations = [list(p.get_values()) for p in op.permutations.data] if op.permutations is not None else None
+    maps = [op.indexing_maps_list()[i] for i in order]
+    scaled = len(maps) == 5
+    if len(maps) not in (3, 5) or len(op.outputs) != 1:
+        raise InterpreterError(op, f"expected 2 or 4 inputs and 1 output, got {len(maps)} operands")
+    swizzles = _kind_swizzles(op, kind, maps, arrays)
+    if swizzles is None or any(s is None for s in swizzles):
+        raise InterpreterError(op, f"inner_tiled with kind {kind} is not supported by the interpreter")
+    permutations = None
+    if op.permutations is not None:
+        permutations = [list(op.permutations.data[i].get_values()) for i in order]
 
+    acc_dtype = arrays[-1].dtype
+    unsigned = _unsigned_inputs(kind)
     plain: list[np.ndarray] = []
-    for index, (array, map_, swizzle) in enumerate(zip((lhs, rhs, acc), maps, swizzles)):
-        assert swizzle is not None
+    stored_inner: tuple[int, ...] = ()
+    for index, (array, map_, swizzle) in enumerate(zip(arrays, maps, swizzles)):
         outer_rank = len(map_.results)
-        inner_rank = len(swizzle.permutation)
-        if array.ndim != outer_rank + inner_rank or list(array.shape[outer_rank:]) != swizzle.swizzled_shape():
-            raise InterpreterError(
-                op,
-                f"operand {index} has shape {array.shape}; the kind expects inner tiles "
-                f"{tuple(swizzle.swizzled_shape())} after {outer_rank} outer dims",
-            )
         if permutations is not None:
-            # The operand holds its tile permuted: undo that first.
+            # The operand holds its tile permuted (S[i] = C[perm[i]]): undo that first.
             perm = permutations[index]
             inverse = [perm.index(i) for i in range(len(perm))]
             array = array.transpose(list(range(outer_rank)) + [outer_rank + p for p in inverse])
-        if index < 2:  # the accumulator is updated in its swizzled layout
-            plain.append(unswizzle_tile(array, swizzle, outer_rank))
+        if index == len(arrays) - 1:
+            _canonical_inner(op, index, array, outer_rank, swizzle.swizzled_shape())
+            stored_inner = array.shape[outer_rank:]
+            break  # the accumulator is updated in its own layout
+        array = _canonical_inner(op, index, array, outer_rank, swizzle.swizzled_shape())
+        if index < 2 and unsigned[index] and array.dtype.kind == "i":
+            array = array.view(array.dtype.str.replace("i", "u"))
+        plain.append(unswizzle_tile(array, swizzle, outer_rank).astype(acc_dtype, copy=False))
 
-    lhs_s, rhs_s, acc_s = (_outer_letters(op, m) for m in maps)
-    acc_dtype = acc.dtype
-    lhs_t, rhs_t = (p.astype(acc_dtype, copy=False) for p in plain[:2])
-    if (lhs_s, rhs_s, acc_s) == ("ac", "bc", "ab"):
-        product = _tiled_matmul(lhs_t, rhs_t)
+    letters = [_outer_letters(op, m) for m in maps]
+    tiles = _SCALED_PLAIN_TILES if scaled else _PLAIN_TILES
+    if not scaled and (letters[0], letters[1], letters[2]) == ("ac", "bc", "ab"):
+        product = _tiled_matmul(plain[0], plain[1])
     else:
         # Any other loop structure: one einsum over the outer loops (from the
-        # indexing maps) and the tile dims (LHS MxK, RHS NxK, ACC MxN).
-        product = np.einsum(f"{lhs_s}MK,{rhs_s}NK->{acc_s}MN", lhs_t, rhs_t, optimize=True)
-    # Accumulate into a copy of the swizzled accumulator: the product is
-    # swizzled as a view, so the whole update is one strided pass.
-    acc_view = swizzle_tile(product, swizzles[2], len(maps[2].results))  # type: ignore[arg-type]
+        # indexing maps) and the tile dims. Scaled kinds multiply each input
+        # element by its block's scale.
+        spec = ",".join(l + t.upper() for l, t in zip(letters[:-1], tiles[:-1]))
+        product = np.einsum(f"{spec}->{letters[-1]}{tiles[-1]}", *plain, optimize=True)
+    acc_map = maps[-1]
+    outer_rank = len(acc_map.results)
+    acc_swizzle = swizzles[-1]
+    acc_view = swizzle_tile(product, acc_swizzle, outer_rank).reshape(product.shape[:outer_rank] + stored_inner)
     if permutations is not None:
-        perm = permutations[2]
-        outer_rank = len(maps[2].results)
+        perm = permutations[-1]
         acc_view = acc_view.transpose(list(range(outer_rank)) + [outer_rank + p for p in perm])
-    result = np.array(acc, copy=True)
-    result += acc_view
+    result = np.array(arrays[-1], copy=True)
+    result += acc_view.astype(acc_dtype, copy=False)
     return result
 
 
@@ -184,10 +274,7 @@ class CodegenFunctions(InterpreterFunctions):
 
     @impl(iree_codegen.InnerTiledOp)
     def run_inner_tiled(self, interpreter: Interpreter, op: iree_codegen.InnerTiledOp, args: tuple):
-        if len(op.inputs) != 2 or len(op.outputs) != 1:
-            raise InterpreterError(op, "expected two inputs and one output")
-        lhs, rhs, acc = (np.asarray(a) for a in args)
-        return (_run_inner_tiled(op, lhs, rhs, acc),)
+        return (_run_inner_tiled(op, [np.asarray(a) for a in args]),)
 
 
 # ---------------------------------------------------------------------------

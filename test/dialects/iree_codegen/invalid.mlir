@@ -181,7 +181,7 @@ func.func @inner_tiled_permutation_not_permutation(%lhs: tensor<?x?x16x4xf32>, %
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @inner_tiled_tile_mismatch(%lhs: tensor<?x?x16x4xf32>, %rhs: tensor<?x?x16x4xf32>, %acc: tensor<?x?x16x16xf32>) -> tensor<?x?x16x16xf32> {
-  // expected-error @+1 {{operand #1 inner tile tensor<16x4xf32> is incompatible with expected MMA tile type vector<4x16xf32>}}
+  // expected-error @+1 {{operand #1 inner tile 'tensor<16x4xf32>' is incompatible with expected MMA tile type 'vector<4x16xf32>'}}
   %0 = iree_codegen.inner_tiled ins(%lhs, %rhs) outs(%acc) <indexing_maps = [#map, #map1, #map2], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], kind = #iree_gpu.mma_layout<MFMA_F32_16x16x4_F32>, semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>> : tensor<?x?x16x4xf32>, tensor<?x?x16x4xf32> into tensor<?x?x16x16xf32>
   return %0 : tensor<?x?x16x16xf32>
 }
@@ -193,7 +193,7 @@ func.func @inner_tiled_tile_mismatch(%lhs: tensor<?x?x16x4xf32>, %rhs: tensor<?x
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @inner_tiled_data_tiled_mismatch(%lhs: tensor<?x?x128x16xf32>, %rhs: tensor<?x?x2x4x4x16x4xf32>, %acc: tensor<?x?x2x2x4x4x4x16x4xf32>) -> tensor<?x?x2x2x4x4x4x16x4xf32> {
-  // expected-error @+1 {{operand #0 inner tile tensor<128x16xf32> is incompatible with expected MMA tile type vector<2x4x4x16x4xf32>}}
+  // expected-error @+1 {{operand #0 inner tile 'tensor<128x16xf32>' is incompatible with expected MMA tile type 'vector<2x4x4x16x4xf32>'}}
   %0 = iree_codegen.inner_tiled ins(%lhs, %rhs) outs(%acc) <indexing_maps = [#map, #map1, #map2], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], kind = #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, intrinsics_m = 4, subgroups_m = 2, intrinsics_n = 4, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [0, 1]>, semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>> : tensor<?x?x128x16xf32>, tensor<?x?x2x4x4x16x4xf32> into tensor<?x?x2x2x4x4x4x16x4xf32>
   return %0 : tensor<?x?x2x2x4x4x4x16x4xf32>
 }
@@ -206,7 +206,7 @@ func.func @inner_tiled_data_tiled_mismatch(%lhs: tensor<?x?x128x16xf32>, %rhs: t
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @inner_tiled_opaque_count_mismatch(%lhs: tensor<?x?x128x16xf32>, %rhs: tensor<?x?x128x8xf32>, %acc: tensor<?x?x128x128xf32>) -> tensor<?x?x128x128xf32> {
-  // expected-error @+1 {{operand #1 inner tile tensor<128x8xf32> is incompatible with expected MMA tile type vector<2x4x4x16x4xf32>}}
+  // expected-error @+1 {{operand #1 inner tile 'tensor<128x8xf32>' is incompatible with expected MMA tile type 'vector<2x4x4x16x4xf32>'}}
   %0 = iree_codegen.inner_tiled ins(%lhs, %rhs) outs(%acc) <indexing_maps = [#map, #map1, #map2], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], kind = #iree_gpu.data_tiled_mma_layout<intrinsic = MFMA_F32_16x16x4_F32, intrinsics_m = 4, subgroups_m = 2, intrinsics_n = 4, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [0, 1]>, semantics = #iree_gpu.mma_semantics<distributed = false, opaque = true>> : tensor<?x?x128x16xf32>, tensor<?x?x128x8xf32> into tensor<?x?x128x128xf32>
   return %0 : tensor<?x?x128x128xf32>
 }
@@ -275,4 +275,45 @@ func.func @compilation_info_without_lowering_config() attributes {compilation_in
 #translation = #iree_codegen.translation_info<pipeline = CPUFastest>
 func.func @unknown_pipeline() attributes {translation_info = #translation} {
   return
+}
+
+// -----
+
+// expected-error @+1 {{workgroup_size must have 1 to 3 entries, got 4}}
+iree_codegen.dispatch_config @big workgroup_size = [64, 1, 1, 1] {
+  %c1 = arith.constant 1 : index
+  iree_codegen.yield %c1, %c1, %c1 : index, index, index
+}
+
+// -----
+
+// expected-error @+1 {{expected terminator to yield exactly 3 operands (workgroup count x, y, z), got 0}}
+iree_codegen.dispatch_config @empty {
+}
+
+// -----
+
+// expected-error @+1 {{expected terminator operand #1 to be index type, got i32}}
+iree_codegen.dispatch_config @typed {
+  %c1 = arith.constant 1 : index
+  %i = arith.constant 1 : i32
+  iree_codegen.yield %c1, %i, %c1 : index, i32, index
+}
+
+// -----
+
+// expected-error @+1 {{transform dialect codegen spec requires transform dialect codegen pipeline}}
+#spec = #iree_codegen.translation_info<pipeline = #iree_codegen.no_pipeline codegen_spec = @foo>
+
+// -----
+
+// expected-error @+1 {{expected workgroup size to have atmost 3 entries}}
+#export = #iree_codegen.export_config<workgroup_size = [4, 1, 1, 1]>
+
+// -----
+
+func.func @ukernel_result_type(%out: tensor<10xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{expected type of operand #0 ('tensor<10xf32>') to match type of corresponding result ('tensor<?xf32>')}}
+  %0 = iree_codegen.ukernel.generic "foo" outs(%out : tensor<10xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }

@@ -153,3 +153,42 @@ func.func @preset_compilation_info(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c:
   %1 = linalg.matmul {compilation_info = #compilation1} ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%0 : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %1 : tensor<?x?xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @barriers_and_hints
+// CHECK: iree_codegen.fusion_barrier %{{.*}} : tensor<6x?xf32>
+// CHECK: iree_codegen.index_hint %{{.*}}(#iree_gpu.lane_increment<16, step = 2>) : index
+func.func @barriers_and_hints(%t: tensor<6x?xf32>, %i: index) -> (tensor<6x?xf32>, index) {
+  %0 = iree_codegen.fusion_barrier %t : tensor<6x?xf32>
+  %1 = iree_codegen.index_hint %i(#iree_gpu.lane_increment<16, step = 2>) : index
+  return %0, %1 : tensor<6x?xf32>, index
+}
+
+// -----
+
+// The workgroup count of a dispatch from its workload; an empty yield may be left out.
+// CHECK-LABEL: iree_codegen.dispatch_config @matmul workgroup_size = [64, 16, 1] subgroup_size = 64 workgroup_local_memory = 4096 {
+// CHECK-NEXT: ^bb0(%[[W0:.+]]: index, %[[W1:.+]]: index):
+// CHECK: iree_codegen.yield %[[W0]], %[[W1]], %{{.+}} : index, index, index
+// CHECK: iree_codegen.dispatch_config @static {
+// CHECK-NOT: ^bb0
+iree_codegen.dispatch_config @matmul workgroup_size = [64, 16, 1] subgroup_size = 64 workgroup_local_memory = 4096 {
+^bb0(%w0: index, %w1: index):
+  %c1 = arith.constant 1 : index
+  iree_codegen.yield %w0, %w1, %c1 : index, index, index
+}
+iree_codegen.dispatch_config @static {
+  %c1 = arith.constant 1 : index
+  iree_codegen.yield %c1, %c1, %c1 : index, index, index
+}
+
+// -----
+
+// CHECK-LABEL: func.func @ukernel
+// CHECK: iree_codegen.ukernel.generic "foo" ins(%{{.*}} : tensor<?x?xf32>) outs(%{{.*}}, %{{.*}} : tensor<?xf32>, memref<?xf32>) (%{{.*}} : i64) fn_def_attrs {hal.import.bitcode = true} strided_dims({{\[}}[0], [], [1]]) -> tensor<?xf32>
+func.func @ukernel(%in: tensor<?x?xf32>, %out: tensor<?xf32>, %buf: memref<?xf32>, %n: i64) -> tensor<?xf32> {
+  %0 = iree_codegen.ukernel.generic "foo" ins(%in : tensor<?x?xf32>) outs(%out, %buf : tensor<?xf32>, memref<?xf32>)
+      (%n : i64) fn_def_attrs {hal.import.bitcode = true} strided_dims([[0], [], [1]]) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

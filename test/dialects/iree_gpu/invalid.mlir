@@ -150,3 +150,99 @@ func.func @target_wgp_missing_subgroup() attributes {t = #iree_gpu.target<arch =
 func.func @swizzle_groups_per_tile(%arg0: tensor<?x?xf32, #layout>) {
   return
 }
+
+// -----
+
+// A scale may only use the indices of the operand it scales.
+func.func @scaled_scale_map(%l: vector<2x3x1x32xf4E2M1FN>, %r: vector<3x1x5x32xf4E2M1FN>, %ls: vector<2x5x1xf8E8M0FNU>, %rs: vector<3x5x1xf8E8M0FNU>, %a: vector<2x5x4xf32>) -> vector<2x5x4xf32> {
+  // expected-error @+1 {{failed to verify indexing maps}}
+  %0 = iree_codegen.inner_tiled ins(%l, %r, %ls, %rs) outs(%a) {
+    indexing_maps = [affine_map<(i, j, k, b) -> (i, k, b)>, affine_map<(i, j, k, b) -> (k, b, j)>,
+                     affine_map<(i, j, k, b) -> (i, j)>, affine_map<(i, j, k, b) -> (k, j)>,
+                     affine_map<(i, j, k, b) -> (i, j)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32>,
+    semantics = #iree_gpu.mma_semantics<distributed = true, opaque = false>
+  } : vector<2x3x1x32xf4E2M1FN>, vector<3x1x5x32xf4E2M1FN>, vector<2x5x1xf8E8M0FNU>, vector<3x5x1xf8E8M0FNU> into vector<2x5x4xf32>
+  return %0 : vector<2x5x4xf32>
+}
+
+// -----
+
+// Swizzled LHS scales: the interleaved K unrolling is innermost (2x4x16x4).
+func.func @data_tiled_scaled_wrong_scales(%lhs: tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, %rhs: tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, %ls: tensor<?x?x2x4x4x16xf8E8M0FNU>, %rs: tensor<?x?x2x4x16x4xf8E8M0FNU>, %acc: tensor<?x?x2x2x4x16x4xf32>) -> tensor<?x?x2x2x4x16x4xf32> {
+  // expected-error @+1 {{'iree_codegen.inner_tiled' op operand #2 inner tile 'tensor<2x4x4x16xf8E8M0FNU>' is incompatible with expected MMA tile type 'vector<2x4x16x4xf8E8M0FNU>'}}
+  %0 = iree_codegen.inner_tiled ins(%lhs, %rhs, %ls, %rs) outs(%acc) {
+    indexing_maps = [affine_map<(m, n, k, kb) -> (m, k, kb)>, affine_map<(m, n, k, kb) -> (n, k, kb)>,
+                     affine_map<(m, n, k, kb) -> (m, k)>, affine_map<(m, n, k, kb) -> (n, k)>,
+                     affine_map<(m, n, k, kb) -> (m, n)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32, subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3]>,
+    semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>
+  } : tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, tensor<?x?x1x2x4x4x16x32xf4E2M1FN>, tensor<?x?x2x4x4x16xf8E8M0FNU>, tensor<?x?x2x4x16x4xf8E8M0FNU> into tensor<?x?x2x2x4x16x4xf32>
+  return %0 : tensor<?x?x2x2x4x16x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{promotion_types elements must implement IREE::GPU::PromotionAttr}}
+#bad_promotion = #iree_gpu.lowering_config<{promote_operands = [0], promotion_types = [#iree_gpu.lane_constant<4>]}>
+
+// -----
+
+// expected-error @+1 {{conditional_transpose must have non-zeros parameters}}
+#no_cus = #iree_gpu.conditional_transpose<8, 0>
+
+// -----
+
+// expected-error @+1 {{'step' specified more than once}}
+#two_steps = #iree_gpu.lane_increment<4, step = 2, step = 2>
+
+// -----
+
+// expected-error @+1 {{expected access width to divide row width}}
+#bad_shuffle = #iree_codegen.xor_shuffle<256, 24>
+
+// -----
+
+func.func @value_barrier_mixed(%v: vector<8xf16>, %t: tensor<8xf16>) {
+  // expected-error @+1 {{All inputs should be either of tensor or vector type}}
+  %0:2 = iree_gpu.value_barrier %v, %t : vector<8xf16>, tensor<8xf16>
+  return
+}
+
+// -----
+
+func.func @async_dma_gather_size(%m: memref<1024x64xf16>, %md: memref<1x64xf16>, %g: vector<2xindex>, %i: index) {
+  // expected-error @+1 {{gather index size (2) for source dimension 0 must match transfer_type size (1) in dest dimension 0}}
+  iree_gpu.async_dma %m[%g, %i] to %md[%i, %i], vector<1x64xf16> : memref<1024x64xf16> [vector<2xindex>, index], memref<1x64xf16>
+  return
+}
+
+// -----
+
+func.func @async_dma_needs_map(%src: tensor<20x64xf16>, %dest: tensor<64xf16>, %i: index) -> tensor<64xf16> {
+  // expected-error @+1 {{permutation_map is required when source rank (2) differs from dest rank (1)}}
+  %0 = iree_gpu.async_dma %src[%i, %i] to %dest[%i], vector<64xf16> : tensor<20x64xf16>, tensor<64xf16> -> tensor<64xf16>
+  return %0 : tensor<64xf16>
+}
+
+// -----
+
+func.func @gather_batch(%idx: vector<32xi32>, %src: memref<4096xf32>, %dst: memref<64xf32>, %lane: index) {
+  // expected-error @+1 {{expected batch size (length of index vectors: 32) to match first destination dimension (64)}}
+  iree_gpu.coalesced_gather_dma %src[%idx] into %dst lane(%lane) : memref<4096xf32>, vector<32xi32>, memref<64xf32>, index
+  return
+}
+
+// -----
+
+func.func @scan_cluster(%x: f32, %zero: f32) -> f32 {
+  // expected-error @+1 {{cluster_size must be a power of 2}}
+  %s, %t = iree_gpu.subgroup_scan(%x, identity = %zero : f32) cluster(size = 3) {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %add = arith.addf %lhs, %rhs : f32
+    iree_gpu.yield %add : f32
+  } : f32
+  return %s : f32
+}

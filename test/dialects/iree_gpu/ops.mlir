@@ -141,3 +141,114 @@ func.func @barrier_region_no_inputs() -> f32 {
   } : f32, f32
   return %0#0 : f32
 }
+
+// -----
+
+// Scaled kinds: the data-tiled one checks the swizzled tiles (the LHS scales'
+// K unrolling interleaved innermost, the LHS and RHS left unswizzled), the
+// single intrinsic one a thread's share of each tile.
+// CHECK-LABEL: func.func @scaled_inner_tiled
+// CHECK: iree_codegen.inner_tiled
+// CHECK-SAME: kind = #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32, subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3], unswizzled_operands = [0, 1]>
+// CHECK: iree_codegen.inner_tiled
+// CHECK-SAME: kind = #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_32x32x64_B32, lhs_elem_type = f8E4M3FN, rhs_elem_type = f8E5M2, acc_elem_type = f32>
+func.func @scaled_inner_tiled(
+    %lhs: tensor<?x?x1x2x16x4x4x32xf4E2M1FN>, %rhs: tensor<?x?x1x2x16x4x4x32xf4E2M1FN>,
+    %lhs_scales: tensor<?x?x2x4x16x4xf8E8M0FNU>, %rhs_scales: tensor<?x?x2x4x16x4xf8E8M0FNU>,
+    %acc: tensor<?x?x2x2x4x16x4xf32>,
+    %l: vector<2x3x1x32xf8E4M3FN>, %r: vector<3x1x5x32xf8E5M2>, %ls: vector<2x3x1xf8E8M0FNU>, %rs: vector<3x5x1xf8E8M0FNU>,
+    %a: vector<2x5x16xf32>) -> (tensor<?x?x2x2x4x16x4xf32>, vector<2x5x16xf32>) {
+  %0 = iree_codegen.inner_tiled ins(%lhs, %rhs, %lhs_scales, %rhs_scales) outs(%acc) {
+    indexing_maps = [affine_map<(m, n, k, kb) -> (m, k, kb)>, affine_map<(m, n, k, kb) -> (n, k, kb)>,
+                     affine_map<(m, n, k, kb) -> (m, k)>, affine_map<(m, n, k, kb) -> (n, k)>,
+                     affine_map<(m, n, k, kb) -> (m, n)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32, lhs_elem_type = f4E2M1FN, rhs_elem_type = f4E2M1FN, acc_elem_type = f32, subgroups_m = 2, subgroups_n = 2, intrinsics_k = 4, operands_interleaving_intrinsics_k = [2, 3], unswizzled_operands = [0, 1]>,
+    semantics = #iree_gpu.mma_semantics<distributed = false, opaque = false>
+  } : tensor<?x?x1x2x16x4x4x32xf4E2M1FN>, tensor<?x?x1x2x16x4x4x32xf4E2M1FN>, tensor<?x?x2x4x16x4xf8E8M0FNU>, tensor<?x?x2x4x16x4xf8E8M0FNU> into tensor<?x?x2x2x4x16x4xf32>
+  %1 = iree_codegen.inner_tiled ins(%l, %r, %ls, %rs) outs(%a) {
+    indexing_maps = [affine_map<(i, j, k, b) -> (i, k, b)>, affine_map<(i, j, k, b) -> (k, b, j)>,
+                     affine_map<(i, j, k, b) -> (i, k)>, affine_map<(i, j, k, b) -> (k, j)>,
+                     affine_map<(i, j, k, b) -> (i, j)>],
+    iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>],
+    kind = #iree_gpu.scaled_mma_layout<intrinsic = MFMA_SCALE_F32_32x32x64_B32, lhs_elem_type = f8E4M3FN, rhs_elem_type = f8E5M2, acc_elem_type = f32>,
+    semantics = #iree_gpu.mma_semantics<distributed = true, opaque = false>
+  } : vector<2x3x1x32xf8E4M3FN>, vector<3x1x5x32xf8E5M2>, vector<2x3x1xf8E8M0FNU>, vector<3x5x1xf8E8M0FNU> into vector<2x5x16xf32>
+  return %0, %1 : tensor<?x?x2x2x4x16x4xf32>, vector<2x5x16xf32>
+}
+
+// -----
+
+// Promotion, reordering and index-hint attributes; defaults are left out.
+// CHECK-LABEL: func.func @gpu_hints
+// CHECK-SAME: a = #iree_gpu.lowering_config<{promote_operands = [0, 1], promotion_types = [#iree_gpu.use_global_load_dma, #iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_thread_config>]}>
+// CHECK-SAME: b = #iree_gpu.swizzle_operand<copy_config = #iree_gpu.derived_thread_config, swizzle = #iree_codegen.xor_shuffle<256, 32, 512, 2>>
+// CHECK-SAME: c = #iree_gpu.conditional_transpose<8, 38>
+// CHECK-SAME: d = #iree_gpu.lane_increment<64, aligned>
+// CHECK-SAME: e = #iree_gpu.lane_constant<16>
+// CHECK-SAME: f = #iree_gpu.spirv_pipeline<CooperativeMatrixVectorize>
+// CHECK-SAME: g = #iree_gpu.virtual_mma_layout<VDMFMA_F32_8x16x64x2_F16, col_major = true>
+func.func @gpu_hints() attributes {
+    a = #iree_gpu.lowering_config<{promote_operands = [0, 1], promotion_types = [#iree_gpu.use_global_load_dma, #iree_gpu.promote_with_cache_swizzle<#iree_gpu.derived_thread_config>]}>,
+    b = #iree_gpu.swizzle_operand<copy_config = #iree_gpu.derived_thread_config, swizzle = #iree_codegen.xor_shuffle<256, 32, 512, 2>>,
+    c = #iree_gpu.conditional_transpose<8, 38>,
+    d = #iree_gpu.lane_increment<64, step = 1, aligned>,
+    e = #iree_gpu.lane_constant<16>,
+    f = #iree_gpu.spirv_pipeline<CooperativeMatrixVectorize>,
+    g = #iree_gpu.virtual_mma_layout<VDMFMA_F32_8x16x64x2_F16, col_major = true>} {
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @value_barriers
+// CHECK: iree_gpu.value_barrier %{{.*}}, %{{.*}} : vector<8xf16>, vector<8xf16>
+// CHECK: iree_gpu.value_barrier %{{.*}} : tensor<?xf16>
+func.func @value_barriers(%v: vector<8xf16>, %t: tensor<?xf16>) -> (vector<8xf16>, vector<8xf16>, tensor<?xf16>) {
+  %0:2 = iree_gpu.value_barrier %v, %v : vector<8xf16>, vector<8xf16>
+  %1 = iree_gpu.value_barrier %t : tensor<?xf16>
+  return %0#0, %0#1, %1 : vector<8xf16>, vector<8xf16>, tensor<?xf16>
+}
+
+// -----
+
+// DMA ops: the gather's source index types are printed only when one is a vector.
+// CHECK-LABEL: func.func @dmas
+// CHECK: iree_gpu.async_dma %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}], vector<64xf16> permutation_map #{{.*}} in_bounds [true] : tensor<20x64xf16>, tensor<64xf16, #gpu.address_space<workgroup>> -> tensor<64xf16, #gpu.address_space<workgroup>>
+// CHECK: iree_gpu.async_dma %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}], vector<1x64xf16> : memref<1024x64xf16> [vector<1xindex>, index], memref<1x64xf16>
+// CHECK: iree_gpu.coalesced_gather_dma %{{.*}}[%{{.*}}] into %{{.*}} lane(%{{.*}}) : tensor<4096xf32>, vector<64xi32>, tensor<64xf32>, index -> tensor<64xf32>
+func.func @dmas(%src: tensor<20x64xf16>, %dest: tensor<64xf16, #gpu.address_space<workgroup>>, %i: index,
+                %m: memref<1024x64xf16>, %md: memref<1x64xf16>, %g: vector<1xindex>,
+                %idx: vector<64xi32>, %gs: tensor<4096xf32>, %gd: tensor<64xf32>) -> tensor<64xf32> {
+  %0 = iree_gpu.async_dma %src[%i, %i] to %dest[%i], vector<64xf16> in_bounds [true] permutation_map affine_map<(d0, d1) -> (d1)>
+      : tensor<20x64xf16>, tensor<64xf16, #gpu.address_space<workgroup>> -> tensor<64xf16, #gpu.address_space<workgroup>>
+  iree_gpu.async_dma %m[%g, %i] to %md[%i, %i], vector<1x64xf16> : memref<1024x64xf16> [vector<1xindex>, index], memref<1x64xf16>
+  %c1 = arith.constant 1 : index
+  %r = scf.forall (%t) in (%c1) shared_outs(%out = %gd) -> (tensor<64xf32>) {
+    scf.forall.in_parallel {
+      iree_gpu.coalesced_gather_dma %gs[%idx] into %out lane(%i) : tensor<4096xf32>, vector<64xi32>, tensor<64xf32>, index -> tensor<64xf32>
+    }
+  }
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scans
+// CHECK: iree_gpu.subgroup_scan(%{{.*}}, identity = %{{.*}} : f32) cluster(size = 4, stride = 2) {
+// CHECK: iree_gpu.yield %{{.*}} : f32
+// CHECK: } : f32
+// CHECK: iree_gpu.subgroup_scan inclusive(%{{.*}}) cluster(size = 8) {
+func.func @scans(%x: f32, %zero: f32) -> (f32, f32, f32, f32) {
+  %s0, %t0 = iree_gpu.subgroup_scan(%x, identity = %zero : f32) cluster(size = 4, stride = 2) {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %add = arith.addf %lhs, %rhs : f32
+    iree_gpu.yield %add : f32
+  } : f32
+  %s1, %t1 = iree_gpu.subgroup_scan inclusive(%x) cluster(size = 8, stride = 1) {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %max = arith.maximumf %lhs, %rhs : f32
+    iree_gpu.yield %max : f32
+  } : f32
+  return %s0, %t0, %s1, %t1 : f32, f32, f32, f32
+}
