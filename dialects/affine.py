@@ -343,6 +343,71 @@ class MaxOp(_MinMaxOpBase):
 # ---------------------------------------------------------------------------
 
 
+def _bounds(basis: Sequence[SSAValue | int], count: int) -> list[SSAValue | int | None]:
+    """One bound per index: the basis, with None for an outer bound left out."""
+    return [None, *basis] if len(basis) < count else list(basis)
+
+
+class FoldSingleIndexOp(RewritePattern):
+    """MLIR's folds: `linearize_index [%x] by (...)` and a one-result `delinearize_index %x` are `%x`."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, LinearizeIndexOp) and len(op.multi_index) == 1:
+            rewriter.replace_matched_op([], [op.multi_index[0]])
+        elif isinstance(op, DelinearizeIndexOp) and len(op.multi_index) == 1:
+            rewriter.replace_matched_op([], [op.linear_index])
+
+
+class CancelDelinearizeOfLinearizeDisjointExactTail(RewritePattern):
+    """MLIR's pattern of the same name: `delinearize(linearize disjoint [..., %j, %k] by (..., 4, 16))
+    into (..., 4, 16)` gives `%j, %k` for the bounds both end with (the same constant or SSA value);
+    what is left of each side stays as a smaller linearize / delinearize (or one value)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, DelinearizeIndexOp):
+            return
+        lin = op.linear_index.owner
+        if not isinstance(lin, LinearizeIndexOp) or lin.disjoint is None:
+            return
+        indices = list(lin.multi_index)
+        lin_bounds = _bounds(lin.mixed_basis, len(indices))
+        delin_bounds = _bounds(op.mixed_basis, len(op.multi_index))
+        tail = 0
+        while tail < min(len(lin_bounds), len(delin_bounds)):
+            a, b = lin_bounds[-1 - tail], delin_bounds[-1 - tail]
+            if a is None or b is None or a != b:
+                break
+            tail += 1
+        head_in, head_out = len(indices) - tail, len(op.multi_index) - tail
+        if tail == 0 or (head_in == 0) != (head_out == 0):
+            return  # nothing shared, or a side left without indices
+        new_ops: list[Operation] = []
+        values: list[SSAValue] = []
+        if head_out:
+            if head_in == 1:
+                value = indices[0]
+            else:
+                basis = lin.mixed_basis[: len(lin.mixed_basis) - tail]
+                new_lin = LinearizeIndexOp(indices[:head_in], basis, disjoint=True)
+                new_ops.append(new_lin)
+                value = new_lin.linear_index
+            if head_out == 1:
+                values.append(value)
+            else:
+                basis = op.mixed_basis[: len(op.mixed_basis) - tail]
+                new_delin = DelinearizeIndexOp(value, basis, has_outer_bound=op.has_outer_bound)
+                new_ops.append(new_delin)
+                values.extend(new_delin.multi_index)
+        values.extend(indices[head_in:])
+        rewriter.replace_matched_op(new_ops, values)
+
+
+class _IndexOpCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldSingleIndexOp(), CancelDelinearizeOfLinearizeDisjointExactTail())
+
+
 @irdl_op_definition
 class LinearizeIndexOp(IRDLOperation):
     """Linearize a multi-index in a mixed-radix basis.
@@ -369,7 +434,7 @@ class LinearizeIndexOp(IRDLOperation):
     linear_index = result_def(IndexType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), _IndexOpCanonicalization())
 
     assembly_format = (
         "(`disjoint` $disjoint^)? ` ` `[` $multi_index `]` `by` "
@@ -432,7 +497,7 @@ class DelinearizeIndexOp(IRDLOperation):
     static_basis = prop_def(DenseArrayBase.constr(i64))
     multi_index = var_result_def(IndexType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), _IndexOpCanonicalization())
 
     assembly_format = (
         "$linear_index `into` custom<DynamicIndexListInParens>($dynamic_basis, $static_basis) "
