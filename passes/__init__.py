@@ -43,6 +43,7 @@ _PASSES: dict[str, str] = {
     "canonicalize": "mini_iree.passes.canonicalize:CanonicalizePass",
     # MLIR's lowering of affine.linearize_index / delinearize_index, which IREE's tests run.
     "affine-expand-index-ops": "mini_iree.passes.affine_expand_index_ops:AffineExpandIndexOpsPass",
+    "iree-flow-canonicalize": "mini_iree.passes.flow_canonicalize:FlowCanonicalizePass",
     "iree-abi-wrap-entry-points": "mini_iree.passes.wrap_entry_points:WrapEntryPointsPass",
     # MLIR's inliner, which IREE's ABI pipeline runs right after wrapping entry points.
     "inline": "mini_iree.passes.inline:InlinePass",

@@ -30,15 +30,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mini_iree.compiler.analysis.dispatch_regions import (
-    dispatch_result_dims,
-    is_defined_inside,
-)
-from mini_iree.compiler.analysis.workgroup_count import default_workgroup_count_region
-from mini_iree.compiler.ir.dense_elements import is_splat
-from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.locations import give_location
-from mini_iree.dialects import flow, iree_tensor_ext
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -50,6 +41,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, is_defined_inside
+from mini_iree.compiler.analysis.workgroup_count import default_workgroup_count_region
+from mini_iree.compiler.ir.dense_elements import is_splat
+from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.locations import give_location
+from mini_iree.dialects import flow, iree_tensor_ext
 
 __all__ = ["ConvertDispatchRegionsToWorkgroupsPass", "convert_region_to_workgroups"]
 
@@ -80,14 +78,10 @@ def _is_inlinable_constant(value: SSAValue) -> bool:
     if is_splat(attr):
         return True
     width = getattr(type_.element_type, "bitwidth", 64)
-    return (
-        type_.element_count() * max(1, (width + 7) // 8) <= _MAX_INLINED_CONSTANT_BYTES
-    )
+    return type_.element_count() * max(1, (width + 7) // 8) <= _MAX_INLINED_CONSTANT_BYTES
 
 
-def _tied_operand(
-    region_op: flow.DispatchRegionOp, returned: SSAValue
-) -> SSAValue | None:
+def _tied_operand(region_op: flow.DispatchRegionOp, returned: SSAValue) -> SSAValue | None:
     """The captured tensor a result is computed in place into, if any (IREE's tied-op chain).
 
     Follows destination-style ops from a returned value to their ``outs`` operand
@@ -114,9 +108,7 @@ def _replace_uses_inside(value: SSAValue, new: SSAValue, container: Operation) -
             use.operation.operands[use.index] = new
 
 
-def convert_region_to_workgroups(
-    region_op: flow.DispatchRegionOp,
-) -> flow.DispatchWorkgroupsOp | None:
+def convert_region_to_workgroups(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp | None:
     """Rewrite ``region_op`` as a ``flow.dispatch.workgroups``; None (and no change) if it cannot."""
     if len(region_op.body.blocks) != 1 or region_op.workgroup_count.blocks:
         return None
@@ -127,12 +119,8 @@ def convert_region_to_workgroups(
 
     captured = _captured_values(region_op)
     constants = [v for v in captured if _is_inlinable_constant(v)]
-    tensors = [
-        v for v in captured if isinstance(v.type, TensorType) and v not in constants
-    ]
-    others = [
-        v for v in captured if v not in constants and not isinstance(v.type, TensorType)
-    ]
+    tensors = [v for v in captured if isinstance(v.type, TensorType) and v not in constants]
+    others = [v for v in captured if v not in constants and not isinstance(v.type, TensorType)]
 
     # Results computed in place into a captured tensor are tied to it.
     tied: list[int] = []
@@ -155,9 +143,7 @@ def convert_region_to_workgroups(
         if tied[i] == flow.UNTIED_INDEX
         for d in dispatch_result_dims(region_op, i)
     ]
-    arguments = list(
-        dict.fromkeys([*tensors, *argument_dims, *untied_result_dims, *others])
-    )
+    arguments = list(dict.fromkeys([*tensors, *argument_dims, *untied_result_dims, *others]))
 
     # The body's block arguments: operands, then one writeonly tensor per untied result.
     tied_operands = set(tied) - {flow.UNTIED_INDEX}
@@ -202,9 +188,7 @@ def convert_region_to_workgroups(
     }
     output_args = iter(new_block.args[len(arguments) :])
     result_bindings = {
-        i: bind(
-            next(output_args), [inner[d] for d in dispatch_result_dims(region_op, i)]
-        )
+        i: bind(next(output_args), [inner[d] for d in dispatch_result_dims(region_op, i)])
         for i in range(len(region_op.results))
         if tied[i] == flow.UNTIED_INDEX
     }

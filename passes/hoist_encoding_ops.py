@@ -38,11 +38,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike
 
-from mini_iree.compiler.analysis.const_expr import (
-    ConstExprAnalysis,
-    ConstExprHoistingPolicy,
-    Outcome,
-)
+from mini_iree.compiler.analysis.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
 from mini_iree.compiler.analysis.dispatch_regions import (
     backward_slice_in_dispatch,
     enclosing_dispatch_region,
@@ -67,10 +63,7 @@ from mini_iree.dialects import flow, iree_encoding, linalg, tensor
 
 
 def _is_permutation(affine_map: AffineMap) -> bool:
-    return (
-        affine_map.num_dims == len(affine_map.results)
-        and affine_map.is_projected_permutation()
-    )
+    return affine_map.num_dims == len(affine_map.results) and affine_map.is_projected_permutation()
 
 
 def _is_identity(affine_map: AffineMap) -> bool:
@@ -82,10 +75,7 @@ def _all_parallel(op: linalg.GenericOp) -> bool:
 
 
 def _clone_generic(
-    op: linalg.GenericOp,
-    inputs: Sequence[SSAValue],
-    outputs: Sequence[SSAValue],
-    result_types: Sequence[Attribute],
+    op: linalg.GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], result_types: Sequence[Attribute]
 ) -> linalg.GenericOp:
     new_op = linalg.GenericOp(
         list(inputs),
@@ -106,19 +96,13 @@ def _with_encoding(ty: Attribute, encoding: Attribute) -> TensorType:
     return TensorType(ty.get_element_type(), ty.get_shape(), encoding)
 
 
-def _append_map(
-    encoding: iree_encoding.EncodingAttr, affine_map: AffineMap
-) -> iree_encoding.EncodingAttr:
+def _append_map(encoding: iree_encoding.EncodingAttr, affine_map: AffineMap) -> iree_encoding.EncodingAttr:
     return encoding.clone_with_new_operand_indexing_map(affine_map)
 
 
 def _same_dispatch(a: Operation, b: Operation) -> flow.DispatchRegionOp | None:
     region = enclosing_dispatch_region(a)
-    return (
-        region
-        if region is not None and region is enclosing_dispatch_region(b)
-        else None
-    )
+    return region if region is not None and region is enclosing_dispatch_region(b) else None
 
 
 # ---------------------------------------------------------------------------
@@ -135,27 +119,15 @@ def _bubbles_through(producer: Operation, encoding: iree_encoding.EncodingAttr) 
     permutation works here, since each input's map is composed with its
     inverse.
     """
-    if not isinstance(producer, linalg.GenericOp) or not (
-        is_bit_extend_op(producer) or is_broadcasting_op(producer)
-    ):
+    if not isinstance(producer, linalg.GenericOp) or not (is_bit_extend_op(producer) or is_broadcasting_op(producer)):
         return False
-    if (
-        len(producer.res) != 1
-        or not producer.res[0].has_one_use()
-        or len(producer.outputs) != 1
-    ):
+    if len(producer.res) != 1 or not producer.res[0].has_one_use() or len(producer.outputs) != 1:
         return False
-    if not _all_parallel(producer) or not isinstance(
-        producer.outputs[0].owner, tensor.EmptyOp
-    ):
+    if not _all_parallel(producer) or not isinstance(producer.outputs[0].owner, tensor.EmptyOp):
         return False
     output_map = producer.indexing_maps.data[-1].data
     last_map = encoding.get_last_map_for_operand_index()
-    if (
-        last_map is None
-        or not _is_permutation(output_map)
-        or output_map.num_dims != len(last_map.results)
-    ):
+    if last_map is None or not _is_permutation(output_map) or output_map.num_dims != len(last_map.results):
         return False
     return all(isinstance(v.type, TensorType) for v in producer.inputs)
 
@@ -169,9 +141,7 @@ class BubbleUpSetEncodingOp(RewritePattern):
     """
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
         producer = op.source.owner
         if not isinstance(producer, Operation) or _same_dispatch(op, producer) is None:
             return
@@ -184,18 +154,12 @@ class BubbleUpSetEncodingOp(RewritePattern):
         assert inverse_output is not None
         encoded_inputs: list[SSAValue] = []
         for value, operand_map in zip(producer.inputs, maps):
-            input_type = _with_encoding(
-                value.type, _append_map(encoding, operand_map.compose(inverse_output))
-            )
-            set_op = rewriter.insert(
-                iree_encoding.SetEncodingOp(value, input_type, list(op.encoding_dims))
-            )
+            input_type = _with_encoding(value.type, _append_map(encoding, operand_map.compose(inverse_output)))
+            set_op = rewriter.insert(iree_encoding.SetEncodingOp(value, input_type, list(op.encoding_dims)))
             encoded_inputs.append(set_op.result)
         dims = get_dynamic_dims(op.source, InsertPoint.before(op))
         init = rewriter.insert(tensor.EmptyOp(dims, op.result.type))
-        generic = _clone_generic(
-            producer, encoded_inputs, [init.tensor], [op.result.type]
-        )
+        generic = _clone_generic(producer, encoded_inputs, [init.tensor], [op.result.type])
         rewriter.replace(op, generic)
         erase_if_dead([producer], rewriter)
 
@@ -205,9 +169,7 @@ class BubbleUpSetEncodingOp(RewritePattern):
 # ---------------------------------------------------------------------------
 
 
-def _sinkable_consumer(
-    op: iree_encoding.UnsetEncodingOp,
-) -> tuple[linalg.GenericOp, int] | None:
+def _sinkable_consumer(op: iree_encoding.UnsetEncodingOp) -> tuple[linalg.GenericOp, int] | None:
     """The elementwise consumer ``op`` can sink into, and the operand index it feeds.
 
     IREE's ``isPropagableDown``: a parallel generic reading ``op`` as an input
@@ -219,17 +181,12 @@ def _sinkable_consumer(
     if use is None:
         return None
     consumer = use.operation
-    if (
-        not isinstance(consumer, linalg.GenericOp)
-        or _same_dispatch(op, consumer) is None
-    ):
+    if not isinstance(consumer, linalg.GenericOp) or _same_dispatch(op, consumer) is None:
         return None
     if not _all_parallel(consumer) or use.index >= len(consumer.inputs):
         return None
     maps = [m.data for m in consumer.indexing_maps.data]
-    if not all(m.is_projected_permutation() for m in maps) or not _is_permutation(
-        maps[use.index]
-    ):
+    if not all(m.is_projected_permutation() for m in maps) or not _is_permutation(maps[use.index]):
         return None
     if not all(isinstance(v.owner, tensor.EmptyOp) for v in consumer.outputs):
         return None
@@ -258,9 +215,7 @@ def _sinking_encodings(
             result = _append_map(result, affine_map)
         return result
 
-    return [
-        encoding if index == target else encoding_for(m) for index, m in enumerate(maps)
-    ]
+    return [encoding if index == target else encoding_for(m) for index, m in enumerate(maps)]
 
 
 class SinkUnsetEncodingOp(RewritePattern):
@@ -273,23 +228,16 @@ class SinkUnsetEncodingOp(RewritePattern):
     """
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: iree_encoding.UnsetEncodingOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: iree_encoding.UnsetEncodingOp, rewriter: PatternRewriter) -> None:
         found = _sinkable_consumer(op)
         encoding = iree_encoding.get_encoding_attr(op.source.type)
         if found is None or encoding is None:
             return
         consumer, target = found
         num_inputs = len(consumer.inputs)
-        operand_encodings = _sinking_encodings(
-            encoding, [m.data for m in consumer.indexing_maps.data], target
-        )
+        operand_encodings = _sinking_encodings(encoding, [m.data for m in consumer.indexing_maps.data], target)
         operands = [*consumer.inputs, *consumer.outputs]
-        if any(
-            e is None and isinstance(v.type, TensorType)
-            for e, v in zip(operand_encodings, operands)
-        ):
+        if any(e is None and isinstance(v.type, TensorType) for e, v in zip(operand_encodings, operands)):
             return
 
         encoding_dims = list(op.encoding_dims)
@@ -302,9 +250,7 @@ class SinkUnsetEncodingOp(RewritePattern):
                 new_inputs.append(value)  # scalars need no encoding
             else:
                 set_op = iree_encoding.SetEncodingOp(
-                    value,
-                    _with_encoding(value.type, operand_encodings[index]),
-                    encoding_dims,
+                    value, _with_encoding(value.type, operand_encodings[index]), encoding_dims
                 )
                 set_ops.append(set_op)
                 new_inputs.append(set_op.result)
@@ -315,27 +261,20 @@ class SinkUnsetEncodingOp(RewritePattern):
         for offset, value in enumerate(consumer.outputs):
             empty = value.owner
             assert isinstance(empty, tensor.EmptyOp)
-            init_type = _with_encoding(
-                value.type, operand_encodings[num_inputs + offset]
-            )
+            init_type = _with_encoding(value.type, operand_encodings[num_inputs + offset])
             encoded_empty = tensor.EmptyOp(list(empty.dynamic_sizes), init_type)
             rewriter.insert(encoded_empty, InsertPoint.after(empty))
             new_inits.append(encoded_empty.tensor)
             result_types.append(init_type)
 
-        result_dims = [
-            get_dynamic_dims(result, InsertPoint.before(consumer))
-            for result in consumer.res
-        ]
+        result_dims = [get_dynamic_dims(result, InsertPoint.before(consumer)) for result in consumer.res]
         generic = _clone_generic(consumer, new_inputs, new_inits, result_types)
         unsets = [
             iree_encoding.UnsetEncodingOp(encoded, plain.type, dims, encoding_dims)
             for encoded, plain, dims in zip(generic.res, consumer.res, result_dims)
         ]
         rewriter.insert([generic, *unsets], InsertPoint.after(consumer))
-        old_inits = [
-            v.owner for v in consumer.outputs if isinstance(v.owner, Operation)
-        ]
+        old_inits = [v.owner for v in consumer.outputs if isinstance(v.owner, Operation)]
         rewriter.replace(consumer, [], [unset.result for unset in unsets])
         erase_if_dead([op, *old_inits], rewriter)
 
@@ -358,9 +297,7 @@ def _is_flow_mappable_slice(op: tensor.ExtractSliceOp) -> bool:
     sizes = list(op.static_sizes.get_values())
     offsets = list(op.static_offsets.get_values())
     full_so_far = True
-    for size, offset, extent in reversed(
-        list(zip(sizes, offsets, source_type.get_shape()))
-    ):
+    for size, offset, extent in reversed(list(zip(sizes, offsets, source_type.get_shape()))):
         if not full_so_far and size != 1:
             return False
         if offset != 0 or size == DYNAMIC_INDEX or size != extent:
@@ -387,9 +324,7 @@ def _never_hoisted(op: iree_encoding.SetEncodingOp) -> bool:
     if isinstance(source_type, TensorType) and source_type.get_num_dims() == 0:
         return True  # scalars would only become broadcasts
     encoding = op.result.type.encoding  # type: ignore[attr-defined]
-    return isinstance(
-        encoding, (iree_encoding.PaddingAttr, iree_encoding.PadEncodingLayoutAttr)
-    )
+    return isinstance(encoding, (iree_encoding.PaddingAttr, iree_encoding.PadEncodingLayoutAttr))
 
 
 class _ConstExprPolicy:
@@ -432,16 +367,10 @@ def hoist_set_encodings(module: ModuleOp) -> None:
             # set_encoding whatever it is (an `affine.apply` on the sizes, say);
             # only what those ops read in turn, and the source chain, must be hoistable.
             dim_producers = {
-                d.owner
-                for d in op.encoding_dims
-                if isinstance(d.owner, Operation) and side_effect_free(d.owner)
+                d.owner for d in op.encoding_dims if isinstance(d.owner, Operation) and side_effect_free(d.owner)
             }
             chain = backward_slice_in_dispatch(
-                op,
-                dispatch,
-                lambda producer, exempt=dim_producers: (
-                    producer in exempt or _is_hoistable_producer(producer)
-                ),
+                op, dispatch, lambda producer, exempt=dim_producers: producer in exempt or _is_hoistable_producer(producer)
             )
         if chain is None and const_exprs.enables_hoist(op.source):
             chain = backward_slice_in_dispatch(op, dispatch, lambda _: True)
@@ -472,16 +401,9 @@ class HoistEncodingOpsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         SelectivePatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False
-            ),
+            GreedyRewritePatternApplier([BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False),
         ).rewrite_module(op)
         hoist_set_encodings(op)
 
 
-__all__ = [
-    "BubbleUpSetEncodingOp",
-    "HoistEncodingOpsPass",
-    "SinkUnsetEncodingOp",
-    "hoist_set_encodings",
-]
+__all__ = ["BubbleUpSetEncodingOp", "HoistEncodingOpsPass", "SinkUnsetEncodingOp", "hoist_set_encodings"]

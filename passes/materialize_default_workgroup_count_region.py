@@ -22,9 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mini_iree.compiler.analysis.workgroup_count import default_workgroup_count_region
-from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
-from mini_iree.dialects import flow, iree_tensor_ext, scf
 from xdsl.context import Context
 from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.passes import ModulePass
@@ -34,6 +31,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+
+from mini_iree.compiler.analysis.workgroup_count import default_workgroup_count_region
+from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
+from mini_iree.dialects import flow, iree_tensor_ext, scf
 
 __all__ = [
     "CreateDefaultWorkgroupCountRegion",
@@ -45,9 +46,7 @@ class CreateDefaultWorkgroupCountRegion(RewritePattern):
     """IREE's ``createDefaultWorkgroupCountRegion`` for one dispatch."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: flow.DispatchWorkgroupsOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: flow.DispatchWorkgroupsOp, rewriter: PatternRewriter) -> None:
         if op.workgroup_count.blocks:
             return  # a count region of its own is kept
         body = op.workgroup_body.blocks.first
@@ -55,9 +54,7 @@ class CreateDefaultWorkgroupCountRegion(RewritePattern):
             return
         if any(isinstance(o, scf.ForallOp) for o in body.ops):
             return  # split-reduction dispatches need IREE's modifier op
-        indices = [
-            i for i, a in enumerate(op.arguments) if isinstance(a.type, IndexType)
-        ]
+        indices = [i for i, a in enumerate(op.arguments) if isinstance(a.type, IndexType)]
         workload = [op.arguments[i] for i in indices]
 
         # The body's index arguments are read through their workload ordinals.
@@ -94,6 +91,4 @@ class MaterializeDefaultWorkgroupCountRegionPass(ModulePass):
     name = "iree-dispatch-creation-materialize-default-workgroup-count-region"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        SelectivePatternRewriteWalker(
-            CreateDefaultWorkgroupCountRegion(), apply_recursively=False
-        ).rewrite_module(op)
+        SelectivePatternRewriteWalker(CreateDefaultWorkgroupCountRegion(), apply_recursively=False).rewrite_module(op)

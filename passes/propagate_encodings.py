@@ -25,6 +25,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
 from mini_iree.compiler.analysis.dispatch_regions import (
     dispatch_result_dims,
     erase_if_dead,
@@ -36,24 +49,6 @@ from mini_iree.compiler.ir.constants import CommutativeConstantToRight
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.dialects import flow, iree_encoding, tensor
-from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    IndexType,
-    IntegerAttr,
-    ModuleOp,
-    TensorType,
-)
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
-from xdsl.rewriter import InsertPoint
 
 __all__ = [
     "FoldSetEncodingOfUnsetEncodingOp",
@@ -89,39 +84,27 @@ def _is_propagable(encoding: Attribute) -> bool:
     `LayoutAttr::isPropagableUp`). An unserialized layout still waits for
     decisions that may look at the type, so it stays put, as in IREE.
     """
-    return isinstance(
-        encoding, iree_encoding.EncodingAttr
-    ) or iree_encoding.is_serialized_encoding(encoding)
+    return isinstance(encoding, iree_encoding.EncodingAttr) or iree_encoding.is_serialized_encoding(encoding)
 
 
 class SwapEncodingOpWithTensorCastOp(RewritePattern):
     """`set_encoding(cast(x))` -> `cast(set_encoding(x))`, both outside dispatches."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
         cast = op.source.owner
         if not isinstance(cast, tensor.CastOp) or not _is_cast_between_ranked(cast):
             return
         encoding = op.result.type.encoding
-        if (
-            not _is_propagable(encoding)
-            or not is_outside_dispatch(op)
-            or not is_outside_dispatch(cast)
-        ):
+        if not _is_propagable(encoding) or not is_outside_dispatch(op) or not is_outside_dispatch(cast):
             return
         source = cast.source
         # As IREE, the new set_encoding goes where the cast is, so its encoding
         # dims are rebuilt there (a `tensor.dim` of the cast becomes one of its source).
-        dims = rematerialize_encoding_dims(
-            list(op.encoding_dims), cast, cast.dest, source
-        )
+        dims = rematerialize_encoding_dims(list(op.encoding_dims), cast, cast.dest, source)
         if dims is None:
             return
-        new_set = iree_encoding.SetEncodingOp(
-            source, _with_encoding(source.type, encoding), dims
-        )
+        new_set = iree_encoding.SetEncodingOp(source, _with_encoding(source.type, encoding), dims)
         new_cast = tensor.CastOp(new_set.result, op.result.type)
         rewriter.insert_op([new_set, new_cast], InsertPoint.before(cast))
         rewriter.replace_op(op, [], [new_cast.dest])
@@ -153,29 +136,19 @@ class SwapEncodingOpWithTensorCollapseShapeOp(RewritePattern):
     """
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
         collapse = op.source.owner
         encoding = op.result.type.encoding
-        if not isinstance(collapse, tensor.CollapseShapeOp) or not isinstance(
-            encoding, iree_encoding.MatmulKAttr
-        ):
+        if not isinstance(collapse, tensor.CollapseShapeOp) or not isinstance(encoding, iree_encoding.MatmulKAttr):
             return
         source_encoding = _bubbled_matmul_k(encoding, collapse)
-        if (
-            source_encoding is None
-            or not is_outside_dispatch(op)
-            or not is_outside_dispatch(collapse)
-        ):
+        if source_encoding is None or not is_outside_dispatch(op) or not is_outside_dispatch(collapse):
             return
         source = collapse.src
         new_set = iree_encoding.SetEncodingOp(
             source, _with_encoding(source.type, source_encoding), list(op.encoding_dims)
         )
-        new_collapse = tensor.CollapseShapeOp(
-            new_set.result, collapse.reassociation, op.result.type
-        )
+        new_collapse = tensor.CollapseShapeOp(new_set.result, collapse.reassociation, op.result.type)
         rewriter.replace(op, [new_set, new_collapse])
         erase_if_dead([collapse], rewriter)
 
@@ -192,24 +165,15 @@ class SwapTensorCastOpWithUnsetEncodingOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.CastOp, rewriter: PatternRewriter) -> None:
         unset = op.source.owner
-        if not isinstance(
-            unset, iree_encoding.UnsetEncodingOp
-        ) or not _is_cast_between_ranked(op):
+        if not isinstance(unset, iree_encoding.UnsetEncodingOp) or not _is_cast_between_ranked(op):
             return
         encoding = unset.source.type.encoding
-        if (
-            not _is_propagable(encoding)
-            or not is_outside_dispatch(op)
-            or not is_outside_dispatch(unset)
-        ):
+        if not _is_propagable(encoding) or not is_outside_dispatch(op) or not is_outside_dispatch(unset):
             return
         source_shape = unset.source.type.get_shape()
         unset_shape = unset.result.type.get_shape()
         dest_shape = op.dest.type.get_shape()
-        if any(
-            d != DYNAMIC_INDEX and s == DYNAMIC_INDEX
-            for d, s in zip(dest_shape, source_shape)
-        ):
+        if any(d != DYNAMIC_INDEX and s == DYNAMIC_INDEX for d, s in zip(dest_shape, source_shape)):
             return
         new_ops: list[Operation] = []
         unset_dims = iter(unset.result_dims)
@@ -230,9 +194,7 @@ class SwapTensorCastOpWithUnsetEncodingOp(RewritePattern):
             new_cast = tensor.CastOp(encoded, cast_type)
             new_ops.append(new_cast)
             encoded = new_cast.dest
-        new_unset = iree_encoding.UnsetEncodingOp(
-            encoded, op.dest.type, result_dims, list(unset.encoding_dims)
-        )
+        new_unset = iree_encoding.UnsetEncodingOp(encoded, op.dest.type, result_dims, list(unset.encoding_dims))
         rewriter.replace(op, [*new_ops, new_unset])
         erase_if_dead([unset], rewriter)
 
@@ -245,9 +207,7 @@ def _unset_keeps_sizes(unset: iree_encoding.UnsetEncodingOp) -> bool:
     return source_dims is not None and list(source_dims) == list(unset.result_dims)
 
 
-def _same_layout(
-    set_op: iree_encoding.SetEncodingOp, unset: iree_encoding.UnsetEncodingOp
-) -> bool:
+def _same_layout(set_op: iree_encoding.SetEncodingOp, unset: iree_encoding.UnsetEncodingOp) -> bool:
     """`set_op` re-creates exactly the encoded tensor `unset` started from."""
     return (
         set_op.result.type == unset.source.type
@@ -260,13 +220,9 @@ class FoldSetEncodingOfUnsetEncodingOp(RewritePattern):
     """`set_encoding(unset_encoding(x))` -> `x` when the layouts are provably the same."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
         unset = op.source.owner
-        if not isinstance(unset, iree_encoding.UnsetEncodingOp) or not _same_layout(
-            op, unset
-        ):
+        if not isinstance(unset, iree_encoding.UnsetEncodingOp) or not _same_layout(op, unset):
             return
         rewriter.replace(op, [], [unset.source])
         erase_if_dead([unset], rewriter)
@@ -280,13 +236,9 @@ class ForwardEncodedDispatchResult(RewritePattern):
     """
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: iree_encoding.SetEncodingOp, rewriter: PatternRewriter) -> None:
         source = op.source
-        if not isinstance(source, OpResult) or not isinstance(
-            source.op, flow.DispatchRegionOp
-        ):
+        if not isinstance(source, OpResult) or not isinstance(source.op, flow.DispatchRegionOp):
             return
         region = source.op
         if len(region.body.blocks) != 1 or region.is_ancestor(op):
@@ -294,10 +246,7 @@ class ForwardEncodedDispatchResult(RewritePattern):
         terminator = region.body.block.last_op
         assert isinstance(terminator, flow.ReturnOp)
         unset = terminator.operands[source.index].owner
-        if (
-            not isinstance(unset, iree_encoding.UnsetEncodingOp)
-            or unset.parent_op() is not region
-        ):
+        if not isinstance(unset, iree_encoding.UnsetEncodingOp) or unset.parent_op() is not region:
             return
         if not _same_layout(op, unset):
             return
@@ -311,9 +260,7 @@ class ForwardEncodedDispatchResult(RewritePattern):
         if existing and existing[0] in keep:
             replacement = region.results[existing[0]]
         else:
-            new_region = rebuild_dispatch_region(
-                region, keep, [encoded], [dims], rewriter
-            )
+            new_region = rebuild_dispatch_region(region, keep, [encoded], [dims], rewriter)
             replacement = new_region.results[-1]
         rewriter.replace(op, [], [replacement])
         erase_if_dead([unset], rewriter)
@@ -346,7 +293,5 @@ class PropagateEncodingsPass(ModulePass):
             CommutativeConstantToRight(),
         ]
         SelectivePatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                patterns, ctx, dce_enabled=True, folding_enabled=True
-            ),
+            GreedyRewritePatternApplier(patterns, ctx, dce_enabled=True, folding_enabled=True),
         ).rewrite_module(op)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mini_iree.compiler.ir.queries import side_effect_free
-from mini_iree.dialects import tensor
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from mini_iree.compiler.ir.queries import side_effect_free
+from mini_iree.dialects import tensor
 
 __all__ = ["properly_dominates", "rematerialize_encoding_dims"]
 
@@ -73,9 +74,7 @@ def rematerialize_encoding_dims(
     for value in plan:
         op = value.op  # type: ignore[union-attr]
         if isinstance(op, tensor.DimOp) and op.source == propagated:
-            new_op: Operation = tensor.DimOp(
-                new_source, rebuilt.get(op.index, op.index)
-            )
+            new_op: Operation = tensor.DimOp(new_source, rebuilt.get(op.index, op.index))
         else:
             new_op = op.clone()
             for index, operand in enumerate(op.operands):

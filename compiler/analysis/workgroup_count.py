@@ -10,9 +10,10 @@ values in the body.
 
 from __future__ import annotations
 
-from mini_iree.dialects import flow, iree_tensor_ext
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Region
+
+from mini_iree.dialects import flow, iree_tensor_ext
 
 
 def default_workgroup_count_region(workload_size: int) -> Region:

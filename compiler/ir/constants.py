@@ -8,12 +8,13 @@ finish with a greedy pattern run (the encode passes, materialize-device-encoding
 
 from __future__ import annotations
 
-from mini_iree.compiler.ir.locations import fused_location
-from mini_iree.compiler.ir.queries import nested_ops, op_has_trait
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import Rewriter
 from xdsl.traits import Commutative, ConstantLike, IsolatedFromAbove
+
+from mini_iree.compiler.ir.locations import fused_location
+from mini_iree.compiler.ir.queries import nested_ops, op_has_trait
 
 __all__ = ["CommutativeConstantToRight", "hoist_and_unique_constants"]
 
@@ -29,9 +30,7 @@ def _insertion_region(op: Operation) -> Region | None:
     return None
 
 
-def _constant_key(
-    op: Operation,
-) -> tuple[str, tuple[tuple[str, Attribute], ...], tuple[Attribute, ...]]:
+def _constant_key(op: Operation) -> tuple[str, tuple[tuple[str, Attribute], ...], tuple[Attribute, ...]]:
     properties = tuple(sorted(op.properties.items()))
     return op.name, properties, tuple(result.type for result in op.results)
 
@@ -47,11 +46,7 @@ def hoist_and_unique_constants(root: Operation) -> None:
     unique: dict[tuple[Region, object], Operation] = {}
     merged: dict[Operation, list[Operation]] = {}
     owned: set[Operation] = set()
-    constants = [
-        op
-        for op in nested_ops(root)
-        if op_has_trait(op, ConstantLike) and not op.attributes
-    ]
+    constants = [op for op in nested_ops(root) if op_has_trait(op, ConstantLike) and not op.attributes]
     for op in constants:
         region = _insertion_region(op)
         if region is None or not region.blocks:
@@ -67,9 +62,7 @@ def hoist_and_unique_constants(root: Operation) -> None:
         insert_block: Block = region.blocks[0]
         first = insert_block.first_op
         previous = op.prev_op
-        if op.parent_block() is not insert_block or (
-            first is not op and previous not in owned
-        ):
+        if op.parent_block() is not insert_block or (first is not op and previous not in owned):
             op.detach()
             if insert_block.first_op is None:
                 insert_block.add_op(op)
@@ -94,9 +87,7 @@ class CommutativeConstantToRight(RewritePattern):
         lhs, rhs = op.operands
 
         def constant(value) -> bool:
-            return isinstance(value, OpResult) and op_has_trait(
-                value.op, ConstantLike, False
-            )
+            return isinstance(value, OpResult) and op_has_trait(value.op, ConstantLike, False)
 
         if constant(lhs) and not constant(rhs):
             op.operands = (rhs, lhs)
