@@ -21,6 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue, Use
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.traits import is_side_effect_free
 
 from mini_iree.compiler.analysis.clonable_into_dispatch import (
     clones_bit_extends,
@@ -45,16 +57,9 @@ from mini_iree.compiler.ir.queries import (
     is_bit_extend_op,
 )
 from mini_iree.dialects import flow, iree_encoding, iree_linalg_ext, linalg, tensor
-from xdsl.context import Context
-from xdsl.dialects.builtin import (
-    ModuleOp,
-    TensorType,
-)
-from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue, Use
-from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.passes import ModulePass
-from xdsl.traits import is_side_effect_free
+
+if TYPE_CHECKING:
+    from mini_iree.compiler.analysis.walkthrough_fusion import WalkthroughGroups
 
 
 @dataclass(frozen=True)
@@ -253,7 +258,7 @@ class _Groups:
         return uses
 
 
-def _is_root(op: Operation, groups: _Groups) -> bool:
+def _is_root(op: Operation, groups: _Groups | WalkthroughGroups) -> bool:
     """IREE's ``isRootLikeOp``: ops a dispatch is formed around in the first round."""
     if is_bit_extend_op(op):
         return False
@@ -504,7 +509,7 @@ def _decide_round(groups: _Groups, block: Block, is_candidate: Callable[[Operati
     return roots
 
 
-def _is_leftover_root(op: Operation, groups: _Groups) -> bool:
+def _is_leftover_root(op: Operation, groups: _Groups | WalkthroughGroups) -> bool:
     """Second round: every other linalg op on tensors, ``tensor.pad`` and ``linalg.pack``.
 
     Ops IREE clones into their consumers' dispatches (fills, bit extends) are
@@ -512,7 +517,38 @@ def _is_leftover_root(op: Operation, groups: _Groups) -> bool:
     """
     if not (_is_pack_or_pad(op) or groups.structured(op)):
         return False
-    return not groups.is_clonable(op)
+    if groups.is_clonable(op):
+        return False
+    # A gather feeding only attention ops (a rope computation) is cloned into the attention's
+    # dispatch rather than given its own (IREE's point fix, in its second round only).
+    if _is_gatherlike(op):
+        return not all(_is_attention(use.operation) for r in op.results for use in r.uses)
+    return True
+
+
+def _is_gatherlike(op: Operation) -> bool:
+    """IREE's ``isGatherlikeOp``: an all-parallel ``linalg.generic`` that yields one value
+    computed, within its body, from a ``tensor.extract``."""
+    if not _is_generic(op) or not _is_all_parallel(op):
+        return False
+    assert isinstance(op, linalg.GenericOp)
+    if len(op.body.blocks) != 1:
+        return False
+    body = op.body.block
+    terminator = body.last_op
+    if terminator is None or len(terminator.operands) != 1:
+        return False
+    worklist = [terminator.operands[0]]
+    seen: set[Operation] = set()
+    while worklist:
+        value = worklist.pop()
+        if not _is_op_result(value) or value.op in seen or value.op.parent_block() is not body:
+            continue
+        if isinstance(value.op, tensor.ExtractOp):
+            return True
+        seen.add(value.op)
+        worklist.extend(value.op.operands)
+    return False
 
 
 def _decide(groups: _Groups, region: Region) -> None:

@@ -20,12 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from mini_iree.compiler.ir.queries import instance_test
-from mini_iree.dialects import iree_encoding, linalg, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from mini_iree.compiler.ir.queries import instance_test
+from mini_iree.dialects import iree_encoding, linalg, tensor
 
 __all__ = [
     "MAX_OPERAND_COUNT",

@@ -14,26 +14,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Block, Operation, OpResult, Region, Use
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
 from mini_iree.compiler.analysis.clonable_into_dispatch import (
     is_clonable_into_dispatch_op,
 )
 from mini_iree.compiler.ir.queries import is_bit_extend_op
 from mini_iree.dialects import linalg, tensor
 from mini_iree.passes.form_dispatch_regions import (
-    _has_fusable_unpack_producer,
     _has_no_packed_reduction_dims,
     _is_all_parallel,
     _is_bit_truncate_op,
     _is_dim,
     _is_elementwise,
-    _is_fill,
-    _is_generic,
+    _is_leftover_root,
     _is_linalg_structured,
     _is_op_result,
     _is_pack,
     _is_pack_like,
     _is_pack_or_pad,
     _is_pad,
+    _is_root,
     _is_set_or_unset_encoding,
     _is_structured_on_tensors,
     _is_unpack,
@@ -42,24 +45,8 @@ from mini_iree.passes.form_dispatch_regions import (
     _maps,
     _Options,
 )
-from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Block, Operation, OpResult, Region, Use
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 __all__ = ["WalkthroughGroups", "decide_walkthrough"]
-
-
-def _is_root(op: Operation, groups: WalkthroughGroups) -> bool:
-    """IREE's ``isRootOp``: ops a dispatch is formed around in the first round."""
-    if is_bit_extend_op(op):
-        return False
-    if _is_linalg_structured(op):
-        if not groups.structured(op):
-            return False
-        if _is_generic(op):
-            return "reduction" in _iterators(op) and not _has_fusable_unpack_producer(op)
-        return not _is_fill(op)
-    return _is_unpack(op)
 
 
 # ---------------------------------------------------------------------------
@@ -360,17 +347,6 @@ def _decide_round(groups: WalkthroughGroups, block: Block, is_candidate: Callabl
     _fuse_with_consumers(groups, roots)
     for root in roots:
         _fuse_with_producers(groups, root)
-
-
-def _is_leftover_root(op: Operation, groups: WalkthroughGroups) -> bool:
-    """Second round: every other linalg op on tensors, ``tensor.pad`` and ``linalg.pack``.
-
-    Ops IREE clones into their consumers' dispatches (fills, bit extends) are
-    left for clone-producers-into-dispatch-regions.
-    """
-    if not (_is_pack_or_pad(op) or groups.structured(op)):
-        return False
-    return not groups.is_clonable(op)
 
 
 def _decide(groups: WalkthroughGroups, region: Region) -> None:
