@@ -100,3 +100,23 @@ def test_semi_affine_product_parses_as_a_product():
     assert expr.eval([], [3, 5]) == 15
     with pytest.raises(DiagnosticError):
         parse_mlir(ctx, text.format("(d0)[s0] -> (d0 * s0)", "(%a)[%b]"), "g.mlir")
+
+
+PAD_PRODUCER = Path(__file__).parent / "form_dispatch_regions_pad_producer.mlir"
+
+
+@pytest.mark.parametrize("era", ["3.13", "walkthrough"])
+@pytest.mark.parametrize("size", [1, 3])
+def test_pad_fused_with_its_producer_keeps_results(era: str, size: int):
+    """The returned pad's sizes, read off the generic's init, are the padded tensor's."""
+    result = run_opt(
+        [
+            str(PAD_PRODUCER),
+            "-p",
+            f"{PASS}{{era={era} fuse-pad-with-producers}}",
+            "--verify-each-with-interpreter",
+            f"--interpreter-dynamic-size={size}",
+        ]
+    )
+    assert result.returncode == 0, result.stderr
+    assert "kept the results of 1 function" in result.stderr
