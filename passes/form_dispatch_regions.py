@@ -30,7 +30,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue, Use
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
 
@@ -271,10 +278,72 @@ def _is_root(op: Operation, groups: _Groups | WalkthroughGroups) -> bool:
     return _is_unpack(op) or _is_attention(op)
 
 
-def _is_convolution(op: Operation) -> bool:
-    """MLIR's ``ConvolutionOpInterface`` ops, by name (mini-iree has no such interface)."""
+def _is_named_convolution(op: Operation) -> bool:
+    """The ops with MLIR's ``ConvolutionOpInterface``: named convolutions and poolings."""
     name = op.name.removeprefix("linalg.")
     return op.name.startswith("linalg.") and name.startswith(("conv_", "depthwise_conv_", "pooling_"))
+
+
+def _is_convolution(op: Operation) -> bool:
+    """MLIR's ``isaConvolutionOpInterface``: a named convolution, or a linalg op shaped as one."""
+    if _is_named_convolution(op):
+        return True
+    return _is_linalg_structured(op) and _has_convolution_loops(op)  # type: ignore[arg-type]
+
+
+def _conv_term_dim(expr: AffineExpr) -> int | None:
+    """The loop of a term of a convolved index: ``d`` or ``d * c``."""
+    if isinstance(expr, AffineDimExpr):
+        return expr.position
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        for dim, factor in ((expr.lhs, expr.rhs), (expr.rhs, expr.lhs)):
+            if isinstance(dim, AffineDimExpr) and isinstance(factor, AffineConstantExpr):
+                return dim.position
+    return None
+
+
+def _has_convolution_loops(op: LinalgStructuredOperation) -> bool:
+    """MLIR's ``isConvolutionInterfaceImpl``: two inputs or more and one init; the input image
+    indexed by loops and sums of two (scaled) loops; every loop an output image, output
+    channel, filter, input channel, depth multiplier or batch loop; some loop convolved."""
+    if len(op.inputs) < 2 or len(op.outputs) != 1:
+        return False
+    maps = _maps(op)
+    convolved: set[int] = set()
+    unconvolved: set[int] = set()
+    for expr in maps[0].results:
+        if isinstance(expr, AffineDimExpr):
+            unconvolved.add(expr.position)
+            continue
+        if not (isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add):
+            return False
+        terms = [_conv_term_dim(expr.lhs), _conv_term_dim(expr.rhs)]
+        if None in terms:
+            return False
+        convolved.update(t for t in terms if t is not None)
+    # A loop used both plainly and in a sum is neither.
+    shared = convolved & unconvolved
+    convolved -= shared
+    unconvolved -= shared
+    if not (maps[1].is_projected_permutation() and maps[-1].is_projected_permutation()):
+        return False
+    output = {e.position for e in maps[-1].results if isinstance(e, AffineDimExpr)}
+    filter_ = {e.position for e in maps[1].results if isinstance(e, AffineDimExpr)}
+    inputs = convolved | unconvolved
+    iterators = _iterators(op)
+    classified = 0
+    for loop, iterator in enumerate(iterators):
+        parallel = iterator == "parallel"
+        kinds = (
+            parallel and loop in output and loop in convolved and loop not in filter_,  # output image
+            parallel and loop in output and loop in filter_ and loop not in inputs,  # output channel
+            not parallel and loop in filter_ and loop in convolved and loop not in output,  # filter
+            not parallel and loop in filter_ and loop in unconvolved and loop not in output,  # input channel
+            parallel and loop in filter_ and loop in unconvolved and loop in output,  # depth multiplier
+            parallel and loop in output and loop in unconvolved and loop not in filter_,  # batch
+        )
+        classified += any(kinds)
+    return classified == len(iterators) and bool(convolved)
 
 
 def _can_use_input_as_init(op: Operation, input_index: int, init_index: int) -> bool:
@@ -348,7 +417,7 @@ def _fusable_with_consumer(use: Use, groups: _Groups) -> bool:
         return True
     # Without aggressive fusion the consumer must write in place of what it reads from a
     # convolution, or the dispatch needs a stack allocation.
-    if not _is_linalg_structured(consumer) or not _is_convolution(producer):
+    if not _is_linalg_structured(consumer) or not _is_named_convolution(producer):
         return True
     inputs = len(consumer.inputs)  # type: ignore[attr-defined]
     inits = range(inputs, len(consumer.operands))

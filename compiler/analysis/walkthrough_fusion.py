@@ -26,6 +26,8 @@ from mini_iree.dialects import linalg, tensor
 from mini_iree.passes.form_dispatch_regions import (
     _has_no_packed_reduction_dims,
     _is_all_parallel,
+    _is_attention,
+    _is_convolution,
     _is_bit_truncate_op,
     _is_dim,
     _is_elementwise,
@@ -261,6 +263,10 @@ def _fusable_with_producer(
     producer = value.op  # type: ignore[attr-defined]
     if _is_pad(consumer):
         return options.fuse_pad_with_producers and _is_linalg_structured(producer)
+    if options.fuse_pad_with_consumers and _is_pad(producer) and _is_convolution(consumer):
+        return True
+    if _is_attention(consumer):
+        return False
     if _is_pack_like(consumer):
         if _is_pad(producer):
             return True

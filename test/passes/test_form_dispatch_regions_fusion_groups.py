@@ -120,3 +120,21 @@ def test_pad_fused_with_its_producer_keeps_results(era: str, size: int):
     )
     assert result.returncode == 0, result.stderr
     assert "kept the results of 1 function" in result.stderr
+
+
+PAD_CONSUMER = Path(__file__).parent / "form_dispatch_regions_pad_consumer.mlir"
+
+
+@pytest.mark.parametrize("era", ["3.13", "walkthrough"])
+def test_pad_fused_into_generic_convolution_keeps_results(era: str):
+    result = run_opt(
+        [
+            str(PAD_CONSUMER),
+            "-p",
+            f"{PASS}{{era={era} fuse-pad-with-consumers}}",
+            "--split-input-file",
+            "--verify-each-with-interpreter",
+        ]
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("kept the results of 1 function") == 2
