@@ -26,7 +26,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from mini_iree.compiler.ir.queries import instance_test
-from mini_iree.dialects import iree_encoding, linalg, tensor
+from mini_iree.dialects import iree_encoding, iree_linalg_ext, linalg, tensor
 
 __all__ = [
     "MAX_OPERAND_COUNT",
@@ -45,6 +45,7 @@ _is_linalg_structured = instance_test(LinalgStructuredOperation)
 _is_tensor = instance_test(TensorType)
 _is_op_result = instance_test(OpResult)
 _is_encoding_op = instance_test(iree_encoding.SetEncodingOp, iree_encoding.UnsetEncodingOp)
+_is_attention = instance_test(iree_linalg_ext.AttentionOp)
 _is_pack_or_pad = instance_test(linalg.PackOp, tensor.PadOp)
 _is_unpack = instance_test(linalg.UnPackOp)
 _is_fill_or_empty = instance_test(linalg.FillOp, tensor.EmptyOp)
@@ -109,6 +110,12 @@ def fusion_maps(op: Operation) -> tuple[list[AffineMap], list[AffineMap], int] |
         rank = op.results[0].type.get_num_dims()  # type: ignore[attr-defined]
         identity = AffineMap.identity(rank)
         return [identity], [identity], rank
+    if _is_attention(op):
+        # One map per operand (query, key, value, scale, mask, output); the output's is the result's.
+        maps = [m.data for m in op.attributes["indexing_maps"].data]  # type: ignore[attr-defined]
+        if len(maps) != len(op.operands) or not op.results:
+            return None
+        return maps, maps[-len(op.results) :], maps[0].num_dims
     if not _structured_on_tensors(op):
         return None
     assert isinstance(op, LinalgStructuredOperation)
@@ -143,9 +150,16 @@ def outer_parallel_loops(op: Operation) -> list[bool]:
         return [True] * op.operands[0].type.get_num_dims()  # type: ignore[attr-defined]
     if _is_unpack(op):
         return [True] * op.results[0].type.get_num_dims()  # type: ignore[attr-defined]
-    if not _is_linalg_structured(op):
+    if _is_attention(op):
+        # Loops the output is indexed by are parallel, the others reductions.
+        maps = op.attributes["indexing_maps"].data  # type: ignore[attr-defined]
+        output = maps[-1].data
+        used = {e.position for e in output.results if isinstance(e, AffineDimExpr)}
+        iterators = ["parallel" if d in used else "reduction" for d in range(output.num_dims)]
+    elif _is_linalg_structured(op):
+        iterators = [str(t.data.value) for t in op.get_iterator_types().data]  # type: ignore[attr-defined]
+    else:
         return []
-    iterators = [str(t.data.value) for t in op.get_iterator_types().data]  # type: ignore[attr-defined]
     bits = [False] * len(iterators)
     for index, iterator in enumerate(iterators):
         if iterator != "parallel":
