@@ -3,12 +3,20 @@
 A dispatch is the unit of work the host launches on the device. As IREE's
 FormDispatchRegions.cpp does, the pass walks each block bottom-up and marks
 *roots* (named linalg ops other than ``linalg.fill``, ``linalg.generic`` ops
-with a reduction loop, ``linalg.unpack``), fusing into each the producers it
-can take; it then fuses each root with the chain of consumers that tile with
-it, and finally makes every remaining linalg op, ``tensor.pad`` and
+with a reduction loop, ``linalg.unpack``, attention), fusing into each the
+producers it can take; it then fuses each root with the consumers that tile
+with it, and finally makes every remaining linalg op, ``tensor.pad`` and
 ``linalg.pack`` a root of its own, fused the same way. Each group is wrapped in
 ``flow.dispatch.region -> (tensor<..>{dims}) { ... flow.return }`` at its
 root.
+
+What tiles with a root differs by era. IREE 3.13 keeps, for each member of a
+group, how the root's outer parallel loops map to its loops
+(:mod:`mini_iree.compiler.analysis.fusion_group`): a member may read the group
+transposed, a producer with other users joins (and is returned for them), and
+every consumer of the group is considered, not only the first. The
+walkthrough's IREE asks for identity maps on the root's loops and follows first
+uses only (:mod:`mini_iree.compiler.analysis.walkthrough_fusion`).
 
 Ops IREE would rather recompute in every dispatch that reads them
 (``isClonableIntoDispatchOp``: ``linalg.fill``, ``tensor.empty``, small
@@ -794,13 +802,15 @@ class FormDispatchRegionsPass(ModulePass):
 
     Options as IREE's: ``aggressive-fusion`` fuses consumers with more loops
     than the root and producers through any operand (not only inits), and
-    follows the first use of a value with several; ``fuse-pad-with-producers``
-    lets ``tensor.pad`` join its producer's dispatch. (IREE's
-    ``fuse-pad-with-consumers`` only fuses a pad into a convolution, which
-    mini-iree does not model; it is accepted and has no effect.) Only linalg ops
-    on tensors are grouped; anything else is left alone. ``era`` (mini-iree's:
-    the run's by default) says whether bit extends on x86_64/aarch64 CPUs get
-    dispatches of their own, as IREE 3.13's do (``clones_bit_extends``).
+    follows the uses of a value with several; ``fuse-multi-use-producers``
+    (IREE 3.13, on by default) lets a producer with other users join a group;
+    ``fuse-pad-with-producers`` lets ``tensor.pad`` join its producer's
+    dispatch, ``fuse-pad-with-consumers`` the dispatch of the convolution
+    reading it. Only linalg ops on tensors (and encoding ops, attention) are
+    grouped; anything else is left alone. ``era`` (mini-iree's: the run's by
+    default) chooses the fusion rules (see the module) and says whether bit
+    extends on x86_64/aarch64 CPUs get dispatches of their own, as IREE 3.13's
+    do (``clones_bit_extends``).
     """
 
     name = "iree-dispatch-creation-form-dispatch-regions"
