@@ -57,15 +57,24 @@ def _result_dims(value: SSAValue, group: Sequence[Operation], point: InsertPoint
     """Sizes of a returned value, as values visible at ``point`` (before the region)."""
     init = _init_of(value, group)
     if isinstance(init, OpResult) and init.op in group and isinstance(init.op, tensor.PadOp):
-        return _pad_result_dims(init.op, point)
+        return _pad_result_dims(init.op, group, point)
     if isinstance(init, OpResult) and init.op in group:
         return []
     return get_dynamic_dims(init, point)
 
 
-def _pad_result_dims(pad: tensor.PadOp, point: InsertPoint) -> list[SSAValue]:
-    """Dynamic sizes of a ``tensor.pad``: source size plus low and high padding."""
+def _pad_result_dims(pad: tensor.PadOp, group: Sequence[Operation], point: InsertPoint) -> list[SSAValue]:
+    """Dynamic sizes of a ``tensor.pad``: source size plus low and high padding.
+
+    A source computed in the group has no size before the region: its sizes are
+    read off what it is computed from, as for any returned value.
+    """
     source = pad.source
+    source_shape = source.type.get_shape()
+    source_dims: dict[int, SSAValue] | None = None
+    if isinstance(source, OpResult) and source.op in group:
+        dynamic_axes = [axis for axis, size in enumerate(source_shape) if size == DYNAMIC_INDEX]
+        source_dims = dict(zip(dynamic_axes, _result_dims(source, group, point), strict=True))
     low = list(pad.low)
     high = list(pad.high)
     static_low = pad.static_low.get_values()
@@ -78,10 +87,18 @@ def _pad_result_dims(pad: tensor.PadOp, point: InsertPoint) -> list[SSAValue]:
         if size != DYNAMIC_INDEX:
             continue
         ops: list[Operation] = []
-        index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
-        dim = tensor.DimOp(source, index)
-        ops += [index, dim]
-        total: SSAValue = dim.results[0]
+        total: SSAValue
+        if source_dims is not None and axis in source_dims:
+            total = source_dims[axis]
+        elif source_shape[axis] != DYNAMIC_INDEX:
+            constant = arith.ConstantOp(IntegerAttr(source_shape[axis], IndexType()))
+            ops.append(constant)
+            total = constant.result
+        else:
+            index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
+            dim = tensor.DimOp(source, index)
+            ops += [index, dim]
+            total = dim.results[0]
         for dynamic, static in ((dyn_low, static_low[axis]), (dyn_high, static_high[axis])):
             amount = dynamic
             if amount is None and static:

@@ -30,10 +30,19 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
 from xdsl.parser import Parser
+from xdsl.parser.affine_parser import AffineParser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span, Token
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, SourceLoc
@@ -258,8 +267,37 @@ def _end_of_previous_token(text: str, offset: int) -> int:
             before = before[:comment]
 
 
+def _is_symbolic(expr: AffineExpr) -> bool:
+    """Built from symbols and constants only (MLIR's ``AffineExpr::isSymbolicOrConstant``)."""
+    if isinstance(expr, AffineSymExpr | AffineConstantExpr):
+        return True
+    if isinstance(expr, AffineBinaryOpExpr):
+        return _is_symbolic(expr.lhs) and _is_symbolic(expr.rhs)
+    return False
+
+
+def _is_semi_affine_product(lhs: AffineExpr, rhs: AffineExpr) -> bool:
+    """Neither factor is a constant and both are symbolic: a product xDSL cannot form."""
+    if isinstance(lhs, AffineConstantExpr) or isinstance(rhs, AffineConstantExpr):
+        return False
+    return _is_symbolic(lhs) and _is_symbolic(rhs)
+
+
+class _SemiAffineParser(AffineParser):
+    """xDSL's affine parser, but a product of two symbolic expressions (``s0 * s1``) is kept,
+    as MLIR keeps it (a semi-affine map), where xDSL 0.74 refuses any non-constant factor."""
+
+    def _create_binop_expr(self, lhs: AffineExpr, rhs: AffineExpr, binop: MLIRToken) -> AffineExpr:
+        if binop.text == "*" and _is_semi_affine_product(lhs, rhs):
+            return AffineBinaryOpExpr(AffineBinaryOpKind.Mul, lhs, rhs)
+        return super()._create_binop_expr(lhs, rhs, binop)
+
+
 class LocatedParser(Parser):
     """An xDSL ``Parser`` that stamps each op with its ``file:line:col``."""
+
+    def parse_affine_map(self) -> AffineMap:
+        return _SemiAffineParser(self._parser_state).parse_affine_map()
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0, keep_names: bool = False):
         super().__init__(ctx, text, name)
