@@ -52,6 +52,11 @@ class EraProfile:
     """On a device whose one executable target is an x86_64 or aarch64 llvm-cpu target, bit-extend
     ops are not cloned into the dispatches that read them: they form dispatches of their own."""
 
+    fusion_group_loop_maps: bool
+    """form-dispatch-regions maps the root's parallel loops onto each fused op (IREE 3.13's fusion
+    groups: transposed and multi-use producers and consumers join); otherwise the walkthrough's
+    rule of consumers reading the root's outer parallel loops as the identity."""
+
     # Stream.
     async_cast: bool
     """Stream conversion changes the lifetime of imported and exported resources with
@@ -86,11 +91,17 @@ class EraProfile:
     testing_keyword_form: bool
     """`#iree_encoding.testing` prints its layouts as `layouts = [...]` (the only form IREE 3.13 parses)."""
 
+    # Codegen.
+    grouped_relayout_folding: bool
+    """The GPU combine-layout-transformation folds reshapes group by group into `map_store` and
+    combines only chains with a pack, unpack, reshape or pad (otherwise whole chains into `map_scatter`)."""
+
 
 WALKTHROUGH = EraProfile(
     name="walkthrough",
     encoding_dims=False,
     cpu_bit_extends_dispatched=False,
+    fusion_group_loop_maps=False,
     async_cast=False,
     nsw_size_arithmetic=False,
     fold_workload_operands=False,
@@ -104,6 +115,7 @@ WALKTHROUGH = EraProfile(
     cpu_name_field=False,
     vmvx_ukernels_field=False,
     testing_keyword_form=False,
+    grouped_relayout_folding=False,
 )
 """The data-tiling walkthrough's IREE (September 2025): the default."""
 
@@ -111,6 +123,7 @@ IREE_3_13 = EraProfile(
     name="3.13",
     encoding_dims=True,
     cpu_bit_extends_dispatched=True,
+    fusion_group_loop_maps=True,
     async_cast=True,
     nsw_size_arithmetic=True,
     fold_workload_operands=True,
@@ -124,6 +137,7 @@ IREE_3_13 = EraProfile(
     cpu_name_field=True,
     vmvx_ukernels_field=True,
     testing_keyword_form=True,
+    grouped_relayout_folding=True,
 )
 """IREE 3.13 (`iree-base-compiler==3.13.0`)."""
 

@@ -1111,10 +1111,9 @@ class GPUCombineLayoutTransformationPass(ModulePass):
     era: str | float = field(default_factory=lambda: _run_era_name())
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from mini_iree.compiler.era import WALKTHROUGH, option_era
+        from mini_iree.compiler.era import option_era
 
-        # The only era after the walkthrough's is 3.13, whose relayout folding this is.
-        if option_era(self.era, "era") is WALKTHROUGH:
+        if not option_era(self.era, "era").grouped_relayout_folding:
             _combine(op, iree_linalg_ext.MapScatterOp, gpu_pad_distribution, _dispatch_control)
             return
         _combine(op, iree_linalg_ext.MapStoreOp, gpu_pad_distribution, _gpu_relayout_control, grouped=True)

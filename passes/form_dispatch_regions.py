@@ -65,7 +65,7 @@ from mini_iree.compiler.analysis.fusion_group import (
     used_values_defined_above,
 )
 from mini_iree.compiler.analysis.region_wrapping import wrap_in_dispatch_region
-from mini_iree.compiler.era import IREE_3_13, EraProfile, option_era, run_era
+from mini_iree.compiler.era import EraProfile, option_era, run_era
 from mini_iree.compiler.ir.queries import (
     element_bit_width,
     instance_test,
@@ -762,12 +762,8 @@ def _move_users_after(region_op: flow.DispatchRegionOp) -> None:
 
 def _maps_loops_through_group(era: EraProfile) -> bool:
     """Whether fusion follows IREE 3.13's loop maps (:mod:`fusion_group`) or the walkthrough's
-    outer-parallel identity rule (:mod:`walkthrough_fusion`).
-
-    The era profile has no field for this yet (``fusion_group_loop_maps``); until it does,
-    IREE 3.13's profile is the one that maps loops.
-    """
-    return getattr(era, "fusion_group_loop_maps", era is IREE_3_13)
+    outer-parallel identity rule (:mod:`walkthrough_fusion`)."""
+    return era.fusion_group_loop_maps
 
 
 def _form_regions(
