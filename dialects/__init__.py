@@ -31,6 +31,7 @@ _OURS: dict[str, str] = {
     "stream": "mini_iree.dialects.stream:Stream",
     "tensor": "mini_iree.dialects.tensor:Tensor",
     "util": "mini_iree.dialects.util:Util",
+    "vector": "mini_iree.dialects.vector:Vector",
     "xla": "mini_iree.dialects.xla:XLA",
 }
 
