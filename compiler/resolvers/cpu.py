@@ -193,12 +193,14 @@ def riscv_vlen(target: hal.ExecutableTargetAttr) -> int:
     return vlen_from_features((_config_string(target, "cpu_features") or "").split(","))
 
 
-def _riscv64_tiles(target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attribute, out: Attribute) -> list[MatmulTile]:
+def _riscv64_tiles(
+    target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attribute, out: Attribute, scalable_rvv: bool = True
+) -> list[MatmulTile]:
     # Only the V extension has tiles. N0 = VLEN/8 is 4 vector registers of f32
     # lanes (LMUL=4), so 7 rows of accumulators plus the RHS fill all 32.
     if not has_feature(target, "+v"):
         return []
-    scalable = is_scalable_vectorization_enabled()
+    scalable = scalable_rvv and is_scalable_vectorization_enabled()
     # Scalable mode: the tiles of the smallest VLEN, 64 bits; the N tile then
     # scales with vscale = VLEN / 64 (`scalable_tile_flags`).
     vlen = 64 if scalable else riscv_vlen(target)
@@ -228,8 +230,13 @@ def _riscv32_tiles(target: hal.ExecutableTargetAttr) -> list[MatmulTile]:
     return _narrow_m_truncations(8, 8, 4) if has_ukernel(target) else []
 
 
-def enumerate_cpu_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> list[MatmulTile]:
-    """Candidate tiles of an llvm-cpu target for this encoding's element types."""
+def enumerate_cpu_matmul_tiles(
+    target: hal.ExecutableTargetAttr, encoding: EncodingAttr, scalable_rvv: bool = True
+) -> list[MatmulTile]:
+    """Candidate tiles of an llvm-cpu target for this encoding's element types.
+
+    `scalable_rvv`: RISC-V takes its scalable base tiles under scalable vectorization (IREE 3.13).
+    """
     element_types = encoding.get_element_types()
     if len(element_types) != 3:
         return []
@@ -242,7 +249,7 @@ def enumerate_cpu_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: Encod
     if arch == "riscv32":
         return _riscv32_tiles(target)
     if arch == "riscv64":
-        return _riscv64_tiles(target, lhs, rhs, out)
+        return _riscv64_tiles(target, lhs, rhs, out, scalable_rvv)
     return []
 
 
@@ -280,14 +287,16 @@ def vmvx_runtime_encoding_info(encoding: EncodingAttr) -> MaterializeEncodingInf
 # ---------------------------------------------------------------------------
 
 
-def choose_matmul_tile(tiles: Sequence[MatmulTile], narrow: tuple[str, int] | None) -> MatmulTile:
+def choose_matmul_tile(
+    tiles: Sequence[MatmulTile], narrow: tuple[str, int] | None, keep_scalable_narrow_n: bool = True
+) -> MatmulTile:
     """The tile that pads the narrow dimension least, then has the largest M0*N0*K0.
 
     Tables only list narrow-M variants, so a narrow N is chosen as if it were
     M and the tile's M0/N0 swapped back. Padding up to the next power of two
     is free: a 7-row problem may still take the 8-row tile.
     """
-    if narrow is not None and narrow[0] == "N" and not is_scalable_vectorization_enabled():
+    if narrow is not None and narrow[0] == "N" and not (keep_scalable_narrow_n and is_scalable_vectorization_enabled()):
         tile = choose_matmul_tile(tiles, ("M", narrow[1]))
         return MatmulTile(tile.n, tile.m, tile.k)
     if any(DYNAMIC_INDEX in (t.m, t.n, t.k) for t in tiles):
@@ -305,7 +314,19 @@ def choose_matmul_tile(tiles: Sequence[MatmulTile], narrow: tuple[str, int] | No
     return max(candidates, key=lambda t: t.m * t.n * t.k)
 
 
-def scalable_tile_flags(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> list[bool] | None:
+def scalable_2026(era: EraProfile) -> bool:
+    """IREE 3.13's scalable data tiling: RISC-V `+v` too, a narrow N kept (not transposed) when the
+    tiles are scalable. The walkthrough's IREE only gave AArch64 SVE a scalable N tile, after
+    transposing a narrow N (and without swapping the flags).
+
+    (An era fact; compiler/era.py's EraProfile does not list it yet.)
+    """
+    return era.name != "walkthrough"
+
+
+def scalable_tile_flags(
+    target: hal.ExecutableTargetAttr, encoding: EncodingAttr, riscv: bool = True
+) -> list[bool] | None:
     """IREE's getScalableTileFlags: which of this operand's inner tiles (M, N, K order) are scalable.
 
     None (no `scalableTiles`) unless scalable vectorization is enabled and the
@@ -317,7 +338,7 @@ def scalable_tile_flags(target: hal.ExecutableTargetAttr, encoding: EncodingAttr
         return None
     arch = target_arch(target)
     aarch64_sve = arch == "aarch64" and (has_feature(target, "+sve") or has_feature(target, "+sve2"))
-    riscv_v = arch == "riscv64" and has_feature(target, "+v")
+    riscv_v = riscv and arch == "riscv64" and has_feature(target, "+v")
     if not aarch64_sve and not riscv_v:
         return None
     dims = get_contraction_dims(encoding)
@@ -363,15 +384,25 @@ def transpose_in_place(info: MaterializeEncodingInfo) -> None:
 
 
 def _resolve(
-    encoding: EncodingAttr, tiles: list[MatmulTile], target: hal.ExecutableTargetAttr | None = None
+    encoding: EncodingAttr,
+    tiles: list[MatmulTile],
+    target: hal.ExecutableTargetAttr | None = None,
+    era: EraProfile | None = None,
 ) -> MaterializeEncodingInfo:
     """The layout for the best of `tiles`; with a `target` (the CPU resolver's path, not VMVX's)
-    the narrow dimension follows scalable vectorization and the tiles may be scalable."""
+    the tiles may be scalable, and in IREE 3.13 (`era`) the narrow dimension follows them."""
     if not tiles or get_contraction_dims(encoding) is None:
         return MaterializeEncodingInfo()
-    narrow = _narrow_dim(encoding) if target is not None else get_matmul_narrow_dim(encoding)
-    tile = choose_matmul_tile(tiles, narrow)
+    modern = era is None or scalable_2026(era)
+    narrow = _narrow_dim(encoding) if target is not None and modern else get_matmul_narrow_dim(encoding)
+    tile = choose_matmul_tile(tiles, narrow, modern)
     info = get_encoding_info_for_matmul(encoding, tile)
+    if target is not None and not modern:
+        # The walkthrough's order: transpose, then the (unswapped) flags.
+        if is_narrow_n_result(encoding):
+            transpose_in_place(info)
+        info.scalable_tiles = scalable_tile_flags(target, encoding, riscv=False)
+        return info
     if target is not None:
         info.scalable_tiles = scalable_tile_flags(target, encoding)
     # Scalable tiles keep a narrow-N result as it is (the scalable N tile last).
@@ -413,7 +444,9 @@ class CPUResolver(DataTilingResolver):
         return enumerate_cpu_matmul_tiles(self.target, encoding)
 
     def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
-        return _resolve(encoding, self._tiles(encoding), self.target)
+        assert self.target is not None
+        tiles = enumerate_cpu_matmul_tiles(self.target, encoding, scalable_rvv=scalable_2026(era))
+        return _resolve(encoding, tiles, self.target, era)
 
 
 @dataclass(frozen=True)
