@@ -58,4 +58,8 @@ def _factory(spec: str) -> Callable[[], Dialect]:
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every dialect namespace mini-iree can parse, mapped to a lazy loader."""
+    # Scalable tiles print `()[s0, s1] -> (s0 ceildiv s1)`, which xDSL cannot build by itself.
+    from mini_iree.compiler.ir.semi_affine import install
+
+    install()
     return {name: _factory(spec) for name, spec in {**_XDSL, **_OURS}.items()}
