@@ -230,3 +230,30 @@ def test_host_size_needs_a_vscale_value(tmp_path) -> None:
         result = run_opt([str(source), "-p", "iree-stream-encode-host-tensors", f"--iree-experimental-vscale-value={vscale}"])
         assert result.returncode == 0, result.stderr
         assert f"arith.constant {size} : index" in result.stdout
+
+
+def test_mini_iree_run_takes_the_vscale_value(tmp_path, capsys) -> None:
+    from mini_iree.compiler.tools.run_main import main as run_main
+
+    source = tmp_path / "rhs.mlir"
+    source.write_text(
+        """
+#rhs = #iree_encoding.encoding<operand_index = 1, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iteration_sizes = [?, ?, ?]>
+func.func @rhs(%b: tensor<1x10xf32>) -> tensor<1x10xf32, #rhs> attributes {
+  hal.executable.target = #hal.executable.target<"llvm-cpu", "xyz", {target_triple="aarch64-xyz-xyz", cpu_features="+sve", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>}>
+} {
+  %0 = iree_encoding.set_encoding %b : tensor<1x10xf32> -> tensor<1x10xf32, #rhs>
+  return %0 : tensor<1x10xf32, #rhs>
+}
+"""
+    )
+    packed = tmp_path / "rhs.packed.mlir"
+    result = run_opt(
+        [str(source), "--iree-llvmcpu-enable-scalable-vectorization", "-p", "iree-codegen-materialize-device-encoding", "-o", str(packed)]
+    )
+    assert result.returncode == 0, result.stderr
+    capsys.readouterr()
+    assert run_main([str(packed), "--input=1x10xf32=1"]) == 0
+    assert "2x1x8x1xf32=" in capsys.readouterr().out
+    assert run_main([str(packed), "--input=1x10xf32=1", "--iree-experimental-vscale-value=2"]) == 0
+    assert "1x1x16x1xf32=" in capsys.readouterr().out
