@@ -340,7 +340,15 @@ class UnsetEncodingOpLoweringConversion(_ConversionPattern):
                     raise OpError(op, "slicing unset_encoding of an identity layout is not materialized")
                 self.c.replace(rewriter, op, [source])
                 return
-            logical = self.c.logical_sizes(op, op.source)
+            shape = op.source.type.get_shape()
+            if info.swizzle is None and all(
+                s != DYNAMIC_INDEX or isinstance(r, SSAValue) for s, r in zip(shape, result)
+            ):
+                # Without a swizzle the unpack needs only which dims are dynamic: a `tensor.dim`
+                # of the encoded source (a function argument) would be left unconverted.
+                logical: Mixed = [s if s != DYNAMIC_INDEX else r for s, r in zip(shape, result)]
+            else:
+                logical = self.c.logical_sizes(op, op.source)
             value = self.c.builder(op).unpack_chain(info, source, logical, result, self.c.packed.get(source))
             self.c.replace(rewriter, op, [value])
 

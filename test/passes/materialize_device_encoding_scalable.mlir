@@ -118,3 +118,30 @@ func.func @narrow_n_sve(%lhs: tensor<100x50xf32, #lhs>, %rhs: tensor<50x4xf32, #
 // WALK-LABEL:  func.func @narrow_n_sve(
 // WALK-SAME:     %[[A:.+]]: tensor<13x50x8x1xf32>, %[[B:.+]]: tensor<?x50x?x1xf32>, %[[C:.+]]: tensor<1x?x4x?xf32>)
 // WALK:          linalg.mmt4d ins(%[[B]], %[[A]] :
+
+// -----
+
+// unset_encoding of a dynamic function argument: the unpack needs no size of the encoded
+// argument (no tensor.dim of it), only the result's sizes and the tiles.
+
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#res = #iree_encoding.encoding<operand_index = 2, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+func.func @unset_argument(%arg0: tensor<?x?xf32, #res>, %m: index, %n: index) -> tensor<?x?xf32> attributes {
+  hal.executable.target = #hal.executable.target<"llvm-cpu", "xyz", {target_triple="aarch64-xyz-xyz", cpu_features="+sve", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>}>
+} {
+  %0 = iree_encoding.unset_encoding %arg0 : tensor<?x?xf32, #res> -> tensor<?x?xf32>{%m, %n}
+  return %0 : tensor<?x?xf32>
+}
+// CHECK-LABEL: func.func @unset_argument(
+// CHECK-SAME:    %[[ARG:.+]]: tensor<?x?x8x?xf32>, %[[M:.+]]: index, %[[N:.+]]: index)
+// CHECK-NOT:     tensor.dim
+// CHECK:         %[[EMPTY:.+]] = tensor.empty(%[[M]], %[[N]]) : tensor<?x?xf32>
+// CHECK:         %[[VSCALE:.+]] = vector.vscale
+// CHECK:         %[[C8_VSCALE:.+]] = arith.muli %[[VSCALE]], %{{.+}} : index
+// CHECK:         linalg.unpack %[[ARG]] outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, %[[C8_VSCALE]]] into %[[EMPTY]]
+// FIXED-LABEL: func.func @unset_argument(
+// FIXED-SAME:    %[[ARG:.+]]: tensor<?x?x8x8xf32>, %[[M:.+]]: index, %[[N:.+]]: index)
+// FIXED-NOT:     tensor.dim
+// FIXED:         linalg.unpack %[[ARG]] outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 8]
