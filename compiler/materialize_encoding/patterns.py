@@ -585,6 +585,45 @@ def _finish(func_op: Operation) -> None:
             op.erase()
 
 
+class FoldFillWithTensorReshape(RewritePattern):
+    """`expand_shape(linalg.fill(v, init))` -> `linalg.fill(v, expand_shape(init))` (MLIR's fill
+    canonicalization, which IREE's materialization runs after the conversion): a matvec's or
+    vecmat's init is then filled as the 4-D mmt4d tile it is read as."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
+        fill = op.src.owner  # type: ignore[attr-defined]
+        if not isinstance(fill, linalg.FillOp) or len(fill.outputs) != 1:
+            return
+        init = tensor.ExpandShapeOp(
+            fill.outputs[0], op.get_reassociation_indices(), op.get_mixed_output_shape(), op.result.type
+        )
+        init.location = fill.location
+        rewriter.insert_op(init, InsertPoint.before(op))
+        new = linalg.FillOp([fill.inputs[0]], [init.result], [op.result.type])
+        new.location = op.location
+        rewriter.replace_op(op, new)
+        if not fill.results[0].uses:
+            rewriter.erase_op(fill)
+
+
+class FoldEmptyTensorWithReshapeOp(RewritePattern):
+    """`expand_shape(tensor.empty)` -> `tensor.empty` of the expanded shape (MLIR's
+    populateFoldTensorEmptyPatterns; the sizes are the reshape's output shape)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
+        empty = op.src.owner  # type: ignore[attr-defined]
+        if not isinstance(empty, tensor.EmptyOp):
+            return
+        sizes = op.get_mixed_output_shape()
+        new = tensor.EmptyOp([s for s in sizes if isinstance(s, SSAValue)], op.result.type)
+        new.location = op.location
+        rewriter.replace_op(op, new)
+        if not empty.results[0].uses:
+            rewriter.erase_op(empty)
+
+
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
     conversion = _Conversion(layouts, func_op)
@@ -613,5 +652,10 @@ def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     # constants at the top of the function (dumps 18/19), and the packed
     # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
     # computed once.
+    # IREE then folds reshapes into the fills and empties they reshape.
+    SelectivePatternRewriteWalker(
+        GreedyRewritePatternApplier([FoldFillWithTensorReshape(), FoldEmptyTensorWithReshapeOp()]),
+        apply_recursively=True,
+    ).rewrite_module(func_op)  # type: ignore[arg-type]
     hoist_and_unique_constants(func_op)
     cse(func_op)

@@ -251,12 +251,14 @@ func.func @matvec_x86_64_avx2() attributes {hal.executable.target = #hal.executa
   iree_tensor_ext.dispatch.tensor.store %out, %b2, offsets = [0], sizes = [%d0], strides = [1] : tensor<?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%d0}
   return
 }
-// Matvec: N = 1 is narrow, so the vector goes first, expanded to unit dims.
+// Matvec: N = 1 is narrow, so the vector goes first, expanded to unit dims. The init is
+// filled as the 4-D tile mmt4d reads (the expand_shape folded into the fill and the empty).
 // CHECK-LABEL: func.func @matvec_x86_64_avx2()
 // CHECK:         %[[MAT:.+]] = iree_tensor_ext.dispatch.tensor.load {{.+}} -> tensor<?x?x8x1xf32>
 // CHECK:         %[[VEC:.+]] = iree_tensor_ext.dispatch.tensor.load {{.+}} -> tensor<?x1xf32>
 // CHECK:         %[[VEC4D:.+]] = tensor.expand_shape %[[VEC]] {{\[}}[0, 1], [2, 3]] output_shape [1, %{{.+}}, 1, 1] : tensor<?x1xf32> into tensor<1x?x1x1xf32>
-// CHECK:         %[[ACC4D:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2, 3]] output_shape [1, %{{.+}}, 1, 8] : tensor<?x8xf32> into tensor<1x?x1x8xf32>
+// CHECK:         %[[EMPTY4D:.+]] = tensor.empty(%{{.+}}) : tensor<1x?x1x8xf32>
+// CHECK:         %[[ACC4D:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[EMPTY4D]] : tensor<1x?x1x8xf32>)
 // CHECK:         %[[MMT4D:.+]] = linalg.mmt4d ins(%[[VEC4D]], %[[MAT]] : tensor<1x?x1x1xf32>, tensor<?x?x8x1xf32>) outs(%[[ACC4D]] : tensor<1x?x1x8xf32>)
 // CHECK:         %[[RES:.+]] = tensor.collapse_shape %[[MMT4D]] {{\[}}[0, 1], [2, 3]] : tensor<1x?x1x8xf32> into tensor<?x8xf32>
 // CHECK:         linalg.unpack %[[RES]] outer_dims_perm = [0] inner_dims_pos = [0] inner_tiles = [8] into %{{.+}} : tensor<?x8xf32> -> tensor<?xf32>
