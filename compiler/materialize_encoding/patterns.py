@@ -604,7 +604,7 @@ class FoldFillWithTensorReshape(RewritePattern):
         new.location = op.location
         rewriter.replace_op(op, new)
         if not fill.results[0].uses:
-            rewriter.erase_op(fill)
+            rewriter.erase(fill)
 
 
 class FoldEmptyTensorWithReshapeOp(RewritePattern):
@@ -621,7 +621,7 @@ class FoldEmptyTensorWithReshapeOp(RewritePattern):
         new.location = op.location
         rewriter.replace_op(op, new)
         if not empty.results[0].uses:
-            rewriter.erase_op(empty)
+            rewriter.erase(empty)
 
 
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
