@@ -56,10 +56,35 @@ def _factory(spec: str) -> Callable[[], Dialect]:
     return load
 
 
+def _allow_semi_affine_division() -> None:
+    """Let `ceildiv`, `floordiv` and `mod` take a symbol divisor, as MLIR does (semi-affine maps).
+
+    xDSL 0.74 refuses to build `s0 ceildiv s1` ("not supported yet"), so it could neither parse
+    nor build the size of a dim packed by a scalable tile (`N ceildiv (8 * vscale)`). With a
+    non-constant divisor the operators now build the plain binary expression; constant divisors
+    keep xDSL's folding. Printing and the interpreter already handle such expressions.
+    """
+    from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+
+    if getattr(AffineExpr, "_mini_iree_semi_affine", False):
+        return
+    AffineExpr._mini_iree_semi_affine = True  # type: ignore[attr-defined]
+    for name, kind in (
+        ("ceil_div", AffineBinaryOpKind.CeilDiv),
+        ("__floordiv__", AffineBinaryOpKind.FloorDiv),
+        ("__mod__", AffineBinaryOpKind.Mod),
+    ):
+        original = getattr(AffineExpr, name)
+
+        def operator(self, other, _original=original, _kind=kind):
+            if isinstance(other, AffineExpr) and not isinstance(other, AffineConstantExpr):
+                return AffineBinaryOpExpr(_kind, self, other)
+            return _original(self, other)
+
+        setattr(AffineExpr, name, operator)
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every dialect namespace mini-iree can parse, mapped to a lazy loader."""
-    # Scalable tiles print `()[s0, s1] -> (s0 ceildiv s1)`, which xDSL cannot build by itself.
-    from mini_iree.compiler.ir.semi_affine import install
-
-    install()
+    _allow_semi_affine_division()
     return {name: _factory(spec) for name, spec in {**_XDSL, **_OURS}.items()}
