@@ -25,10 +25,9 @@ from mini_iree.compiler.cpu_options import (
     vscale_value,
 )
 from mini_iree.compiler.era import IREE_3_13, WALKTHROUGH
-from mini_iree.compiler.interpreter import run
+from mini_iree.compiler.interpreter import make_context, run
 from mini_iree.compiler.interpreter.vector_ops import interpreter_vscale
 from mini_iree.compiler.ir.parsing import parse_mlir
-from mini_iree.compiler.interpreter import make_context
 from mini_iree.compiler.resolvers.cpu import CPUResolver, scalable_tile_flags
 from mini_iree.compiler.resolvers.targets import parse_target
 from mini_iree.dialects.iree_encoding import EncodingAttr
@@ -53,9 +52,9 @@ def _encoding(operand: int, sizes: str = "?, ?, ?", types: str = "f32, f32, f32"
     return attr
 
 
-def _info(target: str, operand: int, sizes: str = "?, ?, ?", era=IREE_3_13):
+def _info(target: str, operand: int, sizes: str = "?, ?, ?", era=IREE_3_13, types: str = "f32, f32, f32"):
     resolved = parse_target(target)
-    return CPUResolver(None, resolved).encoding_info(_encoding(operand, sizes), era)  # type: ignore[arg-type]
+    return CPUResolver(None, resolved).encoding_info(_encoding(operand, sizes, types), era)  # type: ignore[arg-type]
 
 
 def test_options_default_off() -> None:
@@ -91,11 +90,13 @@ def test_riscv_scalable_tiles_use_a_64_bit_vlen() -> None:
     with scalable_vectorization():
         rhs = _info("riscv64:+v,+zvl512b", 1)
         assert (rhs.inner_tile_sizes, rhs.scalable_tiles) == ([8, 1], [True, False])
-        ime = _info("riscv64:+v,+zvl256b,+xsmtvdot", 0, types="i8, i8, i32") if False else None
-        assert ime is None
+        # SpacemiT's fixed IME tiles are not scalable: scalable mode takes the RVV tiles.
+        ime = _info("riscv64:+v,+zvl256b,+xsmtvdot", 0, types="i8, i8, i32")
+        assert (ime.inner_tile_sizes, ime.scalable_tiles) == ([7, 1], [False, False])
         # The walkthrough's IREE had no scalable RISC-V tiles.
         assert _info("riscv64:+v,+zvl512b", 1, era=WALKTHROUGH).inner_tile_sizes == [64, 1]
     assert _info("riscv64:+v,+zvl512b", 1).inner_tile_sizes == [64, 1]
+    assert _info("riscv64:+v,+zvl256b,+xsmtvdot", 0, types="i8, i8, i32").inner_tile_sizes == [12, 8]
 
 
 def test_narrow_n_is_kept_with_scalable_tiles() -> None:
