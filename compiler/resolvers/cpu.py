@@ -464,8 +464,9 @@ class VMVXResolver(CPUResolver):
         return enumerate_vmvx_matmul_tiles(self.target, encoding)
 
     def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
-        # VMVX has no scalable vectors: IREE's VMVX resolver never asks for scalable tiles.
-        return _resolve(encoding, self._tiles(encoding))
+        # VMVX has no scalable vectors: IREE's VMVX resolver never asks for scalable tiles
+        # (the era still decides whether the option keeps a narrow N when choosing the tile).
+        return _resolve(encoding, self._tiles(encoding), None, era)
 
     def _configuration(self, encoding: EncodingAttr, info_attr: Attribute) -> dict[str, Attribute]:
         return {"encoding_attr": encoding, "encoding_info": info_attr}
