@@ -57,7 +57,8 @@ def _factory(spec: str) -> Callable[[], Dialect]:
 
 
 def _allow_semi_affine_division() -> None:
-    """Let `ceildiv`, `floordiv` and `mod` take a symbol divisor, as MLIR does (semi-affine maps).
+    """Let `ceildiv`, `floordiv` and `mod` take a symbol divisor, and `*` a symbolic factor, as MLIR
+    does (semi-affine maps).
 
     xDSL 0.74 refuses to build `s0 ceildiv s1` ("not supported yet"), so it could neither parse
     nor build the size of a dim packed by a scalable tile (`N ceildiv (8 * vscale)`). With a
@@ -73,11 +74,14 @@ def _allow_semi_affine_division() -> None:
         ("ceil_div", AffineBinaryOpKind.CeilDiv),
         ("__floordiv__", AffineBinaryOpKind.FloorDiv),
         ("__mod__", AffineBinaryOpKind.Mod),
+        ("__mul__", AffineBinaryOpKind.Mul),
     ):
         original = getattr(AffineExpr, name)
 
         def operator(self, other, _original=original, _kind=kind):
-            if isinstance(other, AffineExpr) and not isinstance(other, AffineConstantExpr):
+            symbolic = isinstance(other, AffineExpr) and not isinstance(other, AffineConstantExpr)
+            # A constant times a symbol is xDSL's own case (it puts the constant on the right).
+            if symbolic and not (_kind is AffineBinaryOpKind.Mul and isinstance(self, AffineConstantExpr)):
                 return AffineBinaryOpExpr(_kind, self, other)
             return _original(self, other)
 

@@ -258,3 +258,24 @@ func.func @rhs(%b: tensor<1x10xf32>) -> tensor<1x10xf32, #rhs> attributes {
     assert "2x1x8x1xf32=" in capsys.readouterr().out
     assert run_main([str(packed), "--input=1x10xf32=1", "--iree-experimental-vscale-value=2"]) == 0
     assert "1x1x16x1xf32=" in capsys.readouterr().out
+
+
+def test_semi_affine_maps_parse_print_and_run() -> None:
+    """A symbol divisor or factor (MLIR's semi-affine maps), which xDSL alone refuses to build."""
+    text = """
+#div = affine_map<()[s0, s1] -> (s0 ceildiv s1)>
+#mul = affine_map<()[s0, s1] -> ((s0 ceildiv s1) * s1)>
+#mod = affine_map<(d0)[s0] -> (d0 mod s0, d0 floordiv s0)>
+func.func @f(%a: index, %b: index) -> (index, index, index, index) {
+  %0 = affine.apply #div()[%a, %b]
+  %1 = affine.apply #mul()[%a, %b]
+  %2 = affine.apply affine_map<()[s0] -> (16 ceildiv s0)>()[%b]
+  %3 = affine.apply affine_map<(d0)[s0] -> (d0 mod s0)>(%a)[%b]
+  return %0, %1, %2, %3 : index, index, index, index
+}
+"""
+    module = parse_mlir(make_context(), text, "<test>")
+    printed = str(module)
+    for form in ("s0 ceildiv s1", "(s0 ceildiv s1) * s1", "16 ceildiv s0", "d0 mod s0"):
+        assert form in printed
+    assert [int(v) for v in run(text, "f", 21, 8)] == [3, 24, 2, 5]
