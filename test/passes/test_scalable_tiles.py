@@ -279,3 +279,30 @@ func.func @f(%a: index, %b: index) -> (index, index, index, index) {
     for form in ("s0 ceildiv s1", "(s0 ceildiv s1) * s1", "16 ceildiv s0", "d0 mod s0"):
         assert form in printed
     assert [int(v) for v in run(text, "f", 21, 8)] == [3, 24, 2, 5]
+
+
+@pytest.mark.parametrize(
+    ("flag", "scalable"),
+    [
+        ("--iree-llvmcpu-enable-scalable-vectorization", True),
+        ("--iree-llvmcpu-enable-scalable-vectorization=true", True),
+        ("-iree-llvmcpu-enable-scalable-vectorization=1", True),
+        ("--iree-llvmcpu-enable-scalable-vectorization=false", False),
+    ],
+)
+def test_flag_spellings(tmp_path, flag: str, scalable: bool) -> None:
+    source = tmp_path / "matmul.mlir"
+    source.write_text(MATMUL.replace("TRIPLE", "aarch64-xyz-xyz").replace("FEATURES", "+sve"))
+    result = run_opt([str(source), "--iree-era=3.13", flag, "-p", "iree-codegen-materialize-device-encoding"])
+    assert result.returncode == 0, result.stderr
+    assert ("vector.vscale" in result.stdout) == scalable
+
+
+def test_bad_flag_values(tmp_path) -> None:
+    source = tmp_path / "empty.mlir"
+    source.write_text("module {\n}\n")
+    result = run_opt([str(source), "--iree-llvmcpu-enable-scalable-vectorization=maybe"])
+    assert result.returncode == 1
+    assert "'maybe' is invalid value for boolean argument" in result.stderr
+    result = run_opt([str(source), "--iree-experimental-vscale-value=two"])
+    assert result.returncode == 1
