@@ -10,7 +10,7 @@ values to not-yet-converted users and are gone when the function is done.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -624,6 +624,87 @@ class FoldEmptyTensorWithReshapeOp(RewritePattern):
             rewriter.erase(empty)
 
 
+def _static_binding(value: SSAValue) -> hal.InterfaceBindingSubspanOp | None:
+    """The `hal.interface.binding.subspan` defining `value`, when its tensor is static."""
+    subspan = value.owner
+    if not isinstance(subspan, hal.InterfaceBindingSubspanOp) or subspan.dynamic_dims:
+        return None
+    return subspan
+
+
+def _rebound(subspan: hal.InterfaceBindingSubspanOp, bound: TensorType, rewriter: PatternRewriter) -> SSAValue:
+    """A new subspan of the same binding and offset, holding `bound` (static) instead."""
+    ty = subspan.result.type
+    assert isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase)
+    new = type(subspan).create(
+        operands=list(subspan.operands),
+        result_types=[type(ty)(ty.access_mode, bound)],
+        properties=dict(subspan.properties),
+        attributes=dict(subspan.attributes),
+    )
+    new.location = subspan.location
+    rewriter.insert_op(new, InsertPoint.before(subspan))
+    return new.results[0]
+
+
+def _whole(op: Operation, shape: Sequence[int]) -> bool:
+    offsets, sizes, strides = op.get_mixed_offsets(), op.get_mixed_sizes(), op.get_mixed_strides()  # type: ignore[attr-defined]
+    return all(o == 0 for o in offsets) and all(t == 1 for t in strides) and list(sizes) == list(shape)
+
+
+class FoldExpandShapeIntoInterfaceTensorLoad(RewritePattern):
+    """`expand_shape(dispatch.tensor.load(binding))` of a whole static binding -> a load of the binding
+    viewed with the expanded type (IREE's reshape-to-interface pattern; static shapes only here)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
+        load = op.src.owner  # type: ignore[attr-defined]
+        if not isinstance(load, iree_tensor_ext.DispatchTensorLoadOpBase):
+            return
+        subspan = _static_binding(load.source)
+        result = op.result.type
+        if subspan is None or DYNAMIC_INDEX in result.get_shape():  # type: ignore[attr-defined]
+            return
+        if not _whole(load, subspan.result.type.bound_type.get_shape()):  # type: ignore[attr-defined]
+            return
+        uses = list(op.result.uses)
+        if len(uses) == 1 and isinstance(uses[0].operation, iree_tensor_ext.DispatchTensorStoreOpBase):
+            store = uses[0].operation
+            if _static_binding(store.target) is not None and _whole(store, store.target.type.bound_type.get_shape()):  # type: ignore[attr-defined]
+                return  # IREE folds it into the store instead
+        binding = _rebound(subspan, result, rewriter)  # type: ignore[arg-type]
+        new = type(load)(result, binding)
+        new.location = op.location
+        rewriter.replace_op(op, new)
+        for dead in (load, subspan):
+            if all(not r.uses for r in dead.results):
+                rewriter.erase(dead)
+
+
+class FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(RewritePattern):
+    """`dispatch.tensor.store(collapse_shape(v), binding)` of a whole static binding -> a store of `v`
+    into the binding viewed with `v`'s type (IREE's reshape-to-interface pattern; static shapes only)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_tensor_ext.DispatchTensorStoreOpBase, rewriter: PatternRewriter) -> None:
+        collapse = op.value.owner
+        if not isinstance(collapse, tensor.CollapseShapeOp):
+            return
+        subspan = _static_binding(op.target)
+        source = collapse.src.type
+        if subspan is None or not isinstance(source, TensorType) or DYNAMIC_INDEX in source.get_shape():
+            return
+        if not _whole(op, subspan.result.type.bound_type.get_shape()):  # type: ignore[attr-defined]
+            return
+        binding = _rebound(subspan, source, rewriter)
+        new = type(op)(collapse.src, binding)
+        new.location = op.location
+        rewriter.replace_op(op, new)
+        for dead in (collapse, subspan):
+            if all(not r.uses for r in dead.results):
+                rewriter.erase(dead)
+
+
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
     conversion = _Conversion(layouts, func_op)
@@ -652,9 +733,17 @@ def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     # constants at the top of the function (dumps 18/19), and the packed
     # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
     # computed once.
-    # IREE then folds reshapes into the fills and empties they reshape.
+    # IREE then folds reshapes into the fills and empties they reshape, and into the
+    # loads and stores of whole bindings.
     SelectivePatternRewriteWalker(
-        GreedyRewritePatternApplier([FoldFillWithTensorReshape(), FoldEmptyTensorWithReshapeOp()]),
+        GreedyRewritePatternApplier(
+            [
+                FoldFillWithTensorReshape(),
+                FoldEmptyTensorWithReshapeOp(),
+                FoldExpandShapeIntoInterfaceTensorLoad(),
+                FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(),
+            ]
+        ),
         apply_recursively=True,
     ).rewrite_module(func_op)  # type: ignore[arg-type]
     hoist_and_unique_constants(func_op)
