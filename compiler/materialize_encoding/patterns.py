@@ -599,10 +599,10 @@ class FoldFillWithTensorReshape(RewritePattern):
             fill.outputs[0], op.get_reassociation_indices(), op.get_mixed_output_shape(), op.result.type
         )
         init.location = fill.location
-        rewriter.insert_op(init, InsertPoint.before(op))
+        rewriter.insert(init, InsertPoint.before(op))
         new = linalg.FillOp([fill.inputs[0]], [init.result], [op.result.type])
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         if not fill.results[0].uses:
             rewriter.erase(fill)
 
@@ -619,7 +619,7 @@ class FoldEmptyTensorWithReshapeOp(RewritePattern):
         sizes = op.get_mixed_output_shape()
         new = tensor.EmptyOp([s for s in sizes if isinstance(s, SSAValue)], op.result.type)
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         if not empty.results[0].uses:
             rewriter.erase(empty)
 
@@ -643,7 +643,7 @@ def _rebound(subspan: hal.InterfaceBindingSubspanOp, bound: TensorType, rewriter
         attributes=dict(subspan.attributes),
     )
     new.location = subspan.location
-    rewriter.insert_op(new, InsertPoint.before(subspan))
+    rewriter.insert(new, InsertPoint.before(subspan))
     return new.results[0]
 
 
@@ -675,7 +675,7 @@ class FoldExpandShapeIntoInterfaceTensorLoad(RewritePattern):
         binding = _rebound(subspan, result, rewriter)  # type: ignore[arg-type]
         new = type(load)(result, binding)
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         for dead in (load, subspan):
             if all(not r.uses for r in dead.results):
                 rewriter.erase(dead)
@@ -699,7 +699,7 @@ class FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(RewritePattern):
         binding = _rebound(subspan, source, rewriter)
         new = type(op)(collapse.src, binding)
         new.location = op.location
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
         for dead in (collapse, subspan):
             if all(not r.uses for r in dead.results):
                 rewriter.erase(dead)
