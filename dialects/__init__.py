@@ -31,6 +31,7 @@ _OURS: dict[str, str] = {
     "stream": "mini_iree.dialects.stream:Stream",
     "tensor": "mini_iree.dialects.tensor:Tensor",
     "util": "mini_iree.dialects.util:Util",
+    "vector": "mini_iree.dialects.vector:Vector",
     "xla": "mini_iree.dialects.xla:XLA",
 }
 
@@ -55,6 +56,39 @@ def _factory(spec: str) -> Callable[[], Dialect]:
     return load
 
 
+def _allow_semi_affine_division() -> None:
+    """Let `ceildiv`, `floordiv` and `mod` take a symbol divisor, and `*` a symbolic factor, as MLIR
+    does (semi-affine maps).
+
+    xDSL 0.74 refuses to build `s0 ceildiv s1` ("not supported yet"), so it could neither parse
+    nor build the size of a dim packed by a scalable tile (`N ceildiv (8 * vscale)`). With a
+    non-constant divisor the operators now build the plain binary expression; constant divisors
+    keep xDSL's folding. Printing and the interpreter already handle such expressions.
+    """
+    from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+
+    if getattr(AffineExpr, "_mini_iree_semi_affine", False):
+        return
+    AffineExpr._mini_iree_semi_affine = True  # type: ignore[attr-defined]
+    for name, kind in (
+        ("ceil_div", AffineBinaryOpKind.CeilDiv),
+        ("__floordiv__", AffineBinaryOpKind.FloorDiv),
+        ("__mod__", AffineBinaryOpKind.Mod),
+        ("__mul__", AffineBinaryOpKind.Mul),
+    ):
+        original = getattr(AffineExpr, name)
+
+        def operator(self, other, _original=original, _kind=kind):
+            symbolic = isinstance(other, AffineExpr) and not isinstance(other, AffineConstantExpr)
+            # A constant times a symbol is xDSL's own case (it puts the constant on the right).
+            if symbolic and not (_kind is AffineBinaryOpKind.Mul and isinstance(self, AffineConstantExpr)):
+                return AffineBinaryOpExpr(_kind, self, other)
+            return _original(self, other)
+
+        setattr(AffineExpr, name, operator)
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every dialect namespace mini-iree can parse, mapped to a lazy loader."""
+    _allow_semi_affine_division()
     return {name: _factory(spec) for name, spec in {**_XDSL, **_OURS}.items()}

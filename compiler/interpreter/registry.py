@@ -30,6 +30,7 @@ IMPLEMENTATION_MODULES: tuple[str, ...] = tuple(
         "scf_ops",
         "affine_ops",
         "memref_ops",
+        "vector_ops",
         # IREE dialects
         "util_ops",
         "hal_ops",
@@ -53,6 +54,7 @@ DIALECT_MODULES: dict[str, str] = {
         ("scf", "scf_ops"),
         ("affine", "affine_ops"),
         ("memref", "memref_ops"),
+        ("vector", "vector_ops"),
         ("util", "util_ops"),
         ("hal", "hal_ops"),
         ("flow", "flow_ops"),

@@ -28,7 +28,7 @@ from functools import reduce
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
 
 from mini_iree.dialects import affine
 
@@ -52,7 +52,12 @@ def _affine_template(kind: str, operand: Callable[[int], AffineExpr], arity: int
     if kind == "add":
         return operand(0) + operand(1)
     if kind in ("ceildiv", "ceildivu"):
-        return operand(0).ceil_div(operand(1))
+        lhs, rhs = operand(0), operand(1)
+        if not isinstance(rhs, AffineConstantExpr):
+            # A divisor known only at run time (a scalable tile, `N0 * vscale`): the
+            # semi-affine `s0 ceildiv s1`, which xDSL's `ceil_div` refuses to build.
+            return AffineBinaryOpExpr(AffineBinaryOpKind.CeilDiv, lhs, rhs)
+        return lhs.ceil_div(rhs)
     if kind == "div":
         return operand(0) // operand(1)
     if kind == "padded":

@@ -238,8 +238,21 @@ def packed_storage_size(b: SizeBuilder, layout: Attribute, tensor: TensorType, n
     padded_dynamic: list[Value] = [dynamic_dim(i) for i in range(len(positions))]
     if any(not 0 <= d < len(shape) for d in info.inner_dims_pos):
         raise StorageSizeError(f"innerDimsPos {list(info.inner_dims_pos)} does not fit {tensor}")
-    for dim, tile, raw in zip(info.inner_dims_pos, inner_tiles(info), info.inner_tile_sizes):
-        if tile is None:
+    scalable = info.scalable_tiles or [False] * len(info.inner_tile_sizes)
+    for dim, tile, raw, is_scalable in zip(info.inner_dims_pos, inner_tiles(info), info.inner_tile_sizes, scalable):
+        if tile is None and is_scalable and raw != DYNAMIC:
+            # Host code cannot ask for vscale yet (iree-org/iree#21317): it sizes a scalable
+            # tile with the user's `--iree-experimental-vscale-value`.
+            from mini_iree.compiler.cpu_options import user_vscale_value
+
+            vscale = user_vscale_value()
+            if vscale is None:
+                raise StorageSizeError(
+                    f"cannot size {tensor}: inner tile of dim {dim} is scalable and no "
+                    "--iree-experimental-vscale-value is given"
+                )
+            tile = raw * vscale
+        elif tile is None:
             # VMVX's microkernels pick the tile at run time and assume 16 for padding.
             if raw == DYNAMIC and layout.name == "iree_cpu.vmvx_encoding_resolver":
                 tile = 16

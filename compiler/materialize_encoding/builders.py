@@ -29,7 +29,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.ir.locations import give_location
-from mini_iree.compiler.layout.size_expr import Const, Dim, SizeExpr
+from mini_iree.compiler.layout.size_expr import Const, Dim, SizeExpr, ceildiv
 from mini_iree.compiler.layout.size_lowering import AFFINE, SizeLowering
 from mini_iree.dialects import linalg, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
@@ -93,18 +93,62 @@ class Builder:
             self._zeros[element_type] = const.result
         return self._zeros[element_type]
 
-    def packed_outer_sizes(self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue]) -> Mixed:
-        """The outer dims of the pack of a tensor of `logical` sizes (`affine.apply ceildiv` for a dynamic tiled dim)."""
+    def inner_tiles(self, info: MaterializeEncodingInfo) -> Mixed:
+        """The inner tile sizes: an `int` each, or for a scalable tile `N0 * vscale` as IR.
+
+        IREE's getInnerTileSizesOfr: one `vector.vscale`, then per scalable tile
+        `arith.muli %vscale, %cN0` (MLIR names it `%cN0_vscale`); the packed
+        sizes are then divided by the product at run time (`affine.apply
+        ()[s0, s1] -> (s0 ceildiv s1)`). The `cse` after the conversion keeps
+        one `vector.vscale` per function.
+        """
+        from mini_iree.dialects import vector
+
+        tiles: Mixed = list(info.inner_tile_sizes)
+        if not any(info.scalable_tiles or []):
+            return tiles
+        vscale = self.insert(vector.VectorScaleOp()).results[0]
+        for index, scalable in enumerate(info.scalable_tiles or []):
+            if scalable:
+                base = self.insert(arith.ConstantOp(IntegerAttr(info.inner_tile_sizes[index], IndexType()))).results[0]
+                product = self.insert(arith.MuliOp(vscale, base)).results[0]
+                product.name_hint = f"c{info.inner_tile_sizes[index]}_vscale"
+                tiles[index] = product
+        return tiles
+
+    def packed_outer_sizes(
+        self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue], tiles: Mixed | None = None
+    ) -> Mixed:
+        """The outer dims of the pack of a tensor of `logical` sizes (`affine.apply ceildiv` for a dynamic
+        tiled dim or a scalable tile, given in `tiles`)."""
         from mini_iree.compiler.layout import iree_encoding as layout
 
+        if tiles is not None and any(isinstance(t, SSAValue) for t in tiles):
+            perm = info.outer_dims_perm or list(range(len(logical)))
+            tile_of = dict(zip(info.inner_dims_pos, tiles))
+            return [
+                self.sizes.value(size_of(logical[d]) if d not in tile_of else ceildiv(size_of(logical[d]), size_of(tile_of[d])))
+                for d in perm
+            ]
         outer = layout.packed_outer_sizes(info, [size_of(size) for size in logical])
         return [self.sizes.value(size) for size in outer]
 
-    def materialized_sizes(self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue]) -> Mixed:
-        """All dims of the materialized tensor: packed outer dims, then the static (swizzled) tile dims."""
+    def materialized_sizes(
+        self, info: MaterializeEncodingInfo, logical: Sequence[int | SSAValue], tiles: Mixed | None = None
+    ) -> Mixed:
+        """All dims of the materialized tensor: packed outer dims, then the (swizzled) tile dims.
+
+        Scalable tiles are computed first (`inner_tiles`) unless given in `tiles`.
+        """
         from mini_iree.compiler.layout import iree_encoding as layout
 
-        outer = self.packed_outer_sizes(info, logical)
+        if tiles is None:
+            tiles = self.inner_tiles(info)
+        outer = self.packed_outer_sizes(info, logical, tiles)
+        if any(isinstance(t, SSAValue) for t in tiles):
+            if info.swizzle is not None:
+                raise ValueError("scalable inner tiles with a swizzle cannot be materialized")
+            return outer + list(tiles)
         shape = layout.materialized_shape(info, static_shape(logical))
         inner = list(shape[len(logical) :])
         if any(s is None for s in inner):
@@ -127,6 +171,8 @@ class Builder:
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
+        if any(info.scalable_tiles or []):
+            return self._scalable_pack(info, source, logical)
         outer = self.packed_outer_sizes(info, logical)
         value = source
         for step in layout.materialization_ops(info, shape):
@@ -156,6 +202,23 @@ class Builder:
                 raise AssertionError(step)
         return value, outer + list(step.result_shape[len(shape) :])  # type: ignore[operator]
 
+    def _scalable_pack(
+        self, info: MaterializeEncodingInfo, source: SSAValue, logical: Sequence[int | SSAValue]
+    ) -> tuple[SSAValue, Mixed]:
+        """`linalg.pack` with scalable inner tiles (no swizzle on CPU): always with a padding
+        value, since no size is known to divide `N0 * vscale` (IREE's pack canonicalization
+        keeps it)."""
+        element = source.type.get_element_type()  # type: ignore[attr-defined]
+        if info.swizzle is not None:
+            raise ValueError("scalable inner tiles with a swizzle cannot be materialized")
+        tiles = self.inner_tiles(info)
+        pad = self.zero(element)
+        sizes = self.materialized_sizes(info, logical, tiles)
+        dest = self.empty(sizes, element)
+        perm = info.outer_dims_perm or list(range(len(logical)))
+        pack = linalg.PackOp(source, dest, info.inner_dims_pos, tiles, pad, perm)  # type: ignore[arg-type]
+        return self.insert(pack).results[0], sizes
+
     def unpack_chain(
         self,
         info: MaterializeEncodingInfo,
@@ -175,6 +238,14 @@ class Builder:
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
+        if any(info.scalable_tiles or []):
+            if info.swizzle is not None:
+                raise ValueError("scalable inner tiles with a swizzle cannot be materialized")
+            dest = self.empty(result, element)
+            tiles = self.inner_tiles(info)
+            perm = info.outer_dims_perm or list(range(len(shape)))
+            unpack = linalg.UnPackOp(source, dest, info.inner_dims_pos, tiles, perm)  # type: ignore[arg-type]
+            return self.insert(unpack).results[0]
         # Only the swizzle's inverse transpose needs the packed sizes: the
         # source's own when known, else computed from the logical ones.
         outer: Mixed = []

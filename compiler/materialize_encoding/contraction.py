@@ -42,11 +42,17 @@ def _expand_to(
     existing = iter(range(len(sizes)))
     positions: list[int | None] = [next(existing) if p else None for p in present]
     groups: list[list[int]] = [[] for _ in sizes]
+    # IREE's getExpandedType: unit dims go with the dim they precede (`1 x d0 x 1 x d1`), or,
+    # when they trail (a transposed result, `d0 x 1 x d1 x 1`), with the dim they follow.
+    trailing = not present[-1]
     pending: list[int] = []
     last: int | None = None
     for new_dim, old in enumerate(positions):
         if old is None:
-            pending.append(new_dim)
+            if trailing and last is not None:
+                groups[last].append(new_dim)
+            else:
+                pending.append(new_dim)
             continue
         groups[old] += pending + [new_dim]
         pending, last = [], old

@@ -10,7 +10,7 @@ values to not-yet-converted users and are gone when the function is done.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -340,7 +340,15 @@ class UnsetEncodingOpLoweringConversion(_ConversionPattern):
                     raise OpError(op, "slicing unset_encoding of an identity layout is not materialized")
                 self.c.replace(rewriter, op, [source])
                 return
-            logical = self.c.logical_sizes(op, op.source)
+            shape = op.source.type.get_shape()
+            if info.swizzle is None and all(
+                s != DYNAMIC_INDEX or isinstance(r, SSAValue) for s, r in zip(shape, result)
+            ):
+                # Without a swizzle the unpack needs only which dims are dynamic: a `tensor.dim`
+                # of the encoded source (a function argument) would be left unconverted.
+                logical: Mixed = [s if s != DYNAMIC_INDEX else r for s, r in zip(shape, result)]
+            else:
+                logical = self.c.logical_sizes(op, op.source)
             value = self.c.builder(op).unpack_chain(info, source, logical, result, self.c.packed.get(source))
             self.c.replace(rewriter, op, [value])
 
@@ -577,6 +585,126 @@ def _finish(func_op: Operation) -> None:
             op.erase()
 
 
+class FoldFillWithTensorReshape(RewritePattern):
+    """`expand_shape(linalg.fill(v, init))` -> `linalg.fill(v, expand_shape(init))` (MLIR's fill
+    canonicalization, which IREE's materialization runs after the conversion): a matvec's or
+    vecmat's init is then filled as the 4-D mmt4d tile it is read as."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
+        fill = op.src.owner  # type: ignore[attr-defined]
+        if not isinstance(fill, linalg.FillOp) or len(fill.outputs) != 1:
+            return
+        init = tensor.ExpandShapeOp(
+            fill.outputs[0], op.get_reassociation_indices(), op.get_mixed_output_shape(), op.result.type
+        )
+        init.location = fill.location
+        rewriter.insert(init, InsertPoint.before(op))
+        new = linalg.FillOp([fill.inputs[0]], [init.result], [op.result.type])
+        new.location = op.location
+        rewriter.replace(op, new)
+        if not fill.results[0].uses:
+            rewriter.erase(fill)
+
+
+class FoldEmptyTensorWithReshapeOp(RewritePattern):
+    """`expand_shape(tensor.empty)` -> `tensor.empty` of the expanded shape (MLIR's
+    populateFoldTensorEmptyPatterns; the sizes are the reshape's output shape)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
+        empty = op.src.owner  # type: ignore[attr-defined]
+        if not isinstance(empty, tensor.EmptyOp):
+            return
+        sizes = op.get_mixed_output_shape()
+        new = tensor.EmptyOp([s for s in sizes if isinstance(s, SSAValue)], op.result.type)
+        new.location = op.location
+        rewriter.replace(op, new)
+        if not empty.results[0].uses:
+            rewriter.erase(empty)
+
+
+def _static_binding(value: SSAValue) -> hal.InterfaceBindingSubspanOp | None:
+    """The `hal.interface.binding.subspan` defining `value`, when its tensor is static."""
+    subspan = value.owner
+    if not isinstance(subspan, hal.InterfaceBindingSubspanOp) or subspan.dynamic_dims:
+        return None
+    return subspan
+
+
+def _rebound(subspan: hal.InterfaceBindingSubspanOp, bound: TensorType, rewriter: PatternRewriter) -> SSAValue:
+    """A new subspan of the same binding and offset, holding `bound` (static) instead."""
+    ty = subspan.result.type
+    assert isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase)
+    new = type(subspan).create(
+        operands=list(subspan.operands),
+        result_types=[type(ty)(ty.access_mode, bound)],
+        properties=dict(subspan.properties),
+        attributes=dict(subspan.attributes),
+    )
+    new.location = subspan.location
+    rewriter.insert(new, InsertPoint.before(subspan))
+    return new.results[0]
+
+
+def _whole(op: Operation, shape: Sequence[int]) -> bool:
+    offsets, sizes, strides = op.get_mixed_offsets(), op.get_mixed_sizes(), op.get_mixed_strides()  # type: ignore[attr-defined]
+    return all(o == 0 for o in offsets) and all(t == 1 for t in strides) and list(sizes) == list(shape)
+
+
+class FoldExpandShapeIntoInterfaceTensorLoad(RewritePattern):
+    """`expand_shape(dispatch.tensor.load(binding))` of a whole static binding -> a load of the binding
+    viewed with the expanded type (IREE's reshape-to-interface pattern; static shapes only here)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
+        load = op.src.owner  # type: ignore[attr-defined]
+        if not isinstance(load, iree_tensor_ext.DispatchTensorLoadOpBase):
+            return
+        subspan = _static_binding(load.source)
+        result = op.result.type
+        if subspan is None or DYNAMIC_INDEX in result.get_shape():  # type: ignore[attr-defined]
+            return
+        if not _whole(load, subspan.result.type.bound_type.get_shape()):  # type: ignore[attr-defined]
+            return
+        uses = list(op.result.uses)
+        if len(uses) == 1 and isinstance(uses[0].operation, iree_tensor_ext.DispatchTensorStoreOpBase):
+            store = uses[0].operation
+            if _static_binding(store.target) is not None and _whole(store, store.target.type.bound_type.get_shape()):  # type: ignore[attr-defined]
+                return  # IREE folds it into the store instead
+        binding = _rebound(subspan, result, rewriter)  # type: ignore[arg-type]
+        new = type(load)(result, binding)
+        new.location = op.location
+        rewriter.replace(op, new)
+        for dead in (load, subspan):
+            if all(not r.uses for r in dead.results):
+                rewriter.erase(dead)
+
+
+class FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(RewritePattern):
+    """`dispatch.tensor.store(collapse_shape(v), binding)` of a whole static binding -> a store of `v`
+    into the binding viewed with `v`'s type (IREE's reshape-to-interface pattern; static shapes only)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: iree_tensor_ext.DispatchTensorStoreOpBase, rewriter: PatternRewriter) -> None:
+        collapse = op.value.owner
+        if not isinstance(collapse, tensor.CollapseShapeOp):
+            return
+        subspan = _static_binding(op.target)
+        source = collapse.src.type
+        if subspan is None or not isinstance(source, TensorType) or DYNAMIC_INDEX in source.get_shape():
+            return
+        if not _whole(op, subspan.result.type.bound_type.get_shape()):  # type: ignore[attr-defined]
+            return
+        binding = _rebound(subspan, source, rewriter)
+        new = type(op)(collapse.src, binding)
+        new.location = op.location
+        rewriter.replace(op, new)
+        for dead in (collapse, subspan):
+            if all(not r.uses for r in dead.results):
+                rewriter.erase(dead)
+
+
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
     conversion = _Conversion(layouts, func_op)
@@ -605,5 +733,18 @@ def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     # constants at the top of the function (dumps 18/19), and the packed
     # sizes each op asked for (`affine.apply ceildiv`, `tensor.empty`) are
     # computed once.
+    # IREE then folds reshapes into the fills and empties they reshape, and into the
+    # loads and stores of whole bindings.
+    SelectivePatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [
+                FoldFillWithTensorReshape(),
+                FoldEmptyTensorWithReshapeOp(),
+                FoldExpandShapeIntoInterfaceTensorLoad(),
+                FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(),
+            ]
+        ),
+        apply_recursively=True,
+    ).rewrite_module(func_op)  # type: ignore[arg-type]
     hoist_and_unique_constants(func_op)
     cse(func_op)

@@ -11,9 +11,16 @@ Decisions read only the target configuration: `target_triple` (the
 architecture), `cpu_features` (exact comma-separated tokens: `+avx2` does not
 imply `+avx`) and `ukernels` ("default", "none", "all" or a list).
 
-Not modelled: convolution encodings, the experimental `enable_inner_tiled`
-path, and scalable (SVE / RVV `vscale`) tiles, which IREE only produces under
-`--iree-llvmcpu-enable-scalable-vectorization`.
+Scalable (SVE / RVV `vscale`) tiles, under `--iree-llvmcpu-enable-scalable-vectorization`
+(`compiler/cpu_options.py`): an AArch64 `+sve`/`+sve2` or RISC-V `+v` target
+makes its N tile scalable (`scalableTiles`, `scalable_tile_flags`), `N0 * vscale`
+elements. RISC-V then takes the tiles of a 64-bit VLEN (`vscale = VLEN / 64`) and
+never SpacemiT's fixed tiles. With the option, a narrow N is no longer
+transposed into a narrow M when the tiles are scalable (the N tile must stay the
+trailing, scalable one), and the tile is chosen for the size of M.
+
+Not modelled: convolution encodings and the experimental `enable_inner_tiled`
+path.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.cpu_options import is_scalable_vectorization_enabled
 from mini_iree.compiler.era import EraProfile
 from mini_iree.compiler.resolvers.interface import DataTilingResolver
 from mini_iree.compiler.resolvers.matmul_info import (
@@ -41,6 +49,7 @@ from mini_iree.compiler.resolvers.matmul_info import (
     get_contraction_dims,
     get_encoding_info_for_matmul,
     get_matmul_narrow_dim,
+    get_matmul_sizes,
     is_narrow_n_result,
     power_of_2_ceil,
 )
@@ -184,12 +193,17 @@ def riscv_vlen(target: hal.ExecutableTargetAttr) -> int:
     return vlen_from_features((_config_string(target, "cpu_features") or "").split(","))
 
 
-def _riscv64_tiles(target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attribute, out: Attribute) -> list[MatmulTile]:
+def _riscv64_tiles(
+    target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attribute, out: Attribute, scalable_rvv: bool = True
+) -> list[MatmulTile]:
     # Only the V extension has tiles. N0 = VLEN/8 is 4 vector registers of f32
     # lanes (LMUL=4), so 7 rows of accumulators plus the RHS fill all 32.
     if not has_feature(target, "+v"):
         return []
-    vlen = riscv_vlen(target)
+    scalable = scalable_rvv and is_scalable_vectorization_enabled()
+    # Scalable mode: the tiles of the smallest VLEN, 64 bits; the N tile then
+    # scales with vscale = VLEN / 64 (`scalable_tile_flags`).
+    vlen = 64 if scalable else riscv_vlen(target)
     n0 = vlen // 8
     if isinstance(lhs, Float32Type) and isinstance(rhs, Float32Type) and isinstance(out, Float32Type):
         return _narrow_m_truncations(7, n0, 1)  # vfmacc
@@ -203,7 +217,8 @@ def _riscv64_tiles(target: hal.ExecutableTargetAttr, lhs: Attribute, rhs: Attrib
         return _narrow_m_truncations(7, n0, 1)  # vfwmaccbf16
     if _signless(lhs, 8) and _signless(rhs, 8) and _signless(out, 32):
         # SpacemiT IME (vmadot) has fixed tiles for three VLENs.
-        atom = {256: 4, 1024: 8, 4096: 16}.get(vlen) if has_feature(target, "+xsmtvdot") else None
+        ime = has_feature(target, "+xsmtvdot") and not scalable
+        atom = {256: 4, 1024: 8, 4096: 16}.get(vlen) if ime else None
         if atom is not None:
             return [MatmulTile(3 * atom, 4 * atom, 2 * atom)]
         return _narrow_m_truncations(7, n0, 1)  # widening i8 -> i16 -> i32 chain
@@ -215,8 +230,13 @@ def _riscv32_tiles(target: hal.ExecutableTargetAttr) -> list[MatmulTile]:
     return _narrow_m_truncations(8, 8, 4) if has_ukernel(target) else []
 
 
-def enumerate_cpu_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> list[MatmulTile]:
-    """Candidate tiles of an llvm-cpu target for this encoding's element types."""
+def enumerate_cpu_matmul_tiles(
+    target: hal.ExecutableTargetAttr, encoding: EncodingAttr, scalable_rvv: bool = True
+) -> list[MatmulTile]:
+    """Candidate tiles of an llvm-cpu target for this encoding's element types.
+
+    `scalable_rvv`: RISC-V takes its scalable base tiles under scalable vectorization (IREE 3.13).
+    """
     element_types = encoding.get_element_types()
     if len(element_types) != 3:
         return []
@@ -229,7 +249,7 @@ def enumerate_cpu_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: Encod
     if arch == "riscv32":
         return _riscv32_tiles(target)
     if arch == "riscv64":
-        return _riscv64_tiles(target, lhs, rhs, out)
+        return _riscv64_tiles(target, lhs, rhs, out, scalable_rvv)
     return []
 
 
@@ -267,14 +287,16 @@ def vmvx_runtime_encoding_info(encoding: EncodingAttr) -> MaterializeEncodingInf
 # ---------------------------------------------------------------------------
 
 
-def choose_matmul_tile(tiles: Sequence[MatmulTile], narrow: tuple[str, int] | None) -> MatmulTile:
+def choose_matmul_tile(
+    tiles: Sequence[MatmulTile], narrow: tuple[str, int] | None, keep_scalable_narrow_n: bool = True
+) -> MatmulTile:
     """The tile that pads the narrow dimension least, then has the largest M0*N0*K0.
 
     Tables only list narrow-M variants, so a narrow N is chosen as if it were
     M and the tile's M0/N0 swapped back. Padding up to the next power of two
     is free: a 7-row problem may still take the 8-row tile.
     """
-    if narrow is not None and narrow[0] == "N":
+    if narrow is not None and narrow[0] == "N" and not (keep_scalable_narrow_n and is_scalable_vectorization_enabled()):
         tile = choose_matmul_tile(tiles, ("M", narrow[1]))
         return MatmulTile(tile.n, tile.m, tile.k)
     if any(DYNAMIC_INDEX in (t.m, t.n, t.k) for t in tiles):
@@ -292,6 +314,61 @@ def choose_matmul_tile(tiles: Sequence[MatmulTile], narrow: tuple[str, int] | No
     return max(candidates, key=lambda t: t.m * t.n * t.k)
 
 
+def scalable_2026(era: EraProfile) -> bool:
+    """IREE 3.13's scalable data tiling: RISC-V `+v` too, a narrow N kept (not transposed) when the
+    tiles are scalable. The walkthrough's IREE only gave AArch64 SVE a scalable N tile, after
+    transposing a narrow N (and without swapping the flags).
+
+    (An era fact; compiler/era.py's EraProfile does not list it yet.)
+    """
+    return era.name != "walkthrough"
+
+
+def scalable_tile_flags(
+    target: hal.ExecutableTargetAttr, encoding: EncodingAttr, riscv: bool = True
+) -> list[bool] | None:
+    """IREE's getScalableTileFlags: which of this operand's inner tiles (M, N, K order) are scalable.
+
+    None (no `scalableTiles`) unless scalable vectorization is enabled and the
+    target has scalable vectors: AArch64 with `+sve` or `+sve2` (and not
+    `+sme`, whose data tiling IREE does not support yet), or riscv64 with `+v`.
+    Only the N tile is scalable.
+    """
+    if not is_scalable_vectorization_enabled():
+        return None
+    arch = target_arch(target)
+    aarch64_sve = arch == "aarch64" and (has_feature(target, "+sve") or has_feature(target, "+sve2"))
+    riscv_v = riscv and arch == "riscv64" and has_feature(target, "+v")
+    if not aarch64_sve and not riscv_v:
+        return None
+    dims = get_contraction_dims(encoding)
+    assert dims is not None
+    flags: list[bool] = []
+    for loops, scalable in ((dims.m, False), (dims.n, True), (dims.k, False)):
+        if loops and encoding.map_dim_to_operand_index(loops[0]) is not None:
+            if loops is dims.m and has_feature(target, "+sme"):
+                return None
+            flags.append(scalable)
+    return flags
+
+
+def _narrow_dim(encoding: EncodingAttr) -> tuple[str, int] | None:
+    """The narrow dimension the tile is chosen for.
+
+    Under scalable vectorization a narrow N of a matmul with an M loop is not
+    transposed: the tile is chosen for M's size (none when M is dynamic), so
+    that the scalable N tile stays the trailing one.
+    """
+    narrow = get_matmul_narrow_dim(encoding)
+    dims = get_contraction_dims(encoding)
+    if is_scalable_vectorization_enabled() and narrow is not None and narrow[0] == "N" and dims and dims.m:
+        sizes = get_matmul_sizes(encoding)
+        if sizes is None or sizes[0] == DYNAMIC_INDEX:
+            return None
+        return "M", sizes[0]
+    return narrow
+
+
 def transpose_in_place(info: MaterializeEncodingInfo) -> None:
     """Swap the M and N entries (the last two) of a narrow-N RESULT's layout.
 
@@ -301,16 +378,35 @@ def transpose_in_place(info: MaterializeEncodingInfo) -> None:
     """
     if len(info.inner_tile_sizes) < 2:
         return
-    for values in (info.inner_dims_pos, info.inner_tile_sizes, info.outer_dims_perm):
-        values[-2], values[-1] = values[-1], values[-2]
+    for values in (info.inner_dims_pos, info.inner_tile_sizes, info.outer_dims_perm, info.scalable_tiles):
+        if values is not None:
+            values[-2], values[-1] = values[-1], values[-2]
 
 
-def _resolve(encoding: EncodingAttr, tiles: list[MatmulTile]) -> MaterializeEncodingInfo:
+def _resolve(
+    encoding: EncodingAttr,
+    tiles: list[MatmulTile],
+    target: hal.ExecutableTargetAttr | None = None,
+    era: EraProfile | None = None,
+) -> MaterializeEncodingInfo:
+    """The layout for the best of `tiles`; with a `target` (the CPU resolver's path, not VMVX's)
+    the tiles may be scalable, and in IREE 3.13 (`era`) the narrow dimension follows them."""
     if not tiles or get_contraction_dims(encoding) is None:
         return MaterializeEncodingInfo()
-    tile = choose_matmul_tile(tiles, get_matmul_narrow_dim(encoding))
+    modern = era is None or scalable_2026(era)
+    narrow = _narrow_dim(encoding) if target is not None and modern else get_matmul_narrow_dim(encoding)
+    tile = choose_matmul_tile(tiles, narrow, modern)
     info = get_encoding_info_for_matmul(encoding, tile)
-    if is_narrow_n_result(encoding):
+    if target is not None and not modern:
+        # The walkthrough's order: transpose, then the (unswapped) flags.
+        if is_narrow_n_result(encoding):
+            transpose_in_place(info)
+        info.scalable_tiles = scalable_tile_flags(target, encoding, riscv=False)
+        return info
+    if target is not None:
+        info.scalable_tiles = scalable_tile_flags(target, encoding)
+    # Scalable tiles keep a narrow-N result as it is (the scalable N tile last).
+    if is_narrow_n_result(encoding) and not any(info.scalable_tiles or []):
         transpose_in_place(info)
     return info
 
@@ -348,7 +444,9 @@ class CPUResolver(DataTilingResolver):
         return enumerate_cpu_matmul_tiles(self.target, encoding)
 
     def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
-        return _resolve(encoding, self._tiles(encoding))
+        assert self.target is not None
+        tiles = enumerate_cpu_matmul_tiles(self.target, encoding, scalable_rvv=scalable_2026(era))
+        return _resolve(encoding, tiles, self.target, era)
 
 
 @dataclass(frozen=True)
@@ -364,6 +462,11 @@ class VMVXResolver(CPUResolver):
     def _tiles(self, encoding: EncodingAttr) -> list[MatmulTile]:
         assert self.target is not None
         return enumerate_vmvx_matmul_tiles(self.target, encoding)
+
+    def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
+        # VMVX has no scalable vectors: IREE's VMVX resolver never asks for scalable tiles
+        # (the era still decides whether the option keeps a narrow N when choosing the tile).
+        return _resolve(encoding, self._tiles(encoding), None, era)
 
     def _configuration(self, encoding: EncodingAttr, info_attr: Attribute) -> dict[str, Attribute]:
         return {"encoding_attr": encoding, "encoding_info": info_attr}

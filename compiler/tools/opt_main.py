@@ -143,6 +143,7 @@ class MiniIREEOptMain:
         self.check_summaries: list[str] = []
         self.statistics: list = []
         _apply_run_era(self.args.iree_era)
+        _apply_cpu_options(self.args)
         self.setup_pipeline()
 
     # -- registration ------------------------------------------------------
@@ -701,7 +702,32 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         metavar="ERA",
         help="whose IREE the run follows: 'walkthrough' (September 2025, the default) or '3.13'",
     )
+    parser.add_argument(
+        "--iree-llvmcpu-enable-scalable-vectorization",
+        type=_bool_value,
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="BOOL",
+        help="give AArch64 +sve/+sve2 and RISC-V +v targets scalable (vscale) N tiles (compiler/cpu_options.py)",
+    )
+    parser.add_argument(
+        "--iree-experimental-vscale-value",
+        type=int,
+        default=-1,
+        metavar="N",
+        help="the vscale host code sizes scalable layouts with, and the interpreter runs vector.vscale as "
+        "(default: unset; the interpreter then takes 1)",
+    )
     parser.add_argument("--version", action=VersionAction, version_format=version_format)
+
+
+def _apply_cpu_options(args: argparse.Namespace) -> None:
+    """The run's LLVMCPU options (IREE's global `cl::opt`s), set on every run like the era."""
+    from mini_iree.compiler.cpu_options import set_scalable_vectorization, set_vscale_value
+
+    set_scalable_vectorization(args.iree_llvmcpu_enable_scalable_vectorization)
+    set_vscale_value(args.iree_experimental_vscale_value)
 
 
 def _apply_run_era(name: str) -> None:

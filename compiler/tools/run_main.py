@@ -276,6 +276,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         help="a 32-bit push constant of a dispatch function, in ordinal order",
     )
+    parser.add_argument(
+        "--iree-experimental-vscale-value",
+        type=int,
+        default=-1,
+        metavar="N",
+        help="the value vector.vscale takes (scalable inner tiles; default 1)",
+    )
     return parser
 
 
@@ -395,6 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from mini_iree.compiler.ir.diagnostics import Diagnostic, DiagnosticError, render
     from mini_iree.compiler.interpreter import InterpreterError
 
+    from mini_iree.compiler.cpu_options import set_vscale_value
+
+    set_vscale_value(args.iree_experimental_vscale_value)
     try:
         with one_line_warnings():
             run_tool(args, sys.stdout)

@@ -251,12 +251,14 @@ func.func @matvec_x86_64_avx2() attributes {hal.executable.target = #hal.executa
   iree_tensor_ext.dispatch.tensor.store %out, %b2, offsets = [0], sizes = [%d0], strides = [1] : tensor<?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%d0}
   return
 }
-// Matvec: N = 1 is narrow, so the vector goes first, expanded to unit dims.
+// Matvec: N = 1 is narrow, so the vector goes first, expanded to unit dims. The init is
+// filled as the 4-D tile mmt4d reads (the expand_shape folded into the fill and the empty).
 // CHECK-LABEL: func.func @matvec_x86_64_avx2()
 // CHECK:         %[[MAT:.+]] = iree_tensor_ext.dispatch.tensor.load {{.+}} -> tensor<?x?x8x1xf32>
 // CHECK:         %[[VEC:.+]] = iree_tensor_ext.dispatch.tensor.load {{.+}} -> tensor<?x1xf32>
 // CHECK:         %[[VEC4D:.+]] = tensor.expand_shape %[[VEC]] {{\[}}[0, 1], [2, 3]] output_shape [1, %{{.+}}, 1, 1] : tensor<?x1xf32> into tensor<1x?x1x1xf32>
-// CHECK:         %[[ACC4D:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2, 3]] output_shape [1, %{{.+}}, 1, 8] : tensor<?x8xf32> into tensor<1x?x1x8xf32>
+// CHECK:         %[[EMPTY4D:.+]] = tensor.empty(%{{.+}}) : tensor<1x?x1x8xf32>
+// CHECK:         %[[ACC4D:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[EMPTY4D]] : tensor<1x?x1x8xf32>)
 // CHECK:         %[[MMT4D:.+]] = linalg.mmt4d ins(%[[VEC4D]], %[[MAT]] : tensor<1x?x1x1xf32>, tensor<?x?x8x1xf32>) outs(%[[ACC4D]] : tensor<1x?x1x8xf32>)
 // CHECK:         %[[RES:.+]] = tensor.collapse_shape %[[MMT4D]] {{\[}}[0, 1], [2, 3]] : tensor<1x?x1x8xf32> into tensor<?x8xf32>
 // CHECK:         linalg.unpack %[[RES]] outer_dims_perm = [0] inner_dims_pos = [0] inner_tiles = [8] into %{{.+}} : tensor<?x8xf32> -> tensor<?xf32>
@@ -952,3 +954,39 @@ module {
 // CHECK:         stream.binding.subspan %arg1[%{{.+}}] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x?x8x1xf32>>
 // CHECK:         linalg.mmt4d ins(%{{.+}}, %{{.+}} : tensor<?x?x8x1xf32>, tensor<?x?x8x1xf32>) outs(%{{.+}} : tensor<?x?x8x8xf32>)
 // CHECK:         linalg.unpack %{{.+}} outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 8]
+
+// -----
+
+// A static matvec on whole bindings: the reshapes to and from mmt4d's 4-D operands fold into
+// the bindings (IREE's reshape-to-interface patterns), which are then read and written 4-D.
+
+#pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#encoding0 = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iteration_sizes = [20, 9]>
+#encoding1 = #iree_encoding.encoding<operand_index = 1 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iteration_sizes = [20, 9]>
+#encoding2 = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iteration_sizes = [20, 9]>
+func.func @matvec_static_bindings() attributes {hal.executable.target = #hal.executable.target<"llvm-cpu", "xyz", {cpu_features = "+avx,+avx2,+fma", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %b0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<20x9xf32, #encoding0>>
+  %b1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<9xf32, #encoding1>>
+  %b2 = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<20xf32, #encoding2>>
+  %lhs = iree_tensor_ext.dispatch.tensor.load %b0, offsets = [0, 0], sizes = [20, 9], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<20x9xf32, #encoding0>> -> tensor<20x9xf32, #encoding0>
+  %rhs = iree_tensor_ext.dispatch.tensor.load %b1, offsets = [0], sizes = [9], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<9xf32, #encoding1>> -> tensor<9xf32, #encoding1>
+  %empty = tensor.empty() : tensor<20xf32, #encoding2>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<20xf32, #encoding2>) -> tensor<20xf32, #encoding2>
+  %res = linalg.matvec ins(%lhs, %rhs : tensor<20x9xf32, #encoding0>, tensor<9xf32, #encoding1>) outs(%fill : tensor<20xf32, #encoding2>) -> tensor<20xf32, #encoding2>
+  iree_tensor_ext.dispatch.tensor.store %res, %b2, offsets = [0], sizes = [20], strides = [1] : tensor<20xf32, #encoding2> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<20xf32, #encoding2>>
+  return
+}
+// CHECK-LABEL: func.func @matvec_static_bindings()
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         %[[MAT_B:.+]] = hal.interface.binding.subspan {{.+}} binding(0) {{.+}} : !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x9x8x1xf32>>
+// CHECK:         %[[VEC_B:.+]] = hal.interface.binding.subspan {{.+}} binding(1) {{.+}} : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1x9x1x1xf32>>
+// CHECK:         %[[OUT_B:.+]] = hal.interface.binding.subspan {{.+}} binding(2) {{.+}} : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<1x3x1x8xf32>>
+// CHECK:         %[[MAT:.+]] = iree_tensor_ext.dispatch.tensor.load %[[MAT_B]]
+// CHECK:         %[[VEC:.+]] = iree_tensor_ext.dispatch.tensor.load %[[VEC_B]], offsets = [0, 0, 0, 0], sizes = [1, 9, 1, 1]
+// CHECK:         %[[INIT:.+]] = tensor.empty() : tensor<1x3x1x8xf32>
+// CHECK:         %[[FILL:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[INIT]] : tensor<1x3x1x8xf32>)
+// CHECK:         %[[MMT4D:.+]] = linalg.mmt4d ins(%[[VEC]], %[[MAT]] : tensor<1x9x1x1xf32>, tensor<3x9x8x1xf32>) outs(%[[FILL]] : tensor<1x3x1x8xf32>)
+// CHECK:         iree_tensor_ext.dispatch.tensor.store %[[MMT4D]], %[[OUT_B]], offsets = [0, 0, 0, 0], sizes = [1, 3, 1, 8]
+// CHECK-NOT:     tensor.collapse_shape
