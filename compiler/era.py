@@ -204,12 +204,14 @@ def set_run_era(era: str | EraProfile) -> EraProfile:
 
 
 def _set_print_forms(profile: EraProfile) -> None:
-    """The era's print forms in the dialects that have them; a dialect not loaded yet prints the
-    walkthrough's forms by default, so start-up loads it only for another era."""
-    if profile.testing_keyword_form or "mini_iree.dialects.iree_encoding" in sys.modules:
+    """The era's print forms and verifier rules in the dialects that have them; a dialect not
+    loaded yet follows the walkthrough by default, so start-up loads it only for another era."""
+    differs = profile.testing_keyword_form or profile.encoding_dims
+    if differs or "mini_iree.dialects.iree_encoding" in sys.modules:
         from mini_iree.dialects import iree_encoding
 
         iree_encoding.set_testing_keyword_form(profile.testing_keyword_form)
+        iree_encoding.set_requires_encoding_dims(profile.encoding_dims)
 
 
 @contextmanager
@@ -219,8 +221,10 @@ def using_era(era: str | EraProfile) -> Iterator[EraProfile]:
 
     token = _RUN_ERA.set(era_profile(era))
     form = iree_encoding.set_testing_keyword_form(_RUN_ERA.get().testing_keyword_form)
+    dims = iree_encoding.set_requires_encoding_dims(_RUN_ERA.get().encoding_dims)
     try:
         yield _RUN_ERA.get()
     finally:
+        iree_encoding.reset_requires_encoding_dims(dims)
         iree_encoding.reset_testing_keyword_form(form)
         _RUN_ERA.reset(token)

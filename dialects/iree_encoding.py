@@ -854,6 +854,20 @@ class UnsupportedResolverAttr(_NoParametersAttr, LayoutResolverAttr):
 _TESTING_KEYWORD_FORM: ContextVar[bool] = ContextVar("mini_iree_testing_keyword_form", default=False)
 
 
+# Whether set/unset_encoding must carry every dynamic encoding dim (IREE 3.13's verifier) or may
+# leave them out (the walkthrough's older form). The run's era decides, as for the print form.
+_REQUIRES_ENCODING_DIMS: ContextVar[bool] = ContextVar("mini_iree_requires_encoding_dims", default=False)
+
+
+def set_requires_encoding_dims(required: bool) -> Token[bool]:
+    """Verify set/unset_encoding as IREE 3.13 does (every dynamic encoding dim given) or not."""
+    return _REQUIRES_ENCODING_DIMS.set(required)
+
+
+def reset_requires_encoding_dims(token: Token[bool]) -> None:
+    _REQUIRES_ENCODING_DIMS.reset(token)
+
+
 def set_testing_keyword_form(keyword: bool) -> Token[bool]:
     """Print `#iree_encoding.testing` with `layouts = ` from now on (or not); returns the token to reset."""
     return _TESTING_KEYWORD_FORM.set(keyword)
@@ -1094,11 +1108,8 @@ def _verify_encoding_dims(encoding: Attribute, encoding_dims: Sequence[SSAValue]
     # run follows an IREE that carries them (3.13), whose verifier wants them all.
     if not isinstance(encoding, SerializableAttr):
         return
-    if not encoding_dims:
-        from mini_iree.compiler.era import run_era
-
-        if not run_era().encoding_dims:
-            return
+    if not encoding_dims and not _REQUIRES_ENCODING_DIMS.get():
+        return
     expected = encoding.num_dynamic_encoding_dims()
     if expected is not None and expected != len(encoding_dims):
         raise VerifyException(

@@ -284,11 +284,20 @@ def _is_semi_affine_product(lhs: AffineExpr, rhs: AffineExpr) -> bool:
 
 
 class _SemiAffineParser(AffineParser):
-    """xDSL's affine parser, but a product of two symbolic expressions (``s0 * s1``) is kept,
-    as MLIR keeps it (a semi-affine map), where xDSL 0.74 refuses any non-constant factor."""
+    """xDSL's affine parser with MLIR's semi-affine rules: a product needs one factor built from
+    symbols and constants (``s0 * s1``, ``d0 * s0``; not ``d0 * d1``), a division or remainder a
+    divisor built from them, each refused with MLIR's words otherwise."""
 
     def _create_binop_expr(self, lhs: AffineExpr, rhs: AffineExpr, binop: MLIRToken) -> AffineExpr:
-        if binop.text == "*" and _is_semi_affine_product(lhs, rhs):
+        op = binop.text
+        if op == "*" and not (_is_symbolic(lhs) or _is_symbolic(rhs)):
+            raise ParseError(
+                binop.span,
+                "non-affine expression: at least one of the multiply operands has to be either a constant or symbolic",
+            )
+        if op in ("floordiv", "ceildiv", "mod") and not _is_symbolic(rhs):
+            raise ParseError(binop.span, f"non-affine expression: right operand of {op} has to be either a constant or symbolic")
+        if op == "*" and _is_semi_affine_product(lhs, rhs):
             return AffineBinaryOpExpr(AffineBinaryOpKind.Mul, lhs, rhs)
         return super()._create_binop_expr(lhs, rhs, binop)
 

@@ -10,15 +10,15 @@
 // it at run time, and the pack always pads (no size is known to divide 8 * vscale).
 
 #encoding = #iree_encoding.encoding<operand_index = 1, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iteration_sizes = [?, ?, ?]>
-func.func @rhs_sve(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32, #encoding> attributes {
+func.func @rhs_sve(%arg0: tensor<8x16xf32>, %m: index, %n: index, %k: index) -> tensor<8x16xf32, #encoding> attributes {
   hal.executable.target = #hal.executable.target<"llvm-cpu", "xyz", {target_triple="aarch64-xyz-xyz", cpu_features="+sve", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>}>
 } {
-  %0 = iree_encoding.set_encoding %arg0 : tensor<8x16xf32> -> tensor<8x16xf32, #encoding>
+  %0 = iree_encoding.set_encoding %arg0 encoding_dims{%m, %n, %k} : tensor<8x16xf32> -> tensor<8x16xf32, #encoding>
   return %0 : tensor<8x16xf32, #encoding>
 }
 // CHECK:       #[[$MAP:.+]] = affine_map<()[s0] -> (16 ceildiv s0)>
 // CHECK-LABEL: func.func @rhs_sve(
-// CHECK-SAME:    %[[SRC:.+]]: tensor<8x16xf32>) -> tensor<?x8x?x1xf32>
+// CHECK-SAME:    %[[SRC:[a-zA-Z0-9]+]]: tensor<8x16xf32>, %{{.+}}: index, %{{.+}}: index, %{{.+}}: index) -> tensor<?x8x?x1xf32>
 // CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
 // CHECK-DAG:     %[[PAD:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[VSCALE:.+]] = vector.vscale
@@ -43,14 +43,14 @@ func.func @rhs_sve(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32, #encoding> attri
 #lhs = #iree_encoding.encoding<operand_index = 0, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
 #rhs = #iree_encoding.encoding<operand_index = 1, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
 #res = #iree_encoding.encoding<operand_index = 2, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
-func.func @matmul_sve(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %m: index, %n: index) -> tensor<?x?xf32> attributes {
+func.func @matmul_sve(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %m: index, %n: index, %k: index) -> tensor<?x?xf32> attributes {
   hal.executable.target = #hal.executable.target<"llvm-cpu", "xyz", {target_triple="aarch64-xyz-xyz", cpu_features="+sve", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>}>
 } {
-  %0 = iree_encoding.set_encoding %a : tensor<?x?xf32> -> tensor<?x?xf32, #lhs>
-  %1 = iree_encoding.set_encoding %b : tensor<?x?xf32> -> tensor<?x?xf32, #rhs>
-  %2 = iree_encoding.set_encoding %c : tensor<?x?xf32> -> tensor<?x?xf32, #res>
+  %0 = iree_encoding.set_encoding %a encoding_dims{%m, %n, %k} : tensor<?x?xf32> -> tensor<?x?xf32, #lhs>
+  %1 = iree_encoding.set_encoding %b encoding_dims{%m, %n, %k} : tensor<?x?xf32> -> tensor<?x?xf32, #rhs>
+  %2 = iree_encoding.set_encoding %c encoding_dims{%m, %n, %k} : tensor<?x?xf32> -> tensor<?x?xf32, #res>
   %3 = linalg.matmul ins(%0, %1 : tensor<?x?xf32, #lhs>, tensor<?x?xf32, #rhs>) outs(%2 : tensor<?x?xf32, #res>) -> tensor<?x?xf32, #res>
-  %4 = iree_encoding.unset_encoding %3 : tensor<?x?xf32, #res> -> tensor<?x?xf32>{%m, %n}
+  %4 = iree_encoding.unset_encoding %3 encoding_dims{%m, %n, %k} : tensor<?x?xf32, #res> -> tensor<?x?xf32>{%m, %n}
   return %4 : tensor<?x?xf32>
 }
 // CHECK-DAG:   #[[$CEIL8:.+]] = affine_map<()[s0] -> (s0 ceildiv 8)>
@@ -128,14 +128,14 @@ func.func @narrow_n_sve(%lhs: tensor<100x50xf32, #lhs>, %rhs: tensor<50x4xf32, #
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #res = #iree_encoding.encoding<operand_index = 2, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
-func.func @unset_argument(%arg0: tensor<?x?xf32, #res>, %m: index, %n: index) -> tensor<?x?xf32> attributes {
+func.func @unset_argument(%arg0: tensor<?x?xf32, #res>, %m: index, %n: index, %k: index) -> tensor<?x?xf32> attributes {
   hal.executable.target = #hal.executable.target<"llvm-cpu", "xyz", {target_triple="aarch64-xyz-xyz", cpu_features="+sve", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>}>
 } {
-  %0 = iree_encoding.unset_encoding %arg0 : tensor<?x?xf32, #res> -> tensor<?x?xf32>{%m, %n}
+  %0 = iree_encoding.unset_encoding %arg0 encoding_dims{%m, %n, %k} : tensor<?x?xf32, #res> -> tensor<?x?xf32>{%m, %n}
   return %0 : tensor<?x?xf32>
 }
 // CHECK-LABEL: func.func @unset_argument(
-// CHECK-SAME:    %[[ARG:.+]]: tensor<?x?x8x?xf32>, %[[M:.+]]: index, %[[N:.+]]: index)
+// CHECK-SAME:    %[[ARG:[a-zA-Z0-9]+]]: tensor<?x?x8x?xf32>, %[[M:[a-zA-Z0-9]+]]: index, %[[N:[a-zA-Z0-9]+]]: index, %{{.+}}: index)
 // CHECK-NOT:     tensor.dim
 // CHECK:         %[[EMPTY:.+]] = tensor.empty(%[[M]], %[[N]]) : tensor<?x?xf32>
 // CHECK:         %[[VSCALE:.+]] = vector.vscale

@@ -81,7 +81,8 @@ def test_semi_affine_sizes_keep_results(size: int):
 
 
 def test_semi_affine_product_parses_as_a_product():
-    """``s0 * s1`` is one multiplication of the two symbols; a dim times a symbol is still refused."""
+    """``s0 * s1`` is one multiplication of the two symbols, ``d0 * s0`` a semi-affine product as in
+    MLIR; a product of two dims is refused, as MLIR refuses it."""
     from xdsl.context import Context
     from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineSymExpr
 
@@ -98,8 +99,9 @@ def test_semi_affine_product_parses_as_a_product():
     (expr,) = apply.map.data.results
     assert expr == AffineBinaryOpExpr(AffineBinaryOpKind.Mul, AffineSymExpr(0), AffineSymExpr(1))
     assert expr.eval([], [3, 5]) == 15
+    parse_mlir(ctx, text.format("(d0)[s0] -> (d0 * s0)", "(%a)[%b]"), "g.mlir")
     with pytest.raises(DiagnosticError):
-        parse_mlir(ctx, text.format("(d0)[s0] -> (d0 * s0)", "(%a)[%b]"), "g.mlir")
+        parse_mlir(ctx, text.format("(d0, d1) -> (d0 * d1)", "(%a, %b)"), "h.mlir")
 
 
 PAD_PRODUCER = Path(__file__).parent / "form_dispatch_regions_pad_producer.mlir"
