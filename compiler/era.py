@@ -57,6 +57,11 @@ class EraProfile:
     groups: transposed and multi-use producers and consumers join); otherwise the walkthrough's
     rule of consumers reading the root's outer parallel loops as the identity."""
 
+    scalable_riscv_and_narrow_n: bool
+    """Scalable data tiling (`--iree-llvmcpu-enable-scalable-vectorization`) also gives RISC-V `+v`
+    a scalable N tile and keeps a narrow N (not transposed); otherwise only AArch64 SVE gets one,
+    after a narrow N is transposed."""
+
     # Stream.
     async_cast: bool
     """Stream conversion changes the lifetime of imported and exported resources with
@@ -102,6 +107,7 @@ WALKTHROUGH = EraProfile(
     encoding_dims=False,
     cpu_bit_extends_dispatched=False,
     fusion_group_loop_maps=False,
+    scalable_riscv_and_narrow_n=False,
     async_cast=False,
     nsw_size_arithmetic=False,
     fold_workload_operands=False,
@@ -124,6 +130,7 @@ IREE_3_13 = EraProfile(
     encoding_dims=True,
     cpu_bit_extends_dispatched=True,
     fusion_group_loop_maps=True,
+    scalable_riscv_and_narrow_n=True,
     async_cast=True,
     nsw_size_arithmetic=True,
     fold_workload_operands=True,

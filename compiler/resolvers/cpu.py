@@ -318,10 +318,8 @@ def scalable_2026(era: EraProfile) -> bool:
     """IREE 3.13's scalable data tiling: RISC-V `+v` too, a narrow N kept (not transposed) when the
     tiles are scalable. The walkthrough's IREE only gave AArch64 SVE a scalable N tile, after
     transposing a narrow N (and without swapping the flags).
-
-    (An era fact; compiler/era.py's EraProfile does not list it yet.)
     """
-    return era.name != "walkthrough"
+    return era.scalable_riscv_and_narrow_n
 
 
 def scalable_tile_flags(
