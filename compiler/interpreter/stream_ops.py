@@ -71,6 +71,13 @@ def _padded_shape(layout: Attribute, shape: Sequence[int]) -> list[int] | None:
             # VMVX's microkernels pick the tile at run time; the host sizes for 16 (compiler/layout/storage.py).
             tiles = [16 if t == DYNAMIC_INDEX else t for t in info.inner_tile_sizes]
             info = dataclasses.replace(info, inner_tile_sizes=tiles)
+        if info.scalable_tiles and any(info.scalable_tiles):
+            # A scalable tile holds `tile * vscale` elements: the vscale the interpreter runs with.
+            from mini_iree.compiler.interpreter.vector_ops import interpreter_vscale
+
+            vscale = interpreter_vscale()
+            tiles = [t * vscale if s else t for t, s in zip(info.inner_tile_sizes, info.scalable_tiles)]
+            info = dataclasses.replace(info, inner_tile_sizes=tiles, scalable_tiles=None)
         packed = packed_tensor_shape(info, tuple(shape))
         if any(extent is None or extent < 0 for extent in packed):
             raise ValueError(f"dynamic inner tile size in {layout}")

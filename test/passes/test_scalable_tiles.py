@@ -306,3 +306,16 @@ def test_bad_flag_values(tmp_path) -> None:
     assert "'maybe' is invalid value for boolean argument" in result.stderr
     result = run_opt([str(source), "--iree-experimental-vscale-value=two"])
     assert result.returncode == 1
+
+
+@pytest.mark.parametrize("vscale", [1, 2, 3])
+def test_whole_sve_pipeline_keeps_results(vscale: int):
+    # Host sizes and the interpreter's storage both hold `tile * vscale` elements per scalable tile.
+    from pathlib import Path
+
+    matmul = Path(__file__).parents[2] / "examples" / "matmul.mlir"
+    result = run_opt([str(matmul), "-p", "data-tiling{target=aarch64:+sve}", "--iree-llvmcpu-enable-scalable-vectorization",
+                      f"--iree-experimental-vscale-value={vscale}", "--verify-each-with-interpreter",
+                      "--interpreter-dynamic-size=7", "-o", "/dev/null"])  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "pass 'iree-codegen-combine-layout-transformation' kept the results" in result.stderr
