@@ -432,7 +432,17 @@ class SpecializeEncodingsPass(ModulePass):
         candidates = updater.collect()
         dispatches = [c for c in candidates if isinstance(c, stream.TensorDispatchOp)]
         for candidate in candidates:
-            updater.update(candidate)
+            try:
+                updater.update(candidate)
+            except OpError as err:
+                # As IREE: the op that cannot be resolved, that it was not converted, then the module.
+                failed = [err, *err.more]
+                if err.text.endswith("failed to resolve recognized layout") or " (no executable target" in err.text:
+                    failed.append(OpError(err.op, "failed to convert unserialized encoding to serialized encoding"))
+                failed.append(
+                    OpError(op, "failed to add layouts to Stream::TensorPhaseOp with encodings", prefix_op_name=False)
+                )
+                raise OpError(err.op, err.text, prefix_op_name=False, more=tuple(failed[1:])) from None
         _duplicate_executables_per_layout_variant(op, dispatches, updater.binding_types_before)
 
 

@@ -178,7 +178,16 @@ class OpError(PassFailedException):
     ``op->emitOpError("message")``; the tool prints ``'op.name' op message``.
     """
 
-    def __init__(self, op: Operation, message: str, *, prefix_op_name: bool = True):
+    def __init__(
+        self, op: Operation, message: str, *, prefix_op_name: bool = True, more: tuple[OpError, ...] = ()
+    ):
         self.op = op
         self.text = f"'{op.name}' op {message}" if prefix_op_name else message
+        # Further errors the failure emits, in order (a pass that reports the op, then gives up on
+        # the module: MLIR prints each as it is emitted).
+        self.more = more
         super().__init__(self.text)
+
+    def diagnostics(self, fallback: SourceLoc) -> list[Diagnostic]:
+        """This error and those after it, each with its `see current operation` note."""
+        return [d for err in (self, *self.more) for d in op_diagnostics(err.op, err.text, fallback)]

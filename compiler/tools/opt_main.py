@@ -51,7 +51,6 @@ from mini_iree.compiler.ir.diagnostics import (
     DiagnosticError,
     OpError,
     SourceLoc,
-    op_diagnostics,
     op_location,
     render,
 )
@@ -301,7 +300,7 @@ class MiniIREEOptMain:
                 try:
                     pass_.apply(self.ctx, module)
                 except OpError as err:
-                    raise DiagnosticError(*op_diagnostics(err.op, err.text, start)) from None
+                    raise DiagnosticError(*err.diagnostics(start)) from None
                 except DiagnosticException as err:
                     message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                     raise DiagnosticError(Diagnostic(op_location(module, start), message)) from None

@@ -363,13 +363,16 @@ util.func public @create_pad_identity_encoding(%arg0: index) -> index {
   iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup = none, mma = [<MFMA_F32_16x16x4_F32>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>}>
 #device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_hsaco_fb]> : !hal.device
 #encodingA = #iree_encoding.padding<[0, ?]>
+// expected-error @+1 {{failed to add layouts to Stream::TensorPhaseOp with encodings}}
+module {
 util.global private @device_a = #device_target_local_0_
 util.func public @error_pad_dynamic_innermost_dim(%arg0: index) -> index {
-  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+2 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to convert unserialized encoding to serialized encoding}}
   %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<2048x?xf16, #encodingA>{%arg0} : index
   util.return %0 : index
 }
-
+}
 // -----
 
 #executable_target_rocm_hsaco_fb = #hal.executable.target<"rocm", "rocm-hsaco-fb", {abi = "hip",
@@ -377,13 +380,16 @@ util.func public @error_pad_dynamic_innermost_dim(%arg0: index) -> index {
   iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup = none, mma = [<MFMA_F32_16x16x4_F32>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>}>
 #device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_hsaco_fb]> : !hal.device
 #encodingD = #iree_encoding.padding<[64, ?]>
+// expected-error @+1 {{failed to add layouts to Stream::TensorPhaseOp with encodings}}
+module {
 util.global private @device_a = #device_target_local_0_
 util.func public @error_pad_dynamic_outer_pad(%arg0: index) -> index {
-  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+2 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to convert unserialized encoding to serialized encoding}}
   %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x2048xf16, #encodingD>{%arg0} : index
   util.return %0 : index
 }
-
+}
 // -----
 
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -394,39 +400,47 @@ util.func public @error_pad_dynamic_outer_pad(%arg0: index) -> index {
   iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp32, storage = b32, subgroup = none, mma = [<MFMA_F32_16x16x4_F32>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647]>>}>
 #device_target_local_0_ = #hal.device.target<"local", {ordinal = 0 : index}, [#executable_target_rocm_hsaco_fb]> : !hal.device
 #encoding = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+// expected-error @+1 {{failed to add layouts to Stream::TensorPhaseOp with encodings}}
+module {
 util.global private @device_a = #device_target_local_0_
 util.func public @error_data_tiling_encoding_with_padding_resolver(%arg0: index) -> index {
-  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+2 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to convert unserialized encoding to serialized encoding}}
   %0 = stream.tensor.sizeof on(#hal.device.affinity<@device_a>) tensor<?x2048xf32, #encoding>{%arg0} : index
   util.return %0 : index
 }
-
+}
 // -----
 
 // A recognized encoding the resolver gives no layout for is an error, as in IREE.
 
 #executable_target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_encoding.unsupported_resolver}>
 #encoding = #iree_encoding.testing<>
+// expected-error @+1 {{failed to add layouts to Stream::TensorPhaseOp with encodings}}
+module {
 util.global private @device = #hal.device.target<"local", [#executable_target]> : !hal.device
 util.func public @unsupported_resolver(%d0: index) -> index {
-  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+2 {{'stream.tensor.sizeof' op failed to resolve recognized layout}}
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to convert unserialized encoding to serialized encoding}}
   %0 = stream.tensor.sizeof on(#hal.device.affinity<@device>) tensor<?x4xf32, #encoding>{%d0} : index
   util.return %0 : index
 }
-
+}
 // -----
 
 // stream.tensor.constant is not specialized: an unserialized encoding on it is an error.
 
 #executable_target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_encoding.specialization_resolver<123>}>
 #encoding = #iree_encoding.testing<>
+// expected-error @+1 {{failed to add layouts to Stream::TensorPhaseOp with encodings}}
+module {
 util.global private @device = #hal.device.target<"local", [#executable_target]> : !hal.device
 util.func public @constant_with_unserialized_encoding() -> !stream.resource<constant> {
   // expected-error @+1 {{'stream.tensor.constant' op failed to convert unserialized encoding to serialized encoding}}
   %0 = stream.tensor.constant on(#hal.device.affinity<@device>) : tensor<1x5xf32, #encoding> in !stream.resource<constant> = dense<0.000000e+00> : tensor<1x5xf32>
   util.return %0 : !stream.resource<constant>
 }
-
+}
 // -----
 
 // An affinity whose device names no executable targets cannot resolve a recognized encoding.
@@ -435,9 +449,13 @@ util.func public @constant_with_unserialized_encoding() -> !stream.resource<cons
 #map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #lhs = #iree_encoding.encoding<operand_index = 0 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [?, ?, ?]>
+// expected-error @+1 {{failed to add layouts to Stream::TensorPhaseOp with encodings}}
+module {
 util.global private @device : !hal.device
 util.func public @device_without_targets(%d0: index, %d1: index) -> index {
-  // expected-error @+1 {{'stream.tensor.sizeof' op failed to resolve recognized layout (no executable target is known for #hal.device.affinity<@device>)}}
+  // expected-error @+2 {{'stream.tensor.sizeof' op failed to resolve recognized layout (no executable target is known for #hal.device.affinity<@device>)}}
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to convert unserialized encoding to serialized encoding}}
   %0 = stream.tensor.sizeof on(#hal.device.affinity<@device>) tensor<?x?xf32, #lhs>{%d0, %d1} : index
   util.return %0 : index
+}
 }
