@@ -2239,9 +2239,20 @@ class CmdDispatchOp(IRDLOperation):
 
 
 
+from mini_iree.dialects.stream_tensor_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
+    TensorFillOp,
+    TensorSliceOp,
+    TensorSplatOp,
+    TensorUpdateOp,
+)
+
 Stream = Dialect(
     "stream",
     [
+        TensorSplatOp,
+        TensorFillOp,
+        TensorSliceOp,
+        TensorUpdateOp,
         ExecutableOp,
         ExecutableExportOp,
         ReturnOp,

@@ -31,7 +31,7 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
-from xdsl.ir import Attribute, Operation, OpResult
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from mini_iree.compiler.interpreter.buffers import BufferPool
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
@@ -128,6 +128,13 @@ def _check_fits(op: Operation, size: int, type_: Attribute, dims: Sequence[int])
     needed = storage_size(op, type_, dims)
     if size < needed:
         raise InterpreterError(op, f"a {size}-byte resource is too small for {type_}: its layout needs {needed} bytes")
+
+
+def _region(op: Operation, values: dict, starts: Sequence[SSAValue], lengths: Sequence[SSAValue], rank: int) -> tuple:
+    """The slices `[starts for lengths]` select (the whole tensor when none are given)."""
+    if not starts:
+        return tuple(slice(None) for _ in range(rank))
+    return tuple(slice(int(values[s]), int(values[s]) + int(values[n])) for s, n in zip(starts, lengths))
 
 
 def _new_resource(op: Operation, size: int) -> np.ndarray:
@@ -250,6 +257,55 @@ class StreamFunctions(InterpreterFunctions):
         result_size = int(values[op.result_size])
         _check_fits(op, result_size, result_type, result_dims)
         return (_store_array(op, array.reshape(shape), result_size),)
+
+    @impl(stream.TensorSplatOp)
+    def run_tensor_splat(self, interpreter: Interpreter, op: stream.TensorSplatOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        dims = [int(values[d]) for d in op.result_encoding_dims]
+        type_ = op.result_encoding
+        assert isinstance(type_, TensorType)
+        shape = shape_with_dims(op, type_.get_shape(), dims)
+        array = np.full(shape, values[op.value], numpy_dtype(type_.element_type))
+        size = int(values[op.result_size])
+        _check_fits(op, size, type_, dims)
+        return (_store_array(op, array, size),)
+
+    @impl(stream.TensorFillOp)
+    def run_tensor_fill(self, interpreter: Interpreter, op: stream.TensorFillOp, args: tuple):
+        # In place on a copy of the target (SSA values never change): the region is the value.
+        values = dict(zip(op.operands, args))
+        dims = [int(values[d]) for d in op.target_encoding_dims]
+        result = _new_resource(op, int(values[op.target_size]))
+        result[:] = values[op.target][: result.size]
+        array = _load_array(op, result, op.target_encoding, dims)
+        region = array[_region(op, values, op.start_indices, op.lengths, array.ndim)]
+        region[...] = values[op.value]
+        return (result,)
+
+    @impl(stream.TensorSliceOp)
+    def run_tensor_slice(self, interpreter: Interpreter, op: stream.TensorSliceOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        source_dims = [int(values[d]) for d in op.source_encoding_dims]
+        array = _load_array(op, values[op.source], op.source_encoding, source_dims)
+        piece = array[_region(op, values, op.start_indices, op.lengths, array.ndim)]
+        result_dims = [int(values[d]) for d in op.result_encoding_dims]
+        type_ = op.result_encoding
+        assert isinstance(type_, TensorType)
+        piece = piece.reshape(shape_with_dims(op, type_.get_shape(), result_dims))
+        return (_store_array(op, piece, int(values[op.result_size])),)
+
+    @impl(stream.TensorUpdateOp)
+    def run_tensor_update(self, interpreter: Interpreter, op: stream.TensorUpdateOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        update_dims = [int(values[d]) for d in op.update_encoding_dims]
+        update = _load_array(op, values[op.update], op.update_encoding, update_dims)
+        target_dims = [int(values[d]) for d in op.target_encoding_dims]
+        result = _new_resource(op, int(values[op.target_size]))
+        result[:] = values[op.target][: result.size]
+        array = _load_array(op, result, op.target_encoding, target_dims)
+        starts = [int(values[v]) for v in op.start_indices]
+        array[tuple(slice(s, s + n) for s, n in zip(starts, update.shape))] = update
+        return (result,)
 
     @impl(stream.TensorConstantOp)
     def run_tensor_constant(self, interpreter: Interpreter, op: stream.TensorConstantOp, args: tuple):

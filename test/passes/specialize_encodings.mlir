@@ -459,3 +459,37 @@ util.func public @device_without_targets(%d0: index, %d1: index) -> index {
   util.return %0 : index
 }
 }
+
+// -----
+
+// splat and fill get their layouts resolved like empty; slice and update of a tensor
+// with an unserialized encoding are refused, as IREE refuses them.
+
+#executable_target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_encoding.specialization_resolver<123>}>
+#encoding = #iree_encoding.testing<>
+util.global private @device = #hal.device.target<"local", [#executable_target]> : !hal.device
+util.func public @splat_and_fill(%d: index, %size: index, %f: f32, %r: !stream.resource<*>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = stream.tensor.splat on(#hal.device.affinity<@device>) %f : f32 -> tensor<?x4xf32, #encoding>{%d} in !stream.resource<*>{%size}
+  %1 = stream.tensor.fill on(#hal.device.affinity<@device>) %f, %r[%c0, %c0 for %c1, %c1] : f32 -> tensor<?x4xf32, #encoding>{%d} in %r as !stream.resource<*>{%size}
+  util.return
+}
+// CHECK-LABEL: util.func public @splat_and_fill(
+// CHECK:         stream.tensor.splat {{.+}} -> tensor<?x4xf32, #[[$SPECIALIZED:.+]]>{%arg0}
+// CHECK:         stream.tensor.fill {{.+}} -> tensor<?x4xf32, #[[$SPECIALIZED]]>{%arg0}
+
+// -----
+
+#executable_target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_encoding.specialization_resolver<123>}>
+#encoding = #iree_encoding.testing<>
+// expected-error @+1 {{failed to add layouts to Stream::TensorPhaseOp with encodings}}
+module {
+  util.global private @device = #hal.device.target<"local", [#executable_target]> : !hal.device
+  util.func public @update_unserialized(%r: !stream.resource<*>, %u: !stream.resource<*>, %d: index, %size: index) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'stream.tensor.update' op failed to convert unserialized encoding to serialized encoding}}
+    %0 = stream.tensor.update on(#hal.device.affinity<@device>) %u, %r[%c0, %c0] : tensor<2x4xf32, #encoding> in !stream.resource<*>{%size} -> tensor<?x4xf32, #encoding>{%d} in %r as !stream.resource<*>{%size}
+    util.return
+  }
+}

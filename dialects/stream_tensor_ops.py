@@ -1,0 +1,343 @@
+"""The stream tensor ops that fill, slice and update resources: `splat`, `fill`, `slice`, `update`.
+
+Part of the `stream` dialect (`dialects/stream.py` lists them); kept here because they
+share a syntax of their own: a resource seen as a tensor type with its dynamic sizes,
+`tensor<?x4xf32, #encoding>{%d} in !stream.resource<*>{%size}`, and, for the ops that
+write into their target in place, IREE's `custom<ShapedTiedResult>`,
+`in %target as !stream.resource<*>{%size}`. Each carries its tensor types as
+`*_encoding` properties, which `iree-stream-specialize-encodings` resolves (splat,
+fill) or requires to be serialized already (slice, update), as IREE does.
+
+https://iree.dev/reference/mlir-dialects/Stream/#streamtensorsplat-streamtensorsplatop
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from mini_iree.dialects.utils import count_dynamic
+
+_AFFINITY = "(`on` `(` $affinity^ `)`)?"
+
+
+def _parse_affinity(parser: Parser) -> Attribute | None:
+    if parser.parse_optional_keyword("on") is None:
+        return None
+    parser.parse_punctuation("(")
+    affinity = parser.parse_attribute()
+    parser.parse_punctuation(")")
+    return affinity
+
+
+def _parse_dims(parser: Parser, type_: Attribute) -> list[SSAValue]:
+    count = count_dynamic(type_) if isinstance(type_, TensorType) else 0
+    if not count:
+        return []
+    start = parser.pos
+    parser.parse_punctuation("{")
+    dims = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation("}")
+    if len(dims) != count:
+        parser.raise_error(f"expected {count} dynamic dimension values but got {len(dims)}", start, parser.pos)
+    return [parser.resolve_operand(d, IndexType()) for d in dims]
+
+
+def _parse_size(parser: Parser) -> SSAValue:
+    parser.parse_punctuation("{")
+    size = parser.parse_unresolved_operand()
+    parser.parse_punctuation("}")
+    return parser.resolve_operand(size, IndexType())
+
+
+def _parse_tied_target(parser: Parser, target: UnresolvedOperand) -> tuple[Attribute, SSAValue]:
+    """IREE's custom<ShapedTiedResult>: `%target as !stream.resource<*>{%size}`."""
+    start = parser.pos
+    tied = parser.parse_unresolved_operand()
+    if tied.operand_name != target.operand_name or tied.index != target.index:
+        parser.raise_error("the result must be tied to the target operand", start, parser.pos)
+    parser.parse_keyword("as")
+    type_ = parser.parse_type()
+    return type_, _parse_size(parser)
+
+
+def _print_encoded(printer: Printer, encoding: Attribute, dims: Sequence[SSAValue]) -> None:
+    printer.print_attribute(encoding)
+    if dims:
+        printer.print_string("{")
+        printer.print_list(dims, printer.print_operand)
+        printer.print_string("}")
+
+
+def _print_affinity(printer: Printer, affinity: Attribute | None) -> None:
+    if affinity is not None:
+        printer.print_string(" on(")
+        printer.print_attribute(affinity)
+        printer.print_string(")")
+
+
+def _print_tied(printer: Printer, target: SSAValue, size: SSAValue) -> None:
+    printer.print_string(" in ")
+    printer.print_operand(target)
+    printer.print_string(" as ")
+    printer.print_attribute(target.type)
+    printer.print_string("{")
+    printer.print_operand(size)
+    printer.print_string("}")
+
+
+def _parse_attributes(parser: Parser, op: Operation) -> None:
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    if attrs is not None:
+        op.attributes |= attrs.data
+
+
+def _print_attributes(printer: Printer, op: Operation) -> None:
+    if op.attributes:
+        printer.print_op_attributes(op.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class TensorSplatOp(IRDLOperation):
+    """A resource holding a tensor whose every element is one value.
+
+        %0 = stream.tensor.splat on(#hal.device.affinity<@dev>) %f : f32
+               -> tensor<?x4xf32>{%d} in !stream.resource<*>{%size}
+    """
+
+    name = "stream.tensor.splat"
+
+    value = operand_def()
+    result_encoding = prop_def(TypeAttribute)
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(Attribute)
+    result = result_def()
+
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        _AFFINITY + " $value `:` type($value) `->` $result_encoding (`` `{` $result_encoding_dims^ `}`)?"
+        " `in` type($result) `` `{` $result_size `}` attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class TensorSliceOp(IRDLOperation):
+    """A copy of a slice of a tensor held by a resource, as a resource of its own.
+
+        %1 = stream.tensor.slice on(#hal.device.affinity<@dev>) %0[%c0, %c1 for %n, %c1]
+               : tensor<?x4xf32>{%d} in !stream.resource<*>{%s} -> tensor<?x1xf32>{%n} in !stream.resource<*>{%t}
+    """
+
+    name = "stream.tensor.slice"
+
+    source = operand_def()
+    source_encoding = prop_def(TypeAttribute)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    lengths = var_operand_def(IndexType)
+    result_encoding = prop_def(TypeAttribute)
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(Attribute)
+    result = result_def()
+
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        _AFFINITY + " $source `[` $start_indices `for` $lengths `]` `:`"
+        " $source_encoding (`` `{` $source_encoding_dims^ `}`)? `in` type($source) `` `{` $source_size `}` `->`"
+        " $result_encoding (`` `{` $result_encoding_dims^ `}`)? `in` type($result) `` `{` $result_size `}`"
+        " attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class TensorFillOp(IRDLOperation):
+    """Fill a region of a tensor held by a resource with one value, in place.
+
+        %0 = stream.tensor.fill on(#hal.device.affinity<@dev>) %f, %t[%c0, %c0 for %c1, %c1] : f32
+               -> tensor<?x4xf32>{%d} in %t as !stream.resource<*>{%size}
+    """
+
+    name = "stream.tensor.fill"
+
+    target = operand_def()
+    target_encoding = prop_def(TypeAttribute)
+    target_encoding_dims = var_operand_def(IndexType)
+    target_size = operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    lengths = var_operand_def(IndexType)
+    value = operand_def()
+    affinity = opt_prop_def(Attribute)
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorFillOp:
+        affinity = _parse_affinity(parser)
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        starts: list[UnresolvedOperand] = []
+        lengths: list[UnresolvedOperand] = []
+        if parser.parse_optional_punctuation("[") is not None:
+            starts = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_keyword("for")
+            lengths = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        encoding = parser.parse_type()
+        dims = _parse_dims(parser, encoding)
+        parser.parse_keyword("in")
+        target_type, size = _parse_tied_target(parser, target)
+        index = IndexType()
+        op = cls.create(
+            operands=[
+                parser.resolve_operand(target, target_type),
+                *dims,
+                size,
+                *(parser.resolve_operand(s, index) for s in starts),
+                *(parser.resolve_operand(n, index) for n in lengths),
+                parser.resolve_operand(value, value_type),
+            ],
+            result_types=[target_type],
+            properties={
+                "target_encoding": encoding,
+                **({"affinity": affinity} if affinity is not None else {}),
+            },
+        )
+        op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(starts), len(lengths), 1)
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_affinity(printer, self.affinity)
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        if self.start_indices:
+            printer.print_string("[")
+            printer.print_list(self.start_indices, printer.print_operand)
+            printer.print_string(" for ")
+            printer.print_list(self.lengths, printer.print_operand)
+            printer.print_string("]")
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" -> ")
+        _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
+        _print_tied(printer, self.target, self.target_size)
+        _print_attributes(printer, self)
+
+
+@irdl_op_definition
+class TensorUpdateOp(IRDLOperation):
+    """Write a tensor into a region of another held by a resource, in place.
+
+        %0 = stream.tensor.update on(#hal.device.affinity<@dev>) %u, %t[%c0, %c0]
+               : tensor<2x2xf32> in !stream.resource<*>{%us} -> tensor<?x4xf32>{%d} in %t as !stream.resource<*>{%ts}
+    """
+
+    name = "stream.tensor.update"
+
+    target = operand_def()
+    target_encoding = prop_def(TypeAttribute)
+    target_encoding_dims = var_operand_def(IndexType)
+    target_size = operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    update = operand_def()
+    update_encoding = prop_def(TypeAttribute)
+    update_encoding_dims = var_operand_def(IndexType)
+    update_size = operand_def(IndexType)
+    affinity = opt_prop_def(Attribute)
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorUpdateOp:
+        affinity = _parse_affinity(parser)
+        update = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        starts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        update_encoding = parser.parse_type()
+        update_dims = _parse_dims(parser, update_encoding)
+        parser.parse_keyword("in")
+        update_type = parser.parse_type()
+        update_size = _parse_size(parser)
+        parser.parse_punctuation("->")
+        target_encoding = parser.parse_type()
+        target_dims = _parse_dims(parser, target_encoding)
+        parser.parse_keyword("in")
+        target_type, target_size = _parse_tied_target(parser, target)
+        op = cls.create(
+            operands=[
+                parser.resolve_operand(target, target_type),
+                *target_dims,
+                target_size,
+                *(parser.resolve_operand(s, IndexType()) for s in starts),
+                parser.resolve_operand(update, update_type),
+                *update_dims,
+                update_size,
+            ],
+            result_types=[target_type],
+            properties={
+                "target_encoding": target_encoding,
+                "update_encoding": update_encoding,
+                **({"affinity": affinity} if affinity is not None else {}),
+            },
+        )
+        op.properties["operandSegmentSizes"] = _segments(1, len(target_dims), 1, len(starts), 1, len(update_dims), 1)
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_affinity(printer, self.affinity)
+        printer.print_string(" ")
+        printer.print_operand(self.update)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        printer.print_string("[")
+        printer.print_list(self.start_indices, printer.print_operand)
+        printer.print_string("] : ")
+        _print_encoded(printer, self.update_encoding, self.update_encoding_dims)
+        printer.print_string(" in ")
+        printer.print_attribute(self.update.type)
+        printer.print_string("{")
+        printer.print_operand(self.update_size)
+        printer.print_string("} -> ")
+        _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
+        _print_tied(printer, self.target, self.target_size)
+        _print_attributes(printer, self)
+
+
+def _segments(*sizes: int):
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+
+    return DenseArrayBase.from_list(i32, list(sizes))
