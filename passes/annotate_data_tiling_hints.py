@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from mini_iree.compiler.analysis.convolution import convolution_dims
 from mini_iree.compiler.analysis.encoding_properties import (
     data_tilable_precondition,
     has_data_tiling_hint,
@@ -32,8 +33,9 @@ def _is_supported_scaled_contraction_given_precondition(op: Operation) -> bool:
     return dims is not None and len(dims.k) == 1 and len(dims.kb) == 1
 
 
-# IREE's EncodingOpType spellings, the values `data-tiling-op-types` accepts.
-_OP_TYPES = ("matmul", "scaled_matmul", "conv")
+# The values `data-tiling-op-types` accepts (IREE's option parser spells the
+# `conv` EncodingOpType `convolution`).
+_OP_TYPES = ("matmul", "scaled_matmul", "convolution")
 
 
 def _normalize_list(value: object) -> tuple[str, ...]:
@@ -52,8 +54,9 @@ class AnnotateDataTilingHintsPass(ModulePass):
     and an M or N, a multiply-accumulate body; a matmul with a broadcast LHS or
     RHS is hinted too, and its resolvers give it the identity layout) and scaled contractions (one K
     and one Kb loop) are recognized, if no operand is encoded and they are not
-    in a dispatch with a workgroup count; ``conv`` is accepted in
-    ``data-tiling-op-types`` but matches no op here.
+    in a dispatch with a workgroup count. With ``convolution`` in
+    ``data-tiling-op-types``, every convolution (``isaConvolutionOpInterface``
+    whose loops ``inferConvolutionDims`` classifies) is hinted too.
     """
 
     name = "iree-dispatch-creation-annotate-data-tiling-hints"
@@ -75,7 +78,9 @@ class AnnotateDataTilingHintsPass(ModulePass):
             return False
         if "matmul" in self.data_tiling_op_types and is_supported_contraction_given_precondition(op):
             return True
-        return "scaled_matmul" in self.data_tiling_op_types and _is_supported_scaled_contraction_given_precondition(op)
+        if "scaled_matmul" in self.data_tiling_op_types and _is_supported_scaled_contraction_given_precondition(op):
+            return True
+        return "convolution" in self.data_tiling_op_types and convolution_dims(op) is not None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in functions(op, nested=True):

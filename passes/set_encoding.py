@@ -58,6 +58,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.analysis.dispatch_regions import dispatch_result_dims, enclosing_dispatch_region, erase_if_dead
+from mini_iree.compiler.analysis.convolution import convolution_dims
 from mini_iree.compiler.analysis.encoding_properties import (
     contraction_dims,
     contraction_encoding_properties,
@@ -124,6 +125,20 @@ def _scaled_matmul_encodings(op: LinalgStructuredOperation) -> list[Attribute]:
     ]
 
 
+def _conv_encodings(op: LinalgStructuredOperation) -> list[Attribute]:
+    """``#iree_encoding.encoding<op_type = conv, ...>`` of input, filter and output.
+
+    As for scaled matmuls, the element types are the operands' own.
+    """
+    element_types = [v.type.get_element_type() for v in op.operands]
+    maps = indexing_maps(op)
+    sizes = static_loop_ranges(op)
+    return [
+        iree_encoding.EncodingAttr(index, iree_encoding.EncodingOpType.CONV, element_types, maps, sizes)
+        for index in (iree_encoding.CONV_INPUT, iree_encoding.CONV_FILTER, iree_encoding.CONV_OUTPUT)
+    ]
+
+
 def _recreate_with_operands(op: Operation, operands: list[SSAValue], result_type: TensorType) -> Operation:
     """``op`` on new operands and result type; same properties, attributes and body.
 
@@ -171,12 +186,19 @@ class SetDataTilingEncodings(RewritePattern):
             raise OpError(op, "has the data-tiling hint but is not a linalg op on tensors")
         dims = contraction_dims(op)
         scaled_dims = scaled_contraction_dims(op) if dims is None else None
-        if dims is None and scaled_dims is None:
-            raise OpError(op, "has the data-tiling hint but data-tiling encodings are only derived for contractions")
+        is_conv = dims is None and scaled_dims is None and convolution_dims(op) is not None
+        if dims is None and scaled_dims is None and not is_conv:
+            raise OpError(
+                op, "has the data-tiling hint but data-tiling encodings are only derived for contractions and convolutions"
+            )
         if any(has_encoding(v) for v in op.operands):
             raise OpError(op, "has the data-tiling hint but an operand already has an encoding")
 
-        if self.encoding_option == "matmulk":
+        if is_conv:
+            if self.encoding_option == "matmulk":
+                raise OpError(op, "has the data-tiling hint but matmul_k encodings are not derived for convolutions")
+            encodings = _conv_encodings(op)
+        elif self.encoding_option == "matmulk":
             k_loops = dims.k if dims is not None else (*scaled_dims.k, *scaled_dims.kb)
             encodings = _matmul_k_encodings(op, k_loops)
         elif dims is not None:
@@ -184,7 +206,8 @@ class SetDataTilingEncodings(RewritePattern):
             encodings = [*props.inputs, *props.inits]
         else:
             encodings = _scaled_matmul_encodings(op)
-        # Operands in encoding order: (lhs, rhs, out) or (lhs, rhs, lhs_scales, rhs_scales, out).
+        # Operands in encoding order: (lhs, rhs, out), (lhs, rhs, lhs_scales, rhs_scales, out)
+        # or (input, filter, output).
         outputs = op.outputs
         operands = [*op.inputs, *outputs]
         types = operand_types_with_encodings(operands, encodings)

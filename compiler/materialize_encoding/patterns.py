@@ -77,7 +77,10 @@ class _Conversion:
     def info(self, op: Operation, ty: Attribute) -> MaterializeEncodingInfo | None:
         if isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase):
             ty = ty.bound_type
-        return self.layouts.info(op, ty)
+        from mini_iree.compiler.materialize_encoding.convolution import conv_encoding_info
+
+        conv = conv_encoding_info(self.layouts, ty)
+        return conv if conv is not None else self.layouts.info(op, ty)
 
     def remapped(self, op: Operation, value: SSAValue) -> SSAValue:
         """The converted value standing for `value` (itself when it has no encoding)."""
@@ -707,6 +710,8 @@ class FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(RewritePattern):
 
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
+    from mini_iree.compiler.materialize_encoding.convolution import materialize_convolution_pattern
+
     conversion = _Conversion(layouts, func_op)
     _convert_signature(conversion, func_op)
     patterns = [
@@ -717,6 +722,7 @@ def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
         UnsetEncodingOpLoweringConversion(conversion),
         MaterializeTensorEmptyOp(conversion),
         MaterializeFillOp(conversion),
+        materialize_convolution_pattern(conversion),
         MaterializeContractionOp(conversion),
         MaterializeGenericOp(conversion),
         MaterializeFuncReturnOp(conversion),

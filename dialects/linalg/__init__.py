@@ -59,12 +59,14 @@ from mini_iree.dialects.linalg.contraction_ops import (
     VecmatOp,
 )
 from mini_iree.dialects.linalg.conv_ops import (
+    Conv1DNwcWcfOp,
     Conv2DNchwFchwOp,
     Conv2DNgchwFgchwOp,
     Conv2DNgchwGfchwOp,
     Conv2DNhwcFhwcOp,
     Conv2DNhwcHwcfOp,
     Conv2DNhwgcGfhwcOp,
+    Conv3DNdhwcDhwcfOp,
 )
 from mini_iree.dialects.linalg.fill_op import FillOp
 from mini_iree.dialects.linalg.relayout_ops import PackOp, UnPackOp, infer_packed_shape, infer_packed_type, packed_shape
@@ -109,6 +111,8 @@ Linalg = Dialect(
         Conv2DNgchwGfchwOp,
         Conv2DNgchwFgchwOp,
         Conv2DNhwcFhwcOp,
+        Conv1DNwcWcfOp,
+        Conv3DNdhwcDhwcfOp,
         MatmulOp,
         BatchMatmulOp,
         MatvecOp,
@@ -138,6 +142,8 @@ __all__ = [
     "Conv2DNgchwFgchwOp",
     "Conv2DNgchwGfchwOp",
     "Conv2DNhwcFhwcOp",
+    "Conv1DNwcWcfOp",
+    "Conv3DNdhwcDhwcfOp",
     "Conv2DNhwcHwcfOp",
     "Conv2DNhwgcGfhwcOp",
     "CopyOp",

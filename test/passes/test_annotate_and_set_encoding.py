@@ -210,7 +210,7 @@ def test_single_op_type_option(tmp_path: Path) -> None:
     only_matmul = run_opt([str(path), "-p", ANNOTATE + "{data-tiling-op-types=matmul}"])
     assert only_matmul.returncode == 0, only_matmul.stderr
     assert "iree.opt.data_tiling" in only_matmul.stdout
-    no_matmul = run_opt([str(path), "-p", ANNOTATE + "{data-tiling-op-types=conv}"])
+    no_matmul = run_opt([str(path), "-p", ANNOTATE + "{data-tiling-op-types=convolution}"])
     assert no_matmul.returncode == 0, no_matmul.stderr
     assert "iree.opt.data_tiling" not in no_matmul.stdout
 
@@ -220,7 +220,7 @@ def test_single_op_type_option(tmp_path: Path) -> None:
     [
         (
             "iree-dispatch-creation-annotate-data-tiling-hints{data-tiling-op-types=attention}",
-            "unknown data-tiling op type 'attention' (expected one of: matmul, scaled_matmul, conv)",
+            "unknown data-tiling op type 'attention' (expected one of: matmul, scaled_matmul, convolution)",
         ),
         (
             "iree-dispatch-creation-set-encoding{encoding-option=padding encoding-dims=true}",
