@@ -353,9 +353,9 @@ class FoldSingleIndexOp(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if isinstance(op, LinearizeIndexOp) and len(op.multi_index) == 1:
-            rewriter.replace_matched_op([], [op.multi_index[0]])
+            rewriter.replace(op, [], [op.multi_index[0]])
         elif isinstance(op, DelinearizeIndexOp) and len(op.multi_index) == 1:
-            rewriter.replace_matched_op([], [op.linear_index])
+            rewriter.replace(op, [], [op.linear_index])
 
 
 class CancelDelinearizeOfLinearizeDisjointExactTail(RewritePattern):
@@ -399,7 +399,7 @@ class CancelDelinearizeOfLinearizeDisjointExactTail(RewritePattern):
                 new_ops.append(new_delin)
                 values.extend(new_delin.multi_index)
         values.extend(indices[head_in:])
-        rewriter.replace_matched_op(new_ops, values)
+        rewriter.replace(op, new_ops, values)
 
 
 class _IndexOpCanonicalization(HasCanonicalizationPatternsTrait):

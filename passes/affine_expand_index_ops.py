@@ -106,7 +106,7 @@ class LowerLinearizeIndexOps(RewritePattern):
         indices = list(op.multi_index)
         basis = _basis(op)
         if not indices:
-            rewriter.replace_matched_op(arith.ConstantOp(IntegerAttr(0, IndexType())))
+            rewriter.replace(op, arith.ConstantOp(IntegerAttr(0, IndexType())))
             return
         if len(basis) == len(indices) - 1:
             basis = [1, *basis]  # no outer bound: only the inner elements make strides
@@ -119,7 +119,7 @@ class LowerLinearizeIndexOps(RewritePattern):
         total = terms[0]
         for term in terms[1:]:
             total = build.add(arith.AddiOp(total, term, overflow=_NSW))
-        rewriter.replace_matched_op(build.ops, [total])
+        rewriter.replace(op, build.ops, [total])
 
 
 class LowerDelinearizeIndexOps(RewritePattern):
@@ -135,7 +135,7 @@ class LowerDelinearizeIndexOps(RewritePattern):
             return
         index = op.linear_index
         if count == 1:
-            rewriter.replace_matched_op([], [index])
+            rewriter.replace(op, [], [index])
             return
         build = _Builder()
         strides = _strides(build, [1, *basis], _NSW_NUW)[:-1]
@@ -152,7 +152,7 @@ class LowerDelinearizeIndexOps(RewritePattern):
         for outer, stride in zip(strides, strides[1:]):
             results.append(build.add(arith.DivSIOp(mod(outer), _value(build, stride))))
         results.append(mod(strides[-1]))
-        rewriter.replace_matched_op(build.ops, results)
+        rewriter.replace(op, build.ops, results)
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,7 @@ class AffineApplyLowering(RewritePattern):
         value = expander.visit(m.results[0])
         if value is None:
             return
-        rewriter.replace_matched_op(expander.ops, [value])
+        rewriter.replace(op, expander.ops, [value])
 
 
 def _mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
@@ -166,7 +166,7 @@ class FoldFullInsertSlice(RewritePattern):
             return
         if dest_sizes != sizes:
             return
-        rewriter.replace_matched_op([], [op.source])
+        rewriter.replace(op, [], [op.source])
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ class CreateDefaultWorkgroupCountRegion(RewritePattern):
         for ordinal, index in enumerate(indices):
             arg = body.args[index]
             marker = iree_tensor_ext.DispatchWorkloadOrdinalOp(arg, ordinal)
-            rewriter.insert_op(marker, point)
+            rewriter.insert(marker, point)
             for use in list(arg.uses):
                 if use.operation is not marker:
                     use.operation.operands[use.index] = marker.result
@@ -81,7 +81,7 @@ class CreateDefaultWorkgroupCountRegion(RewritePattern):
             default_workgroup_count_region(len(workload)),
         )
         new_op.attributes |= op.attributes
-        rewriter.replace_matched_op(new_op)
+        rewriter.replace(op, new_op)
 
 
 @dataclass(frozen=True)

@@ -106,8 +106,8 @@ class SwapEncodingOpWithTensorCastOp(RewritePattern):
             return
         new_set = iree_encoding.SetEncodingOp(source, _with_encoding(source.type, encoding), dims)
         new_cast = tensor.CastOp(new_set.result, op.result.type)
-        rewriter.insert_op([new_set, new_cast], InsertPoint.before(cast))
-        rewriter.replace_op(op, [], [new_cast.dest])
+        rewriter.insert([new_set, new_cast], InsertPoint.before(cast))
+        rewriter.replace(op, [], [new_cast.dest])
         erase_if_dead([cast], rewriter)
 
 
