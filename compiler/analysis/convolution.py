@@ -1,8 +1,7 @@
 """Convolutions among linalg ops: MLIR's ``isaConvolutionOpInterface`` and ``inferConvolutionDims``.
 
 A convolution reads its input (image) at ``o * stride + k * dilation`` for each
-spatial dim, its filter and output through projected permutations, and has a
-multiply-accumulate body. Its loops split into batch, output image, output
+spatial dim, and its filter and output through projected permutations. Its loops split into batch, output image, output
 channel, filter loop, input channel and depth (grouped / depthwise) loops,
 which is what data tiling needs to lay its operands out.
 """
@@ -137,8 +136,13 @@ def infer_convolution_dims(maps: Sequence[AffineMap], iterators: Sequence[str] |
 
 def convolution_dims(op: Operation) -> ConvolutionDims | None:
     """``isaConvolutionOpInterface`` and ``inferConvolutionDims`` of a linalg op: its loops if
-    it is a convolution on two inputs and one init with a multiply-accumulate body."""
-    from mini_iree.compiler.analysis.encoding_properties import _has_contraction_body, _is_linalg, indexing_maps
+    it is a convolution on two inputs and one init.
+
+    As in MLIR, the body is not looked at: pooling ops (a max or sum body) are
+    convolutions too. Ops with more inputs (quantized convolutions' zero points),
+    which MLIR accepts, are refused: their extra operands would get no encoding.
+    """
+    from mini_iree.compiler.analysis.encoding_properties import _is_linalg, indexing_maps
 
     if not _is_linalg(op) or len(op.inputs) != 2 or len(op.outputs) != 1:
         return None
@@ -146,4 +150,4 @@ def convolution_dims(op: Operation) -> ConvolutionDims | None:
     dims = infer_convolution_dims(indexing_maps(op), iterators)
     if dims is None or not dims.output_image:
         return None  # MLIR refuses a convolution without convolved dims by default
-    return dims if _has_contraction_body(op.body.block) else None
+    return dims

@@ -206,7 +206,12 @@ def _is_conv_encoded(value: SSAValue) -> bool:
 
 def materialize_convolution_pattern(conversion) -> RewritePattern:
     """``MaterializeConvolutionOp`` for the conversion of one function (see patterns.py)."""
-    from mini_iree.compiler.materialize_encoding.patterns import _cannot_materialize, _clone_on, _ConversionPattern
+    from mini_iree.compiler.materialize_encoding.patterns import (
+        _cannot_materialize,
+        _clone_on,
+        _ConversionPattern,
+        _is_mul_add_body,
+    )
 
     class MaterializeConvolutionOp(_ConversionPattern):
         """IREE's ``MaterializeLinalgOp`` on a convolution with conv encodings
@@ -236,6 +241,9 @@ def materialize_convolution_pattern(conversion) -> RewritePattern:
                     return
                 if len(dims.strides) != 2 or len(dims.dilations) != 2:
                     raise OpError(op, "only 2-D convolutions are data-tiled")
+                if not _is_mul_add_body(op):
+                    # The data-tiled generic multiplies and adds: a pooling body would be lost.
+                    raise OpError(op, "is not a multiply-accumulate convolution")
                 result = lower_convolution_op_with_encoding(
                     self.c.builder(op), op, new_operands, dims.strides, dims.dilations
                 )

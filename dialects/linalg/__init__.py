@@ -67,6 +67,7 @@ from mini_iree.dialects.linalg.conv_ops import (
     Conv2DNhwcHwcfOp,
     Conv2DNhwgcGfhwcOp,
     Conv3DNdhwcDhwcfOp,
+    PoolingNchwMaxOp,
 )
 from mini_iree.dialects.linalg.fill_op import FillOp
 from mini_iree.dialects.linalg.relayout_ops import PackOp, UnPackOp, infer_packed_shape, infer_packed_type, packed_shape
@@ -103,7 +104,7 @@ Linalg = Dialect(
         xdsl_linalg.SqrtOp,
         xdsl_linalg.SelectOp,
         xdsl_linalg.QuantizedMatmulOp,
-        xdsl_linalg.PoolingNchwMaxOp,
+        PoolingNchwMaxOp,
         # Ours.
         Conv2DNchwFchwOp,
         Conv2DNhwgcGfhwcOp,

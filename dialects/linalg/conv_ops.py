@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
-from xdsl.dialects.builtin import DenseIntElementsAttr, DenseIntOrFPElementsAttr, TensorType, i64
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseIntElementsAttr, DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.dialects.linalg import ops as xdsl_linalg
-from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation
-from xdsl.ir import Attribute, Operation
-from xdsl.dialects.builtin import ArrayAttr
+from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation, PoolingOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import irdl_op_definition, opt_prop_def
 
@@ -44,7 +45,9 @@ def _every_element(attr: Attribute | None) -> Attribute | None:
     return attr
 
 
-def _conv_op(name: str, class_name: str, get_default_indexing_maps, extra: dict | None = None) -> type:
+def _conv_op(
+    name: str, class_name: str, get_default_indexing_maps, extra: dict | None = None, base: type = ConvOperation
+) -> type:
     """A convolution op with optional `strides`/`dilations`, as MLIR defines them: an op
     written without them parses, prints without them and has the indexing maps of unit
     strides and dilations."""
@@ -71,15 +74,31 @@ def _conv_op(name: str, class_name: str, get_default_indexing_maps, extra: dict 
         "__init__": __init__,
         **(extra or {}),
     }
-    return irdl_op_definition(type(class_name, (ConvOperation,), namespace))
+    return irdl_op_definition(type(class_name, (base,), namespace))
+
+
+def _max_pooling_region(cls, inputs, outputs) -> Region:
+    """MLIR's max pooling body, ``max(out, in)`` (xDSL's takes the max of input and window)."""
+    arg_types = cls.body_arg_types((*inputs, *outputs))
+    max_op = arith.MaximumfOp if isinstance(arg_types[-1], AnyFloat) else arith.MaxSIOp
+
+    @Builder.implicit_region(arg_types)
+    def region(args) -> None:
+        xdsl_linalg.YieldOp(max_op(args[2], args[0]))
+
+    return region
 
 
 def _conv_with_default_strides(xdsl_op: type) -> type:
-    """xDSL's 2-D convolution `xdsl_op`, with strides and dilations defaulting to 1."""
+    """xDSL's 2-D convolution (or pooling) `xdsl_op`, with strides and dilations
+    defaulting to 1 and splats (`dense<1> : tensor<2xi64>`) read per dim."""
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return xdsl_op.get_default_indexing_maps(_DefaultedConv(self))
 
+    if issubclass(xdsl_op, PoolingOperation):
+        extra = {"get_hidden_region": classmethod(_max_pooling_region)}
+        return _conv_op(xdsl_op.name, xdsl_op.__name__, get_default_indexing_maps, extra, PoolingOperation)
     return _conv_op(xdsl_op.name, xdsl_op.__name__, get_default_indexing_maps)
 
 
@@ -89,6 +108,7 @@ Conv2DNhwcHwcfOp = _conv_with_default_strides(xdsl_linalg.Conv2DNhwc_HwcfOp)
 Conv2DNgchwGfchwOp = _conv_with_default_strides(xdsl_linalg.Conv2DNgchwGfchwOp)
 Conv2DNgchwFgchwOp = _conv_with_default_strides(xdsl_linalg.Conv2DNgchwFgchwOp)
 Conv2DNhwcFhwcOp = _conv_with_default_strides(xdsl_linalg.Conv2DNhwc_FhwcOp)
+PoolingNchwMaxOp = _conv_with_default_strides(xdsl_linalg.PoolingNchwMaxOp)
 
 
 
