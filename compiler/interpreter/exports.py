@@ -24,7 +24,7 @@ from mini_iree.compiler.interpreter.core import InterpreterError, run_block
 from mini_iree.compiler.interpreter.hal_ops import call_with_interface
 from mini_iree.dialects import flow, hal, util
 
-__all__ = ["call_exported_function", "exported_function", "lookup_nested_symbol"]
+__all__ = ["call_exported_function", "exported_function", "lookup_nested_symbol", "resolved_export"]
 
 
 class _ResolvedExports(InterpreterFunctions):
@@ -66,17 +66,28 @@ def exported_function(op: Operation, ref: SymbolRefAttr) -> func.FuncOp | util.F
     raise InterpreterError(op, f"executable export {ref} names no function @{function_name}")
 
 
+def resolved_export(interpreter: Interpreter, op: Operation, ref: SymbolRefAttr) -> tuple[Any, Operation]:
+    """(function, export) that ``ref`` names from dispatch site ``op``, resolved once per site.
+
+    Symbol lookups walk symbol tables and hashing a nested reference hashes
+    each of its parts: a site is keyed by the op and the reference's identity
+    (an op's attributes live as long as the op).
+    """
+    resolved = interpreter.get_data(_ResolvedExports, "exports", dict)
+    key = (op, id(ref))
+    found = resolved.get(key)
+    if found is None:
+        found = resolved[key] = (exported_function(op, ref), lookup_nested_symbol(op, ref), ref)
+    return found[0], found[1]
+
+
 def call_exported_function(interpreter: Interpreter, op: Operation, ref: SymbolRefAttr, args: Sequence[Any]) -> None:
     """Run the function behind ``ref`` with ``args``; dispatch functions return nothing.
 
     A ``hal.executable.export`` function takes no arguments: ``args`` become its
     dispatch context (resources -> bindings, scalars -> push constants).
     """
-    # Symbol lookups walk symbol tables: resolve each dispatch site once.
-    resolved = interpreter.get_data(_ResolvedExports, "exports", dict)
-    if (op, ref) not in resolved:
-        resolved[(op, ref)] = (exported_function(op, ref), lookup_nested_symbol(op, ref))
-    function, export = resolved[(op, ref)]
+    function, export = resolved_export(interpreter, op, ref)
     if isinstance(export, hal.ExecutableExportOp):
         call_with_interface(interpreter, op, function, export.layout, args)
         return

@@ -36,7 +36,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from mini_iree.compiler.interpreter.buffers import BufferPool
 from mini_iree.compiler.interpreter.core import InterpreterError, numpy_dtype, run_block
 from mini_iree.compiler.interpreter.bindings import shape_with_dims, typed_view, view_binding
-from mini_iree.compiler.interpreter.exports import call_exported_function, exported_function
+from mini_iree.compiler.interpreter.exports import call_exported_function, resolved_export
 from mini_iree.compiler.interpreter.flow_ops import slice_to_shape
 from mini_iree.compiler.interpreter.util_ops import attribute_value, is_global_value
 from mini_iree.dialects import iree_encoding, stream
@@ -524,28 +524,47 @@ class StreamSchedulingFunctions(InterpreterFunctions):
 
     @impl(stream.CmdDispatchOp)
     def run_cmd_dispatch(self, interpreter: Interpreter, op: stream.CmdDispatchOp, args: tuple):
-        values = dict(zip(op.operands, args))
+        resources, uniforms, ref, interleave = _cmd_dispatch_plan(interpreter, op)
         views: list[np.ndarray] = []
-        for resource, offset, length in zip(op.resources, op.resource_offsets, op.resource_lengths):
-            buffer, start, count = values[resource], int(values[offset]), int(values[length])
+        for resource, offset, length in resources:
+            buffer, start, count = args[resource], int(args[offset]), int(args[length])
             if start < 0 or start + count > buffer.size:
                 raise InterpreterError(op, f"range [{start}, {start + count}) is outside a {buffer.size}-byte resource")
             views.append(buffer[start : start + count])
-        scalars = [values[v] for v in op.uniform_operands]
-        ref = op.entry_points.data[0]
-        function = exported_function(op, ref)
-        if function.body.blocks and function.body.block.args:
+        scalars = [args[i] for i in uniforms]
+        if interleave is not None:
             # A stream executable's function: bindings and scalars in its argument order.
-            resources, operands = iter(views), iter(scalars)
-            call_args = [
-                next(resources) if isinstance(t, stream.BindingType) else next(operands)
-                for t in function.body.block.arg_types
-            ]
+            views_left, scalars_left = iter(views), iter(scalars)
+            call_args = [next(views_left) if is_binding else next(scalars_left) for is_binding in interleave]
         else:
             # A HAL interface function: resources become bindings, scalars push constants.
             call_args = [*views, *scalars]
         call_exported_function(interpreter, op, ref, call_args)
         return ()
+
+
+def _cmd_dispatch_plan(interpreter: Interpreter, op: stream.CmdDispatchOp) -> tuple:
+    """What a ``stream.cmd.dispatch`` reads, worked out once per op (a dispatch runs every call, and
+    xDSL's operand-segment accessors and symbol lookups are slow): operand positions of each
+    resource with its offset and length, of the uniform operands, the export it runs, and for a
+    stream executable's function which of its arguments are bindings (None for a HAL function)."""
+    plans = interpreter.get_data(StreamFunctions, "cmd_dispatches", dict)
+    plan = plans.get(op)
+    if plan is None:
+        position = {id(operand): i for i, operand in reversed(list(enumerate(op.operands)))}
+
+        def at(values) -> list[int]:
+            # The first position of each operand value: any operand with that value holds it.
+            return [position[id(v)] for v in values]
+
+        resources = list(zip(at(op.resources), at(op.resource_offsets), at(op.resource_lengths)))
+        ref = op.entry_points.data[0]
+        function, _ = resolved_export(interpreter, op, ref)
+        interleave = None
+        if function.body.blocks and function.body.block.args:
+            interleave = [isinstance(t, stream.BindingType) for t in function.body.block.arg_types]
+        plan = plans[op] = (resources, at(op.uniform_operands), ref, interleave)
+    return plan
 
 
 FUNCTIONS = (StreamFunctions, StreamSchedulingFunctions)
