@@ -7,8 +7,7 @@ dialect, and the compiler's own modules import it from here (one copy):
 * ``operand_groups``: an op's operands split by its definition's groups, read
   once (``compiler/ir/format_printer`` prints declarative formats with it);
 * ``canonical``: one object standing for all equal attributes, for the
-  verification caches of ops (the compiler's own caches have
-  ``compiler/ir/value_ids``, which start-up needs before any dialect loads).
+  verification caches of ops and of the compiler's verifier.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ from mini_iree.compiler.analysis.dispatch_sites import (
     export_dispatch_sites,
     exported_function,
 )
+from mini_iree.compiler.ir.constants import is_constant_int
 from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.dialects import stream
 from xdsl.context import Context
@@ -47,7 +48,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
 )
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -82,15 +83,6 @@ def _correlated_bindings(sites: list[stream.CmdDispatchOp], alias_mutable: bool)
     return groups
 
 
-def _is_zero(value: SSAValue) -> bool:
-    return (
-        isinstance(value, OpResult)
-        and isinstance(value.op, arith.ConstantOp)
-        and isinstance(value.op.value, IntegerAttr)
-        and value.op.value.value.data == 0
-    )
-
-
 def _update_function(function: func.FuncOp, groups: list[list[int]]) -> None:
     """IREE's ``updateExecutableSignature``: new bindings first, then one offset per old binding."""
     block = function.body.block
@@ -113,7 +105,7 @@ def _update_function(function: func.FuncOp, groups: list[list[int]]) -> None:
                 subspan = use.operation
                 if isinstance(subspan, stream.BindingSubspanOp):
                     total: SSAValue = offset
-                    if not _is_zero(subspan.byte_offset):
+                    if not is_constant_int(subspan.byte_offset, 0):
                         add = arith.AddiOp(subspan.byte_offset, offset)
                         add.location = binding.location
                         Rewriter.insert_op(add, InsertPoint.before(subspan))

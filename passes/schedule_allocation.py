@@ -43,10 +43,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.ir.constants import is_constant_int
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.dialects import stream
 from mini_iree.dialects.flow import UNTIED_INDEX
@@ -63,15 +64,6 @@ class _Range:
     resource_size: SSAValue
     offset: SSAValue
     length: SSAValue
-
-
-def _is_zero(value: SSAValue) -> bool:
-    return (
-        isinstance(value, OpResult)
-        and isinstance(value.op, arith.ConstantOp)
-        and isinstance(value.op.value, IntegerAttr)
-        and value.op.value.value.data == 0
-    )
 
 
 class _Builder:
@@ -94,9 +86,9 @@ class _Builder:
 
     def add(self, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         """``createOrFold<arith::AddIOp>``: a zero operand folds away."""
-        if _is_zero(lhs):
+        if is_constant_int(lhs, 0):
             return rhs
-        if _is_zero(rhs):
+        if is_constant_int(rhs, 0):
             return lhs
         return self.insert(arith.AddiOp(lhs, rhs)).results[0]
 
@@ -248,7 +240,7 @@ def _allocate(execute: stream.AsyncExecuteOp) -> None:
             where = ranges.get(value)
             if where is None:
                 raise OpError(execute, "yields a resource it does not capture or produce")
-            if not _is_zero(where.offset) or where.length != where.resource_size:
+            if not is_constant_int(where.offset, 0) or where.length != where.resource_size:
                 raise OpError(execute, "yields a resource updated in place in a part of another; not supported")
             replacement = captures[list(new_block.args).index(where.resource)]
         execute.res[index].replace_all_uses_with(replacement)

@@ -8,7 +8,9 @@ finish with a greedy pattern run (the encode passes, materialize-device-encoding
 
 from __future__ import annotations
 
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import Rewriter
 from xdsl.traits import Commutative, ConstantLike, IsolatedFromAbove
@@ -16,7 +18,17 @@ from xdsl.traits import Commutative, ConstantLike, IsolatedFromAbove
 from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.compiler.ir.queries import nested_ops, op_has_trait
 
-__all__ = ["CommutativeConstantToRight", "hoist_and_unique_constants"]
+__all__ = ["CommutativeConstantToRight", "hoist_and_unique_constants", "is_constant_int"]
+
+
+def is_constant_int(value: SSAValue, expected: int) -> bool:
+    """MLIR's ``matchPattern(value, m_ConstantInt(expected))``: an ``arith.constant`` integer or index."""
+    owner = value.owner
+    return (
+        isinstance(owner, arith.ConstantOp)
+        and isinstance(owner.value, IntegerAttr)
+        and owner.value.value.data == expected
+    )
 
 
 def _insertion_region(op: Operation) -> Region | None:

@@ -40,7 +40,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 from mini_iree.compiler.ir.diagnostics import DiagnosticError, SourceLoc, op_diagnostics
 from mini_iree.compiler.ir.memo import ClassMemo, IdentityMemo, Memo
 from mini_iree.compiler.ir.queries import op_has_trait
-from mini_iree.compiler.ir.value_ids import canonical
+from mini_iree.dialects.support import canonical
 from mini_iree.compiler.ir.xdsl_internals import (
     block_arg_tuple,
     first_block,
