@@ -66,6 +66,7 @@ from mini_iree.compiler.analysis.fusion_group import (
 )
 from mini_iree.compiler.analysis.region_wrapping import wrap_in_dispatch_region
 from mini_iree.compiler.era import EraProfile, option_era, run_era
+from mini_iree.compiler.ir.program_order import ProgramOrder
 from mini_iree.compiler.ir.queries import (
     element_bit_width,
     instance_test,
@@ -211,7 +212,7 @@ class _Groups:
         self.options = options
         self.groups: list[FusionGroup] = []
         self.group_of: dict[Operation, FusionGroup] = {}
-        self.order: dict[Operation, int] = {}
+        self.order = ProgramOrder()
         # What computes an attention mask or scatter indices (cloned, not fused, under aggressive fusion).
         self.mask_or_indices: set[Operation] = set()
         self.bit_extends_clonable = True
@@ -234,13 +235,8 @@ class _Groups:
         )
 
     def position(self, op: Operation) -> int:
-        """Program order of ``op`` within its block (numbered once per block)."""
-        if op not in self.order:
-            block = op.parent_block()
-            assert block is not None
-            for index, other in enumerate(block.ops):
-                self.order[other] = index
-        return self.order[op]
+        """Program order of ``op`` within its block."""
+        return self.order.position(op)
 
     def new_group(self, root: Operation) -> FusionGroup:
         group = FusionGroup(root, self.position)
@@ -699,11 +695,11 @@ def _move_operand_defs(
             return False
         to_move.add(op)
         worklist.extend(v.op for v in _captured_values(op) if _is_op_result(v))
-    for op in [o for o in block.ops if o in to_move]:
+    moved = sorted(to_move, key=groups.position)
+    for op in moved:
         op.detach()
         block.insert_op_before(op, root)
-    if to_move:
-        groups.order.clear()  # program order changed
+    groups.order.forget(moved)
     return True
 
 
@@ -727,12 +723,12 @@ def _build_region(groups: _Groups, root: Operation, members: Sequence[Operation]
         kept.append(consumer)
         member_set.add(consumer)
     region_op = wrap_in_dispatch_region(root, kept)
-    _move_users_after(region_op)
-    groups.order.clear()  # program order changed
+    groups.order.forget(kept)
+    groups.order.forget(_move_users_after(groups, region_op))
     return region_op
 
 
-def _move_users_after(region_op: flow.DispatchRegionOp) -> None:
+def _move_users_after(groups: _Groups, region_op: flow.DispatchRegionOp) -> list[Operation]:
     """Ops before the region that read a producer the region took in (now a region result)
     move after it, with what reads them, in program order (as IREE's
     ``movePrecedingOpsIntoDispatchRegion``)."""
@@ -748,11 +744,13 @@ def _move_users_after(region_op: flow.DispatchRegionOp) -> None:
                 continue
             to_move.add(user)
             worklist.extend(user.results)
+    moved = sorted(to_move, key=groups.position)
     anchor: Operation = region_op
-    for op in [o for o in block.ops if o in to_move]:
+    for op in moved:
         op.detach()
         block.insert_op_after(op, anchor)
         anchor = op
+    return moved
 
 
 # ---------------------------------------------------------------------------

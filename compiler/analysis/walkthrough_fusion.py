@@ -21,6 +21,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from mini_iree.compiler.analysis.clonable_into_dispatch import (
     is_clonable_into_dispatch_op,
 )
+from mini_iree.compiler.ir.program_order import ProgramOrder
 from mini_iree.compiler.ir.queries import is_bit_extend_op
 from mini_iree.dialects import linalg, tensor
 from mini_iree.passes.form_dispatch_regions import (
@@ -149,7 +150,7 @@ class WalkthroughGroups:
         self.options = options
         self.roots: list[Operation] = []
         self.group_of: dict[Operation, int] = {}
-        self.order: dict[Operation, int] = {}
+        self.order = ProgramOrder()
         # What computes an attention mask or scatter indices (cloned, not fused, under aggressive fusion).
         self.mask_or_indices: set[Operation] = set()
         self.bit_extends_clonable = True
@@ -172,13 +173,8 @@ class WalkthroughGroups:
         )
 
     def position(self, op: Operation) -> int:
-        """Program order of ``op`` within its block (numbered once per block)."""
-        if op not in self.order:
-            block = op.parent_block()
-            assert block is not None
-            for index, other in enumerate(block.ops):
-                self.order[other] = index
-        return self.order[op]
+        """Program order of ``op`` within its block."""
+        return self.order.position(op)
 
     def fusable_uses(self, op: Operation) -> list[Use]:
         """IREE's ``getFusableUses``: non-``tensor.dim`` uses in program order (just one unless aggressive)."""
