@@ -91,6 +91,7 @@ from mini_iree.dialects.utils import (
     print_dynamic_dims,
     verify_op_dynamic_dims,
 )
+from mini_iree.dialects.symbols import lookup_symbol
 
 UNTIED_INDEX = -1
 """``tied_operands`` entry of a result that does not reuse an operand's storage."""
@@ -401,7 +402,7 @@ def verify_dispatch_symbol_uses(
     """
     for ref in entry_points.data:
         try:
-            export = SymbolTable.lookup_symbol(op, ref)
+            export = lookup_symbol(op, ref)
         except ValueError:  # not inside a symbol table: nothing to check against
             return
         if export is None or export.name != export_op_name:

@@ -72,12 +72,12 @@ from xdsl.traits import (
     Pure,
     ReturnLike,
     SymbolOpInterface,
-    SymbolTable,
     SymbolUserOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.utils import raise_missing_struct_key
+from mini_iree.dialects.symbols import lookup_symbol
 
 # ---------------------------------------------------------------------------
 # Helpers
@@ -112,7 +112,7 @@ def typed_attr_type(attr: Attribute) -> Attribute | None:
 def _lookup(op: Operation, name: SymbolRefAttr) -> Operation | None:
     """The symbol `name` in the symbol table nearest to `op`, or None."""
     try:
-        return SymbolTable.lookup_symbol(op, name)
+        return lookup_symbol(op, name)
     except ValueError:  # no enclosing symbol table
         return None
 

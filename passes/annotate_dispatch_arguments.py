@@ -44,7 +44,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.traits import SymbolTable
+from mini_iree.dialects.symbols import lookup_symbol
 
 __all__ = ["AnnotateDispatchArgumentsPass", "potential_values"]
 
@@ -65,7 +65,7 @@ def potential_values(value: SSAValue, seen: frozenset[SSAValue] = frozenset()) -
         rhs = potential_values(op.rhs, seen | {value})
         return lhs | rhs if lhs is not None and rhs is not None else None
     if isinstance(op, util.GlobalLoadOp):
-        global_op = SymbolTable.lookup_symbol(op, op.global_)
+        global_op = lookup_symbol(op, op.global_)
         if isinstance(global_op, util.GlobalOp) and global_op.is_mutable is None:
             initial = global_op.initial_value
             return {initial.value.data} if isinstance(initial, IntegerAttr) else None

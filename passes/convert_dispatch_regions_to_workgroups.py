@@ -101,11 +101,19 @@ def _tied_operand(region_op: flow.DispatchRegionOp, returned: SSAValue) -> SSAVa
     return value if isinstance(value.type, TensorType) else None
 
 
-def _replace_uses_inside(value: SSAValue, new: SSAValue, container: Operation) -> None:
-    """Make every use of ``value`` nested in ``container`` use ``new``."""
-    for use in list(value.uses):
-        if use.operation is not container and container.is_ancestor(use.operation):
-            use.operation.operands[use.index] = new
+def _replace_uses_inside(replacements: dict[SSAValue, SSAValue], container: Operation) -> None:
+    """Make every use nested in ``container`` of a key of ``replacements`` use its value.
+
+    One walk of the container: a value such as a shared constant has uses in
+    every dispatch of the program, and asking of each whether it is inside this
+    one would cost the program's size per dispatch.
+    """
+    for region in container.regions:
+        for op in region.walk():
+            for index, operand in enumerate(op.operands):
+                new = replacements.get(operand)
+                if new is not None:
+                    op.operands[index] = new
 
 
 def convert_region_to_workgroups(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp | None:
@@ -234,8 +242,7 @@ def convert_region_to_workgroups(region_op: flow.DispatchRegionOp) -> flow.Dispa
     give_location(workgroups, region_op.location)
     # Uses in the moved ops still name the outer values (or a loaded tensor's
     # outer value): point them at their inner counterparts.
-    for outer, value in inner.items():
-        _replace_uses_inside(outer, value, workgroups)
+    _replace_uses_inside(inner, workgroups)
     Rewriter.replace_op(region_op, workgroups)
     # A constant now cloned into every dispatch that used it may be dead outside.
     for value in constants:

@@ -73,7 +73,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import ConstantLike, SymbolTable
+from xdsl.traits import ConstantLike
+from mini_iree.dialects.symbols import lookup_symbol
 
 __all__ = ["MaterializeInterfacesPass", "derive_pipeline_layout"]
 
@@ -101,7 +102,7 @@ def _is_static_origin(value: SSAValue) -> bool:
     if op.has_trait(ConstantLike):
         return True
     if isinstance(op, util.GlobalLoadOp):
-        global_op = SymbolTable.lookup_symbol(op, op.global_)
+        global_op = lookup_symbol(op, op.global_)
         return isinstance(global_op, util.GlobalOp) and global_op.is_mutable is None
     return False
 

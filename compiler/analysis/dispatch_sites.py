@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
+from mini_iree.dialects.symbols import lookup_symbol
 
 __all__ = [
     "DispatchResource",
@@ -110,11 +111,11 @@ def resource_size_at_use(op: stream.AsyncDispatchOp, value: SSAValue) -> SSAValu
 
 
 def _lookup(module: ModuleOp, ref: SymbolRefAttr) -> Operation | None:
-    found: Operation | None = SymbolTable.lookup_symbol(module, ref.root_reference.data)
+    found: Operation | None = lookup_symbol(module, ref.root_reference.data)
     for nested in ref.nested_references.data:
         if found is None or found.get_trait(SymbolTable) is None:
             return None
-        found = SymbolTable.lookup_symbol(found, nested.data)
+        found = lookup_symbol(found, nested.data)
     return found
 
 

@@ -17,12 +17,12 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Operation
-from xdsl.traits import SymbolTable
 
 from mini_iree.compiler.analysis.functions import functions
 from mini_iree.compiler.interpreter.core import InterpreterError, run_block
 from mini_iree.compiler.interpreter.hal_ops import call_with_interface
 from mini_iree.dialects import flow, hal, util
+from mini_iree.dialects.symbols import lookup_symbol
 
 __all__ = ["call_exported_function", "exported_function", "lookup_nested_symbol", "resolved_export"]
 
@@ -36,11 +36,11 @@ def lookup_nested_symbol(op: Operation, ref: SymbolRefAttr) -> Operation:
     module = op.get_toplevel_object()
     if not isinstance(module, ModuleOp):
         raise InterpreterError(op, "is not inside a module")
-    found = SymbolTable.lookup_symbol(module, ref.root_reference.data)
+    found = lookup_symbol(module, ref.root_reference.data)
     for nested in ref.nested_references.data:
         if found is None:
             break
-        found = SymbolTable.lookup_symbol(found, nested.data)
+        found = lookup_symbol(found, nested.data)
     if found is None:
         raise InterpreterError(op, f"cannot find symbol {ref}")
     return found

@@ -29,10 +29,10 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import SymbolTable
 
 from mini_iree.compiler.interpreter.core import InterpreterError, constant_value, run_block, run_region
 from mini_iree.dialects import hal, util
+from mini_iree.dialects.symbols import lookup_symbol
 
 __all__ = ["UtilFunctions", "attribute_value", "run_initializers"]
 
@@ -80,7 +80,7 @@ def _top_level_ops(module: Operation):
 
 
 def _lookup_global(interpreter: Interpreter, op: Operation, name: str) -> util.GlobalOp:
-    found = SymbolTable.lookup_symbol(interpreter.module, name)
+    found = lookup_symbol(interpreter.module, name)
     if not isinstance(found, util.GlobalOp):
         raise InterpreterError(op, f"@{name} is not a util.global")
     return found
@@ -114,7 +114,7 @@ class UtilFunctions(InterpreterFunctions):
 
     @impl(util.CallOp)
     def run_call(self, interpreter: Interpreter, op: util.CallOp, args: tuple):
-        callee = SymbolTable.lookup_symbol(interpreter.module, op.callee.root_reference.data)
+        callee = lookup_symbol(interpreter.module, op.callee.root_reference.data)
         if callee is None:
             raise InterpreterError(op, f"cannot find function {op.callee}")
         return tuple(interpreter.call_op(callee, args))
