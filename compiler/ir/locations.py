@@ -54,9 +54,15 @@ def fused_location(*sources: Operation | LocationAttr | Iterable[Operation | Loc
     """The location of an op made from ``sources`` (ops or locations), as ``FusedLoc::get``."""
     flat: list[LocationAttr] = []
     seen: set[LocationAttr] = set()
+    # Fused locations already flattened, by identity: many sources often share one (every use of a
+    # constant that CSE merged), and flattening it again per source costs its size each time.
+    expanded: set[int] = set()
 
     def add(location: LocationAttr) -> None:
         if isinstance(location, FusedLoc) and isinstance(location.metadata, NoneAttr):
+            if id(location) in expanded:
+                return
+            expanded.add(id(location))
             for inner in location.locations.data:
                 add(inner)
         elif not isinstance(location, UnknownLoc) and location not in seen:
