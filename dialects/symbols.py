@@ -21,6 +21,15 @@ __all__ = ["lookup_symbol", "lookup_symbol_in_table"]
 _MAPS: dict[int, tuple[Operation, dict[str, Operation]]] = {}
 # Tables remembered before starting again.
 _LIMIT = 1 << 12
+# Op class -> whether it is a symbol table (traits belong to the class; xDSL's `has_trait` searches them).
+_IS_TABLE: dict[type, bool] = {}
+
+
+def _is_symbol_table(op: Operation) -> bool:
+    known = _IS_TABLE.get(type(op))
+    if known is None:
+        known = _IS_TABLE[type(op)] = op.has_trait(SymbolTable)
+    return known
 
 
 def _symbol_name(op: Operation) -> str | None:
@@ -58,7 +67,7 @@ def lookup_symbol(op: Operation, ref: str | StringAttr | SymbolRefAttr) -> Opera
     nested references in the symbol tables they name; raises ``ValueError`` as xDSL's
     ``SymbolTable.lookup_symbol`` does when ``op`` is in no symbol table."""
     anchor: Operation | None = op
-    while anchor is not None and not anchor.has_trait(SymbolTable):
+    while anchor is not None and not _is_symbol_table(anchor):
         anchor = anchor.parent_op()
     if anchor is None:
         raise ValueError(f"Operation {op.name} has no SymbolTable ancestor")
@@ -68,7 +77,7 @@ def lookup_symbol(op: Operation, ref: str | StringAttr | SymbolRefAttr) -> Opera
         return lookup_symbol_in_table(anchor, ref.data)
     found = lookup_symbol_in_table(anchor, ref.root_reference.data)
     for nested in ref.nested_references.data:
-        if found is None or not found.has_trait(SymbolTable):
+        if found is None or not _is_symbol_table(found):
             return None
         found = lookup_symbol_in_table(found, nested.data)
     return found
