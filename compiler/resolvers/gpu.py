@@ -96,6 +96,13 @@ _CDNA4_MMA = (
     "MFMA_I32_16x16x32_I8 MFMA_I32_32x32x16_I8 MFMA_F64_16x16x4_F64 MFMA_F32_16x16x4_F32 "
     "MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16"
 ).split()
+# CDNA1 (gfx908): the first MFMA generation.
+_CDNA1_MMA = "MFMA_F32_16x16x4_F32 MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16 MFMA_I32_16x16x16_I8 MFMA_I32_32x32x8_I8".split()
+# RDNA3 (gfx1100): wave32/wave64 WMMA.
+_RDNA3_MMA = (
+    "WMMAR3_F32_16x16x16_F16 WMMAR3_F16_16x16x16_F16 WMMAR3_F32_16x16x16_BF16 WMMAR3_BF16_16x16x16_BF16 "
+    "WMMAR3_I32_16x16x16_I8"
+).split()
 # CDNA4's block-scaled intrinsics, one entry per supported input type (output f32).
 _CDNA4_SCALED_MMA = [
     f"<intrinsic = {intrinsic}, lhs_elem_type = {t}, rhs_elem_type = {t}, acc_elem_type = f32>"
@@ -120,13 +127,23 @@ _CDNA2_MMA_3_13 = (
     "MFMA_F32_16x16x1x4B_F32 MFMA_F32_32x32x1x2B_F32 MFMA_I32_4x4x4x16B_I8 MFMA_I32_16x16x4x4B_I8 "
     "MFMA_I32_32x32x4x2B_I8"
 ).split()
+# CDNA1's block intrinsics (named as CDNA3 names them) follow its others.
+_CDNA1_BLOCK_MMA = (
+    "MFMA_F32_4x4x4x16B_F16 MFMA_F32_16x16x4x4B_F16 MFMA_F32_32x32x4x2B_F16 MFMA_F32_4x4x1x16B_F32 "
+    "MFMA_F32_16x16x1x4B_F32 MFMA_F32_32x32x1x2B_F32 MFMA_I32_4x4x4x16B_I8 MFMA_I32_16x16x4x4B_I8 "
+    "MFMA_I32_32x32x4x2B_I8"
+).split()
 _MMA_3_13: dict[str, list[str]] = {
+    "gfx908": _CDNA1_MMA + _CDNA1_BLOCK_MMA,
+    "gfx1100": _RDNA3_MMA,
     "gfx90a": _CDNA2_MMA_3_13,
     "gfx942": _CDNA3_MMA + _BLOCK_MMA,
     "gfx950": _CDNA4_MMA + _BLOCK_MMA,
 }
 # IREE 3.13's memory fields: arch -> (dma_sizes, workgroup_memory_bank_count).
 _MEMORY_3_13: dict[str, tuple[list[int], int]] = {
+    "gfx908": ([], 32),
+    "gfx1100": ([], 64),
     "gfx90a": ([], 32),
     "gfx942": ([32], 32),
     "gfx950": ([32, 128], 64),
@@ -134,12 +151,17 @@ _MEMORY_3_13: dict[str, tuple[list[int], int]] = {
 
 # arch -> (mma list, scaled mma list, max_workgroup_memory_bytes, vgpr_space_bits)
 _WGP_DETAILS: dict[str, tuple[list[str], list[str], int, int]] = {
+    "gfx908": (_CDNA1_MMA, [], 64 * 1024, 256 * 32),
+    "gfx1100": (_RDNA3_MMA, [], 64 * 1024, 256 * 32),
     "gfx90a": (_CDNA2_MMA, [], 64 * 1024, 256 * 32),
     "gfx942": (_CDNA3_MMA, [], 64 * 1024, 512 * 32),
     "gfx950": (_CDNA4_MMA, _CDNA4_SCALED_MMA, 160 * 1024, 512 * 32),
 }
 
-KNOWN_ROCM_ARCHS = tuple(sorted(_WGP_DETAILS))
+# RDNA runs wave32 or wave64; CDNA only wave64.
+_SUBGROUP_SIZES: dict[str, list[int]] = {"gfx1100": [32, 64]}
+
+KNOWN_ROCM_ARCHS = tuple(sorted(_WGP_DETAILS, key=lambda arch: (len(arch), arch)))
 
 
 ENCODING_LAYOUT_RESOLVERS = {
@@ -180,7 +202,7 @@ def rocm_target_text(arch: str, resolver: str = "data-tiling", era: str | EraPro
         "compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, "
         "subgroup = shuffle|arithmetic, dot = dp4xi8toi32, "
         f"mma = [{', '.join(f'<{name}>' for name in mma)}],{scaled_text} "
-        "subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], "
+        f"subgroup_size_choices = [{', '.join(map(str, _SUBGROUP_SIZES.get(arch, [64])))}], max_workgroup_sizes = [1024, 1024, 1024], "
         f"max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = {smem}, "
         "max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, "
         f"simds_per_wgp = 4, vgpr_space_bits = {vgpr}{memory_text}"
@@ -206,7 +228,7 @@ def _context() -> Context:
 def rocm_target(
     arch: str, resolver: str = "data-tiling", era: str | EraProfile | None = None
 ) -> hal.ExecutableTargetAttr:
-    """The executable target of a known AMD GPU (gfx90a, gfx942, gfx950); data tiling on by default.
+    """The executable target of a known AMD GPU (gfx908, gfx90a, gfx942, gfx950, gfx1100); data tiling on by default.
 
     Described as `era`'s IREE describes it (None: the run's era).
     """

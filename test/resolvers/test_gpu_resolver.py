@@ -69,6 +69,8 @@ def test_gfx942_target_prints_as_the_walkthrough():
         ("gfx90a", MMAIntrinsic.MFMA_F32_16x16x8_BF16, 8, 65536, 8192, 0),
         ("gfx942", MMAIntrinsic.MFMA_F32_16x16x16_BF16, 16, 65536, 16384, 0),
         ("gfx950", MMAIntrinsic.MFMA_F32_16x16x32_F16, 30, 163840, 16384, 12),
+        ("gfx908", MMAIntrinsic.MFMA_F32_16x16x4_F32, 5, 65536, 8192, 0),
+        ("gfx1100", MMAIntrinsic.WMMAR3_F32_16x16x16_F16, 5, 65536, 8192, 0),
     ],
 )
 def test_known_targets(arch, first_mma, count, smem, vgpr, scaled):
@@ -84,8 +86,8 @@ def test_known_targets(arch, first_mma, count, smem, vgpr, scaled):
 
 
 def test_unknown_arch():
-    with pytest.raises(ValueError, match="unknown ROCm architecture 'gfx1100'"):
-        gpu.rocm_target("gfx1100")
+    with pytest.raises(ValueError, match="unknown ROCm architecture 'gfx1030'"):
+        gpu.rocm_target("gfx1030")
 
 
 # ===--- data-tiled MMA ----------------------------------------------------=== #
