@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, DictionaryAttr, IntAttr, NoneAttr, i64
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.analysis.scaled_contraction import ScaledContractionDims
 from mini_iree.compiler.era import ERA_NAMES, EraProfile, era_profile
 from mini_iree.compiler.ir.memo import Memo
 from mini_iree.compiler.resolvers.interface import DataTilingResolver
@@ -55,10 +56,17 @@ from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
 from mini_iree.dialects.iree_gpu import (
     ACC,
     LHS,
+    LHS_SCALE,
     RHS,
+    RHS_SCALE,
+    SCALED_ACC,
     DataTiledMMAAttr,
+    DataTiledScaledMMAAttr,
     MMAIntrinsic,
+    ScaledMMAAttr,
+    ScaledMMAIntrinsicAttr,
     TargetAttr,
+    scaled_intrinsic_mnkkb,
     single_subgroup_layout,
 )
 
@@ -360,6 +368,17 @@ def _unroll_walkthrough(
     return intrinsics_m, subgroups_m, intrinsics_n, subgroups_n
 
 
+def _contraction_sizes(encoding: EncodingAttr) -> tuple[int, int] | None:
+    """(M, N) of a matmul or scaled matmul encoding (IREE's getEncodingContractionLikeSizes)."""
+    if encoding.get_op_type() is not EncodingOpType.SCALED_MATMUL:
+        return get_matmul_sizes(encoding)
+    dims = scaled_contraction_dims(encoding)
+    sizes = encoding.get_iteration_sizes()
+    if dims is None or not sizes:
+        return None
+    return (sizes[dims.m[0]] if dims.m else 1), (sizes[dims.n[0]] if dims.n else 1)
+
+
 def _intensity(m: int, n: int) -> float:
     return m * n / (m + n)
 
@@ -382,7 +401,7 @@ def _unroll_3_13(
     smem_bits = target.max_workgroup_memory_bytes * 8
     intrinsic_m, intrinsic_n, _ = intrinsic.shape
     max_m = max_n = max_mn = math.inf
-    sizes = get_matmul_sizes(encoding)
+    sizes = _contraction_sizes(encoding)
     if sizes is not None:
         m, n = sizes
         if m != DYNAMIC_INDEX:
@@ -423,7 +442,7 @@ def _unroll_3_13(
 
 def choose_data_tiled_mma(
     target: Attribute, encoding: EncodingAttr, era: str | EraProfile | None = None
-) -> DataTiledMMAAttr | None:
+) -> DataTiledMMAAttr | DataTiledScaledMMAAttr | None:
     """The `#iree_gpu.data_tiled_mma_layout` a matmul encoding gets on `target`, or None.
 
     None when the target is not a GPU with the register/memory limits data
@@ -433,6 +452,8 @@ def choose_data_tiled_mma(
     """
     profile = era_profile(era)
     info = gpu_target_info(target)
+    if info is not None and encoding.get_op_type() is EncodingOpType.SCALED_MATMUL:
+        return choose_data_tiled_scaled_mma(info, encoding, profile)
     if info is None or encoding.get_op_type() is not EncodingOpType.MATMUL:
         return None
     if info.max_load_instruction_bits is None or info.vgpr_space_bits is None or info.simds_per_wgp is None:
@@ -453,6 +474,148 @@ def choose_data_tiled_mma(
     return DataTiledMMAAttr(
         intrinsic, im, sm, in_, sn, intrinsics_k, 1, operands_interleaving_intrinsics_k=interleave_k
     )
+
+
+# ===----------------------------------------------------------------------=== #
+# Scaled (MX) matmuls
+# ===----------------------------------------------------------------------=== #
+
+SCALES_VECTOR_SIZE = 4
+"""A scaled MFMA takes its f8E8M0FNU scales four to a 32-bit register (IREE's getScalesVectorSize)."""
+
+
+def scaled_contraction_dims(encoding: EncodingAttr) -> ScaledContractionDims | None:
+    """Batch/M/N/K/Kb loops of a `scaled_matmul` encoding's root op, or None.
+
+    As IREE's getScaledContractionLikeDimInfo asserts: one K, one Kb, at most
+    one batch, M and N loop, and no loop of any other kind.
+    """
+    from mini_iree.compiler.analysis.scaled_contraction import infer_scaled_contraction_dims
+
+    if encoding.get_op_type() is not EncodingOpType.SCALED_MATMUL:
+        return None
+    maps = encoding.get_root_maps()
+    if len(maps) != 5 or any(m is None for m in maps):
+        return None
+    dims = infer_scaled_contraction_dims([m for m in maps if m is not None])
+    if dims is None or len(dims.k) != 1 or len(dims.kb) != 1:
+        return None
+    if any(len(loops) > 1 for loops in (dims.batch, dims.m, dims.n)):
+        return None
+    classified = len(dims.batch) + len(dims.m) + len(dims.n) + 2
+    if classified != maps[0].num_dims:  # type: ignore[union-attr]
+        return None
+    return dims
+
+
+def choose_scaled_intrinsic(target: TargetAttr, element_types: Sequence[Attribute]) -> ScaledMMAAttr | None:
+    """The first of the target's scaled intrinsics taking these LHS, RHS and result types.
+
+    IREE's chooseScaledIntrinsicMMAAttr: the encoding lists `[lhs, rhs,
+    lhs_scales, rhs_scales, result]`; the scales are always f8E8M0FNU.
+    """
+    if len(element_types) != 5:
+        return None
+    for mma in target.wgp.scaled_mma.data:
+        if (mma.lhs_elem_type, mma.rhs_elem_type, mma.acc_elem_type) == (
+            element_types[0],
+            element_types[1],
+            element_types[4],
+        ):
+            return mma
+    return None
+
+
+def _distributed_bits(mma: ScaledMMAAttr) -> list[int]:
+    """Bits one thread holds of each scaled operand (IREE's getDistributedTileTypes)."""
+    types = mma.distributed_tile_types()
+    assert types is not None
+    return [math.prod(t.get_shape()) * _bits(t.get_element_type()) for t in types]
+
+
+def choose_data_tiled_scaled_mma(
+    info: TargetAttr, encoding: EncodingAttr, era: str | EraProfile | None = None
+) -> DataTiledScaledMMAAttr | None:
+    """The `#iree_gpu.data_tiled_scaled_mma_layout` of a scaled matmul encoding, or None.
+
+    As IREE's chooseDataTiledMMAAttr for `scaled_matmul`: an input's bits
+    count its scales too (unrolling M, N or K unrolls both); K is unrolled
+    to a multiple of the scales vector size, so consecutive intrinsics share
+    one register of scales; M/N unrolling as for plain matmuls. Only the
+    scales interleave their K unrolling: LHS and RHS are loaded in blocks.
+    """
+    if info.max_load_instruction_bits is None or info.vgpr_space_bits is None or info.simds_per_wgp is None:
+        return None
+    if scaled_contraction_dims(encoding) is None:
+        return None
+    mma = choose_scaled_intrinsic(info, encoding.get_element_types())
+    if mma is None:
+        return None
+    lhs, rhs, lhs_scales, rhs_scales, acc = _distributed_bits(mma)
+    bits = (lhs + lhs_scales, rhs + rhs_scales, acc)
+    intrinsics_k = max(1, info.max_load_instruction_bits // min(bits[0], bits[1]))
+    intrinsics_k = math.lcm(intrinsics_k, SCALES_VECTOR_SIZE)
+    m, n, _, _ = scaled_intrinsic_mnkkb(mma.intrinsic.data)
+    unroll = _unroll_3_13 if era_profile(era).gpu_unroll_by_intensity else _unroll_walkthrough
+    im, sm, in_, sn = unroll(bits, intrinsics_k, info, encoding, _IntrinsicShape((m, n, 0)))
+    return DataTiledScaledMMAAttr(
+        ScaledMMAIntrinsicAttr(mma.intrinsic.data),
+        mma.lhs_elem_type,
+        mma.rhs_elem_type,
+        mma.acc_elem_type,
+        *(IntAttr(v) for v in (im, sm, in_, sn, intrinsics_k, 1)),
+        NoneAttr(),
+        NoneAttr(),
+        DenseArrayBase.from_list(i64, [LHS_SCALE, RHS_SCALE]),
+        NoneAttr(),
+    )
+
+
+@dataclass(frozen=True)
+class _IntrinsicShape:
+    """What the unrolling heuristics read of an intrinsic: its (M, N, K) shape."""
+
+    shape: tuple[int, int, int]
+
+
+def scaled_encoding_info(encoding: EncodingAttr, mma: DataTiledScaledMMAAttr) -> MaterializeEncodingInfo:
+    """The pack and swizzle of one scaled matmul operand (IREE's getEncodingInfoForMatmul
+    with a TileMxNxKxKb, then getEncodingSwizzle).
+
+    Present dims go in the order batch, M, N, K, Kb; all are outer dims, the
+    non-batch ones also tiled. The swizzle's groups follow the same order
+    (LHS [M, K, Kb], RHS [N, K, Kb], scales [M|N, K], result [M, N]): one the
+    operand should index but does not (a broadcast) is removed, outermost
+    first, as IREE removes them.
+    """
+    dims = scaled_contraction_dims(encoding)
+    info = MaterializeEncodingInfo()
+    if dims is None:
+        return info
+    tile_m, tile_n, tile_k, tile_kb = mma.tile_mnkkb()
+    operand = encoding.get_operand_index()
+    for loops, size in ((dims.batch, None), (dims.m, tile_m), (dims.n, tile_n), (dims.k, tile_k), (dims.kb, tile_kb)):
+        position = encoding.map_dim_to_operand_index(loops[0]) if loops else None
+        if position is None:
+            continue
+        info.outer_dims_perm.append(position)
+        if size is not None:
+            info.inner_dims_pos.append(position)
+            info.inner_tile_sizes.append(size)
+    if operand not in (LHS, RHS, LHS_SCALE, RHS_SCALE, SCALED_ACC):
+        return info
+    swizzle = mma.swizzle(operand)
+    should_have = (
+        (dims.m, operand in (LHS, SCALED_ACC)),
+        (dims.n, operand in (RHS, SCALED_ACC)),
+        (dims.k, operand in (LHS, RHS, LHS_SCALE, RHS_SCALE)),
+        (dims.kb, operand in (LHS, RHS)),
+    )
+    for loops, wanted in should_have:
+        if loops and wanted and encoding.map_dim_to_operand_index(loops[0]) is None:
+            _remove_group(swizzle, 0)
+    info.swizzle = swizzle
+    return info
 
 
 # ===----------------------------------------------------------------------=== #
@@ -504,6 +667,8 @@ def get_encoding_info(
     mma = choose_data_tiled_mma(target, encoding, era)
     if mma is None:
         return MaterializeEncodingInfo()
+    if isinstance(mma, DataTiledScaledMMAAttr):
+        return scaled_encoding_info(encoding, mma)
     m, n, k = mma.tile_mnk()
     info = get_encoding_info_for_matmul(encoding, MatmulTile(m, n, k))
     if info.is_identity():
