@@ -26,6 +26,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, static_shape, to_ir_shape
+from mini_iree.compiler.materialize_encoding.index_remap import remap_index_ops
 from mini_iree.dialects import iree_codegen, linalg, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 from mini_iree.dialects.iree_encoding import EncodingAttr
@@ -321,6 +322,7 @@ def lower_elementwise_generic(
 
     ins, outs = operands[:-1], operands[-1:]
     body = op.body.clone()
+    remap_index_ops(body, builder.entry, loop_of_source, out_piece_sizes)
     generic = linalg.GenericOp(
         list(ins),
         list(outs),
