@@ -56,3 +56,61 @@ func.func @packed_matmul(%a: tensor<37x45xi8>, %b: tensor<45x21xi8>, %c: tensor<
 // CDNA1:         iree_codegen.inner_tiled
 // CDNA1-SAME:      intrinsic = MFMA_I32_16x16x16_I8
 // CDNA1:         linalg.unpack
+
+// -----
+
+// linalg.index in a generic on a packed result: index d is rebuilt from the
+// packed loops, outer * tile + the tile's swizzle pieces (innermost first).
+// The 16 rows of an accumulator tile are split as the intrinsic's layout says:
+// 8 x 2 on RDNA3 (WMMA), 4 x 4 on CDNA1 (MFMA), with the columns whole.
+#acc = #iree_encoding.encoding<operand_index = 2, op_type = matmul, element_types = [f16, f16, f32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iteration_sizes = [37, 21, 64]>
+func.func @lower_triangle(%x: tensor<37x21xf32>) -> tensor<37x21xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = iree_encoding.set_encoding %x : tensor<37x21xf32> -> tensor<37x21xf32, #acc>
+  %1 = tensor.empty() : tensor<37x21xf32, #acc>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<37x21xf32, #acc>) outs(%1 : tensor<37x21xf32, #acc>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi sge, %i, %j : index
+    %v = arith.select %keep, %in, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<37x21xf32, #acc>
+  %3 = iree_encoding.unset_encoding %2 : tensor<37x21xf32, #acc> -> tensor<37x21xf32>
+  return %3 : tensor<37x21xf32>
+}
+// RDNA3-LABEL: func.func @lower_triangle(
+// RDNA3-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// RDNA3-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// RDNA3:         linalg.generic
+// RDNA3-SAME:      outs(%{{.+}} : tensor<3x2x8x2x16xf32>)
+// RDNA3:           %[[D0:.+]] = linalg.index 0 : index
+// RDNA3:           %[[D3:.+]] = linalg.index 3 : index
+// RDNA3:           %[[D2:.+]] = linalg.index 2 : index
+// RDNA3:           %[[MUL:.+]] = arith.muli %[[D2]], %[[C2]] : index
+// RDNA3:           %[[INNER:.+]] = arith.addi %[[D3]], %[[MUL]] : index
+// RDNA3:           %[[OUTER:.+]] = arith.muli %[[D0]], %[[C16]] : index
+// RDNA3:           %[[I:.+]] = arith.addi %[[OUTER]], %[[INNER]] : index
+// RDNA3:           %[[D1:.+]] = linalg.index 1 : index
+// RDNA3:           %[[D4:.+]] = linalg.index 4 : index
+// RDNA3:           %[[OUTER1:.+]] = arith.muli %[[D1]], %[[C16]] : index
+// RDNA3:           %[[J:.+]] = arith.addi %[[OUTER1]], %[[D4]] : index
+// RDNA3:           arith.cmpi sge, %[[I]], %[[J]] : index
+// CDNA1-LABEL: func.func @lower_triangle(
+// CDNA1-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CDNA1-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CDNA1:         linalg.generic
+// CDNA1-SAME:      outs(%{{.+}} : tensor<3x2x4x16x4xf32>)
+// CDNA1:           %[[D0:.+]] = linalg.index 0 : index
+// CDNA1:           %[[D4:.+]] = linalg.index 4 : index
+// CDNA1:           %[[D2:.+]] = linalg.index 2 : index
+// CDNA1:           %[[MUL:.+]] = arith.muli %[[D2]], %[[C4]] : index
+// CDNA1:           %[[INNER:.+]] = arith.addi %[[D4]], %[[MUL]] : index
+// CDNA1:           %[[OUTER:.+]] = arith.muli %[[D0]], %[[C16]] : index
+// CDNA1:           %[[I:.+]] = arith.addi %[[OUTER]], %[[INNER]] : index
+// CDNA1:           %[[D1:.+]] = linalg.index 1 : index
+// CDNA1:           %[[D3:.+]] = linalg.index 3 : index
+// CDNA1:           %[[OUTER1:.+]] = arith.muli %[[D1]], %[[C16]] : index
+// CDNA1:           %[[J:.+]] = arith.addi %[[OUTER1]], %[[D3]] : index
+// CDNA1:           arith.cmpi sge, %[[I]], %[[J]] : index
