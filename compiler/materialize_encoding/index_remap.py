@@ -18,9 +18,11 @@ Index constants go to the top of the function, as MLIR's folder puts them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.dialects import linalg
@@ -52,31 +54,39 @@ def remap_index_ops(
         return constants[value]
 
     for index_op in [op for op in body.walk() if isinstance(op, linalg.IndexOp)]:
-        dim = index_op.dim.value.data
-        point = InsertPoint.before(index_op)
-        new_ops = []
-
-        def emit(op):
-            op.location = index_op.location
-            Rewriter.insert_op(op, point)
-            new_ops.append(op)
-            return op.results[0]
-
-        value = emit(linalg.IndexOp(loop_of_source[(dim, None)]))
-        sizes = piece_sizes.get(dim)
-        if sizes:
-            inner: SSAValue | None = None
-            stride = 1
-            for piece in reversed(range(len(sizes))):
-                piece_index = emit(linalg.IndexOp(loop_of_source[(dim, piece)]))
-                if stride > 1:
-                    piece_index = emit(arith.MuliOp(piece_index, constant(stride, index_op)))
-                # IREE starts from 0; `0 + x` folds to `x`.
-                inner = piece_index if inner is None else emit(arith.AddiOp(inner, piece_index))
-                stride *= sizes[piece]
-            assert inner is not None
-            outer = emit(arith.MuliOp(value, constant(stride, index_op)))
-            value = emit(arith.AddiOp(outer, inner))
-        index_op.result.replace_all_uses_with(value)
+        index_op.result.replace_all_uses_with(_packed_index(index_op, loop_of_source, piece_sizes, constant))
         index_op.detach()
         index_op.erase()
+
+
+def _packed_index(
+    index_op: linalg.IndexOp,
+    loop_of_source: dict[Source, int],
+    piece_sizes: dict[int, tuple[int, ...]],
+    constant: Callable[[int, linalg.IndexOp], SSAValue],
+) -> SSAValue:
+    """The logical index of `index_op`'s dim, built before it from the packed loops."""
+    point = InsertPoint.before(index_op)
+
+    def emit(op: Operation) -> SSAValue:
+        op.location = index_op.location
+        Rewriter.insert_op(op, point)
+        return op.results[0]
+
+    dim = index_op.dim.value.data
+    value = emit(linalg.IndexOp(loop_of_source[(dim, None)]))
+    sizes = piece_sizes.get(dim)
+    if not sizes:
+        return value
+    inner: SSAValue | None = None
+    stride = 1
+    for piece in reversed(range(len(sizes))):
+        piece_index = emit(linalg.IndexOp(loop_of_source[(dim, piece)]))
+        if stride > 1:
+            piece_index = emit(arith.MuliOp(piece_index, constant(stride, index_op)))
+        # IREE starts from 0; `0 + x` folds to `x`.
+        inner = piece_index if inner is None else emit(arith.AddiOp(inner, piece_index))
+        stride *= sizes[piece]
+    assert inner is not None
+    outer = emit(arith.MuliOp(value, constant(stride, index_op)))
+    return emit(arith.AddiOp(outer, inner))
