@@ -1,4 +1,4 @@
-"""The GPU data-tiling resolver: `#iree_gpu.gpu_encoding_resolver<>` on AMD gfx9.
+"""The GPU data-tiling resolver: `#iree_gpu.gpu_encoding_resolver<>` on AMD GPUs (CDNA, RDNA3).
 
 A matmul operand is packed into tiles of one MMA intrinsic unrolled over the
 data tile (`#iree_gpu.data_tiled_mma_layout<...>`), and each tile is swizzled
@@ -22,6 +22,12 @@ IREE (Codegen/ExternalInterfaces/GPUEncodingExternalModels.cpp
 
 Unlike the CPU resolver there is no narrow-N transposition: `inner_tiled`
 takes the intrinsic's operand order as it is.
+
+A scaled (MX) matmul (`op_type = scaled_matmul`: lhs, rhs, their f8E8M0FNU
+scales, result) gets a `#iree_gpu.data_tiled_scaled_mma_layout<...>` the same
+way, from the target's scaled intrinsics (gfx950): the scales count towards
+the inputs' register use, K is unrolled to a whole register of scales, and
+each operand is packed in the order batch, M|N, K, Kb.
 
 The targets themselves (`rocm_target`) are described as the era's IREE
 describes them: IREE 3.13 also lists the block intrinsics and the chip's DMA
