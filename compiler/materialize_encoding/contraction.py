@@ -26,6 +26,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, static_shape, to_ir_shape
+from mini_iree.compiler.materialize_encoding.index_remap import remap_index_ops
 from mini_iree.dialects import iree_codegen, linalg, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 from mini_iree.dialects.iree_encoding import EncodingAttr
@@ -163,14 +164,19 @@ def lower_to_inner_tiled(
 ) -> SSAValue:
     """`iree_codegen.inner_tiled` with the data-tiled MMA `kind` over (b?, m, n, k).
 
-    IREE 3.13 also spells out the MMA semantics (`era`; None: the run's).
+    A scaled MMA `kind` takes the scaled contraction's five operands (IREE's
+    lowerContractionOrScaledContractionOpToInnerTiledOp). IREE 3.13 also
+    spells out the MMA semantics (`era`; None: the run's).
     """
     from mini_iree.compiler.resolvers.matmul_info import get_contraction_dims
     from mini_iree.dialects import iree_gpu
 
+    if isinstance(kind, iree_gpu.DataTiledScaledMMAAttr):
+        return _lower_scaled_to_inner_tiled(builder, op, kind, encodings, operands, era)
     dims = get_contraction_dims(encodings[LHS])
     if dims is None or not dims.m or not dims.n:
-        # IREE cannot data-tile matvec/vecmat on GPU either (iree-org/iree#23046).
+        # IREE 2026 types a matvec's RHS as a whole N x K intrinsic tile of which one
+        # row is the vector; mini-iree's layouts keep one swizzle group per packed dim.
         raise OpError(op, "only matmul-like contractions (with M and N loops) lower to iree_codegen.inner_tiled")
     loops = (["b"] if dims.batch else []) + ["m", "n", "k"]
     pos = {name: i for i, name in enumerate(loops)}
@@ -184,7 +190,73 @@ def lower_to_inner_tiled(
     reduction = linalg.IteratorTypeAttr.reduction()
     iterators = [parallel] * (len(loops) - 1) + [reduction]
     semantics = iree_gpu.MMASemanticsAttr(False, False) if era_profile(era).inner_tiled_semantics else None
-    inner = iree_codegen.InnerTiledOp([operands[LHS], operands[RHS]], [operands[RESULT]], maps, iterators, kind, semantics)
+    inner = iree_codegen.InnerTiledOp([operands[LHS], operands[RHS]], [operands[-1]], maps, iterators, kind, semantics)
+    return builder.insert(inner).results[0]
+
+
+def _operand_maps(
+    batch: Sequence[int], roles: dict[str, Sequence[int]], encodings: Sequence[EncodingAttr]
+) -> list[AffineMap]:
+    """Per operand, the (b?, m?, n?, k?) loops its encoding indexes, over the loops some operand has.
+
+    IREE's addDimsForOperand: the loops are numbered batch, M, N, K, skipping
+    the kinds the contraction lacks.
+    """
+    names = (["b"] if batch else []) + [name for name, loops in roles.items() if loops]
+    pos = {name: i for i, name in enumerate(names)}
+    maps = []
+    for encoding in encodings:
+        results = [AffineDimExpr(pos["b"])] if batch else []
+        for name, loops in roles.items():
+            if loops and encoding.map_dim_to_operand_index(loops[0]) is not None:
+                results.append(AffineDimExpr(pos[name]))
+        maps.append(AffineMap(len(names), 0, tuple(results)))
+    return maps
+
+
+def _iterators_of(op: Operation, count: int) -> list[linalg.IteratorTypeAttr]:
+    """The op's own iterator types, which IREE copies onto the inner_tiled op."""
+    iterators = [t if isinstance(t, linalg.IteratorTypeAttr) else linalg.IteratorTypeAttr(t) for t in _iterator_attrs(op)]
+    if len(iterators) != count:
+        raise OpError(op, f"has {len(iterators)} loops where its packed operands index {count}")
+    return iterators
+
+
+def _iterator_attrs(op: Operation) -> list[Attribute]:
+    get = getattr(op, "get_iterator_types", None)
+    if get is not None:
+        return list(get())
+    return list(op.iterator_types.data)  # type: ignore[attr-defined]
+
+
+def _lower_scaled_to_inner_tiled(
+    builder: Builder,
+    op: Operation,
+    kind: Attribute,
+    encodings: Sequence[EncodingAttr],
+    operands: Sequence[SSAValue],
+    era: str | EraProfile | None,
+) -> SSAValue:
+    """A scaled contraction: `inner_tiled` over (b?, m?, n?, k, kb) with the scaled MMA `kind`.
+
+    LHS and RHS index their loops and Kb, the scales theirs without Kb, the
+    result its own (IREE's scaled_matmul case).
+    """
+    from mini_iree.compiler.resolvers.gpu import scaled_contraction_dims
+    from mini_iree.dialects import iree_gpu
+
+    if len(encodings) != 5 or len(operands) != 5:
+        raise OpError(op, "a scaled contraction takes lhs, rhs, lhs_scales, rhs_scales and one init")
+    dims = scaled_contraction_dims(encodings[LHS])
+    if dims is None:
+        raise OpError(op, "is not a scaled contraction with one K and one Kb loop")
+    roles = {"m": dims.m, "n": dims.n, "k": dims.k}
+    maps = _operand_maps(dims.batch, roles, encodings)
+    count = maps[0].num_dims + 1
+    kb = AffineDimExpr(count - 1)
+    maps = [AffineMap(count, 0, m.results + ((kb,) if i in (0, 1) else ())) for i, m in enumerate(maps)]
+    semantics = iree_gpu.MMASemanticsAttr(False, False) if era_profile(era).inner_tiled_semantics else None
+    inner = iree_codegen.InnerTiledOp(list(operands[:4]), [operands[4]], maps, _iterators_of(op, count), kind, semantics)
     return builder.insert(inner).results[0]
 
 
@@ -250,6 +322,7 @@ def lower_elementwise_generic(
 
     ins, outs = operands[:-1], operands[-1:]
     body = op.body.clone()
+    remap_index_ops(body, builder.entry, loop_of_source, out_piece_sizes)
     generic = linalg.GenericOp(
         list(ins),
         list(outs),

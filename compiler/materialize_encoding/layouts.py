@@ -76,6 +76,46 @@ def _device_targets(op: Operation) -> list[hal.ExecutableTargetAttr]:
     return targets
 
 
+def adjust_tile_sizes_for_bitcast(
+    encoding: iree_encoding.EncodingAttr, storage_type: Attribute, info: MaterializeEncodingInfo
+) -> MaterializeEncodingInfo:
+    """The layout of a tensor stored in wider elements than the encoding's (IREE's adjustTileSizesForBitcast).
+
+    An `original_element_type` records the type before sub-byte values were
+    packed into wider storage (two f16 per f32, two i4 per i8). The innermost
+    tile, where the packing happened, then holds fewer storage elements:
+    scaled by original bits / storage bits, as is the innermost dim of its
+    swizzle. Layouts chosen by the resolver only; a serialized layout was
+    already chosen for the storage type.
+    """
+    import dataclasses
+
+    from mini_iree.dialects.iree_codegen import TileSwizzle
+
+    original = encoding.original_element_type
+    if isinstance(original, NoneAttr) or original == storage_type or not info.inner_tile_sizes:
+        return info
+    original_bits = getattr(original, "bitwidth", None)
+    storage_bits = getattr(storage_type, "bitwidth", None)
+    if not isinstance(original_bits, int) or not isinstance(storage_bits, int):
+        return info
+    if info.inner_tile_sizes[-1] == DYNAMIC_INDEX:
+        return info
+
+    def scaled(size: int) -> int:
+        if (size * original_bits) % storage_bits:
+            raise ValueError(f"a tile of {size} {original} elements does not fill whole {storage_type} elements")
+        return size * original_bits // storage_bits
+
+    tiles = [*info.inner_tile_sizes[:-1], scaled(info.inner_tile_sizes[-1])]
+    swizzle = info.swizzle
+    if swizzle is not None and swizzle.expand_shape:
+        groups = [list(group) for group in swizzle.expand_shape]
+        groups[-1][-1] = dataclasses.replace(groups[-1][-1], size=scaled(groups[-1][-1].size))
+        swizzle = TileSwizzle(groups, list(swizzle.permutation))
+    return dataclasses.replace(info, inner_tile_sizes=tiles, swizzle=swizzle)
+
+
 def _layouts_of(encoding: Attribute) -> list[Attribute] | None:
     """The serialized layouts an encoding carries (`#iree_encoding.layout<[...]>`, or the older
     `#iree_encoding.encoding<..., layouts = [...]>`); None when it carries none."""
@@ -126,7 +166,7 @@ class LayoutSource:
     """The era whose GPU heuristics resolve encodings (None: the run's)."""
     padding_resolver: Attribute | None = None
     """The target's padding resolver, configured with its L1 cache (IREE's padding materialization)."""
-    _cache: dict[Attribute, MaterializeEncodingInfo] = field(default_factory=dict)
+    _cache: dict[tuple[Attribute, Attribute], MaterializeEncodingInfo] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.era = era_profile(self.era)
@@ -187,12 +227,15 @@ class LayoutSource:
         if not isinstance(ty, TensorType) or isinstance(ty.encoding, NoneAttr):
             return None
         encoding = ty.encoding
-        if encoding in self._cache:
-            return self._cache[encoding]
+        key = (encoding, ty.get_element_type())
+        if key in self._cache:
+            return self._cache[key]
         info = self._resolve(op, encoding)
         if DYNAMIC_INDEX in info.inner_tile_sizes:
             info = self._runtime_tiles(op, encoding)
-        self._cache[encoding] = info
+        elif isinstance(encoding, iree_encoding.EncodingAttr) and _layouts_of(encoding) is None:
+            info = adjust_tile_sizes_for_bitcast(encoding, ty.get_element_type(), info)
+        self._cache[key] = info
         return info
 
     def _runtime_tiles(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:

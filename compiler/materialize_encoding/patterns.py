@@ -416,7 +416,9 @@ class MaterializeContractionOp(_ConversionPattern):
                 rewriter.insert(new, InsertPoint.before(op))
                 self.c.replace(rewriter, op, list(new.results))
                 return
-            if len(operands) != 3 or len(op.results) != 1:
+            # A scaled (MX) contraction takes both scales as two more inputs.
+            scaled = _is_scaled_contraction(op)
+            if len(operands) != (5 if scaled else 3) or len(op.results) != 1:
                 raise OpError(op, "only contractions with two inputs and one init are materialized")
             infos = [self.c.info(op, v.type) for v in operands]
             new_operands = [self.c.remapped(op, v) for v in operands]
@@ -430,9 +432,9 @@ class MaterializeContractionOp(_ConversionPattern):
             encodings = [v.type.encoding for v in operands]  # type: ignore[attr-defined]
             if not all(isinstance(e, iree_encoding.EncodingAttr) for e in encodings) or [
                 e.get_operand_index() for e in encodings
-            ] != [0, 1, 2]:
+            ] != list(range(len(operands))):
                 raise OpError(op, "expects #iree_encoding.encoding with operand indices 0, 1, 2 on lhs, rhs and init")
-            if isinstance(op, linalg.GenericOp) and not _is_mul_add_body(op):
+            if isinstance(op, linalg.GenericOp) and not scaled and not _is_mul_add_body(op):
                 raise OpError(op, "is not a multiply-accumulate contraction")
             if any(i is None or i.is_identity() for i in infos):
                 raise OpError(op, "has operands with and without packed layouts")
@@ -448,10 +450,16 @@ class MaterializeContractionOp(_ConversionPattern):
                 if any(s is None for s in sizes):
                     raise OpError(op, "operand sizes of the packed operands are unknown")
                 result, _ = lower_to_mmt4d(builder, op, encodings, infos, new_operands, sizes)  # type: ignore[arg-type]
-            acc = new_operands[2]
+            acc = new_operands[-1]
             if acc in self.c.logical:
                 self.c.record(result, self.c.logical[acc], self.c.packed[acc])
             self.c.replace(rewriter, op, [result])
+
+
+def _is_scaled_contraction(op: Operation) -> bool:
+    from mini_iree.compiler.analysis.scaled_contraction import scaled_contraction_dims
+
+    return scaled_contraction_dims(op) is not None
 
 
 def _clone_on(op: Operation, operands: list[SSAValue]) -> Operation:

@@ -1,4 +1,4 @@
-"""The GPU data-tiling resolver: `#iree_gpu.gpu_encoding_resolver<>` on AMD gfx9.
+"""The GPU data-tiling resolver: `#iree_gpu.gpu_encoding_resolver<>` on AMD GPUs (CDNA, RDNA3).
 
 A matmul operand is packed into tiles of one MMA intrinsic unrolled over the
 data tile (`#iree_gpu.data_tiled_mma_layout<...>`), and each tile is swizzled
@@ -23,6 +23,12 @@ IREE (Codegen/ExternalInterfaces/GPUEncodingExternalModels.cpp
 Unlike the CPU resolver there is no narrow-N transposition: `inner_tiled`
 takes the intrinsic's operand order as it is.
 
+A scaled (MX) matmul (`op_type = scaled_matmul`: lhs, rhs, their f8E8M0FNU
+scales, result) gets a `#iree_gpu.data_tiled_scaled_mma_layout<...>` the same
+way, from the target's scaled intrinsics (gfx950): the scales count towards
+the inputs' register use, K is unrolled to a whole register of scales, and
+each operand is packed in the order batch, M|N, K, Kb.
+
 The targets themselves (`rocm_target`) are described as the era's IREE
 describes them: IREE 3.13 also lists the block intrinsics and the chip's DMA
 sizes and LDS bank count.
@@ -36,9 +42,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, DictionaryAttr, IntAttr, NoneAttr, i64
 from xdsl.ir import Attribute
 
+from mini_iree.compiler.analysis.scaled_contraction import ScaledContractionDims
 from mini_iree.compiler.era import ERA_NAMES, EraProfile, era_profile
 from mini_iree.compiler.ir.memo import Memo
 from mini_iree.compiler.resolvers.interface import DataTilingResolver
@@ -55,10 +62,17 @@ from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
 from mini_iree.dialects.iree_gpu import (
     ACC,
     LHS,
+    LHS_SCALE,
     RHS,
+    RHS_SCALE,
+    SCALED_ACC,
     DataTiledMMAAttr,
+    DataTiledScaledMMAAttr,
     MMAIntrinsic,
+    ScaledMMAAttr,
+    ScaledMMAIntrinsicAttr,
     TargetAttr,
+    scaled_intrinsic_mnkkb,
     single_subgroup_layout,
 )
 
@@ -96,6 +110,13 @@ _CDNA4_MMA = (
     "MFMA_I32_16x16x32_I8 MFMA_I32_32x32x16_I8 MFMA_F64_16x16x4_F64 MFMA_F32_16x16x4_F32 "
     "MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16"
 ).split()
+# CDNA1 (gfx908): the first MFMA generation.
+_CDNA1_MMA = "MFMA_F32_16x16x4_F32 MFMA_F32_16x16x16_F16 MFMA_F32_32x32x8_F16 MFMA_I32_16x16x16_I8 MFMA_I32_32x32x8_I8".split()
+# RDNA3 (gfx1100): wave32/wave64 WMMA.
+_RDNA3_MMA = (
+    "WMMAR3_F32_16x16x16_F16 WMMAR3_F16_16x16x16_F16 WMMAR3_F32_16x16x16_BF16 WMMAR3_BF16_16x16x16_BF16 "
+    "WMMAR3_I32_16x16x16_I8"
+).split()
 # CDNA4's block-scaled intrinsics, one entry per supported input type (output f32).
 _CDNA4_SCALED_MMA = [
     f"<intrinsic = {intrinsic}, lhs_elem_type = {t}, rhs_elem_type = {t}, acc_elem_type = f32>"
@@ -120,13 +141,23 @@ _CDNA2_MMA_3_13 = (
     "MFMA_F32_16x16x1x4B_F32 MFMA_F32_32x32x1x2B_F32 MFMA_I32_4x4x4x16B_I8 MFMA_I32_16x16x4x4B_I8 "
     "MFMA_I32_32x32x4x2B_I8"
 ).split()
+# CDNA1's block intrinsics (named as CDNA3 names them) follow its others.
+_CDNA1_BLOCK_MMA = (
+    "MFMA_F32_4x4x4x16B_F16 MFMA_F32_16x16x4x4B_F16 MFMA_F32_32x32x4x2B_F16 MFMA_F32_4x4x1x16B_F32 "
+    "MFMA_F32_16x16x1x4B_F32 MFMA_F32_32x32x1x2B_F32 MFMA_I32_4x4x4x16B_I8 MFMA_I32_16x16x4x4B_I8 "
+    "MFMA_I32_32x32x4x2B_I8"
+).split()
 _MMA_3_13: dict[str, list[str]] = {
+    "gfx908": _CDNA1_MMA + _CDNA1_BLOCK_MMA,
+    "gfx1100": _RDNA3_MMA,
     "gfx90a": _CDNA2_MMA_3_13,
     "gfx942": _CDNA3_MMA + _BLOCK_MMA,
     "gfx950": _CDNA4_MMA + _BLOCK_MMA,
 }
 # IREE 3.13's memory fields: arch -> (dma_sizes, workgroup_memory_bank_count).
 _MEMORY_3_13: dict[str, tuple[list[int], int]] = {
+    "gfx908": ([], 32),
+    "gfx1100": ([], 64),
     "gfx90a": ([], 32),
     "gfx942": ([32], 32),
     "gfx950": ([32, 128], 64),
@@ -134,12 +165,17 @@ _MEMORY_3_13: dict[str, tuple[list[int], int]] = {
 
 # arch -> (mma list, scaled mma list, max_workgroup_memory_bytes, vgpr_space_bits)
 _WGP_DETAILS: dict[str, tuple[list[str], list[str], int, int]] = {
+    "gfx908": (_CDNA1_MMA, [], 64 * 1024, 256 * 32),
+    "gfx1100": (_RDNA3_MMA, [], 64 * 1024, 256 * 32),
     "gfx90a": (_CDNA2_MMA, [], 64 * 1024, 256 * 32),
     "gfx942": (_CDNA3_MMA, [], 64 * 1024, 512 * 32),
     "gfx950": (_CDNA4_MMA, _CDNA4_SCALED_MMA, 160 * 1024, 512 * 32),
 }
 
-KNOWN_ROCM_ARCHS = tuple(sorted(_WGP_DETAILS))
+# RDNA runs wave32 or wave64; CDNA only wave64.
+_SUBGROUP_SIZES: dict[str, list[int]] = {"gfx1100": [32, 64]}
+
+KNOWN_ROCM_ARCHS = tuple(sorted(_WGP_DETAILS, key=lambda arch: (len(arch), arch)))
 
 
 ENCODING_LAYOUT_RESOLVERS = {
@@ -180,7 +216,7 @@ def rocm_target_text(arch: str, resolver: str = "data-tiling", era: str | EraPro
         "compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, "
         "subgroup = shuffle|arithmetic, dot = dp4xi8toi32, "
         f"mma = [{', '.join(f'<{name}>' for name in mma)}],{scaled_text} "
-        "subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], "
+        f"subgroup_size_choices = [{', '.join(map(str, _SUBGROUP_SIZES.get(arch, [64])))}], max_workgroup_sizes = [1024, 1024, 1024], "
         f"max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = {smem}, "
         "max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, "
         f"simds_per_wgp = 4, vgpr_space_bits = {vgpr}{memory_text}"
@@ -206,7 +242,7 @@ def _context() -> Context:
 def rocm_target(
     arch: str, resolver: str = "data-tiling", era: str | EraProfile | None = None
 ) -> hal.ExecutableTargetAttr:
-    """The executable target of a known AMD GPU (gfx90a, gfx942, gfx950); data tiling on by default.
+    """The executable target of a known AMD GPU (gfx908, gfx90a, gfx942, gfx950, gfx1100); data tiling on by default.
 
     Described as `era`'s IREE describes it (None: the run's era).
     """
@@ -338,6 +374,17 @@ def _unroll_walkthrough(
     return intrinsics_m, subgroups_m, intrinsics_n, subgroups_n
 
 
+def _contraction_sizes(encoding: EncodingAttr) -> tuple[int, int] | None:
+    """(M, N) of a matmul or scaled matmul encoding (IREE's getEncodingContractionLikeSizes)."""
+    if encoding.get_op_type() is not EncodingOpType.SCALED_MATMUL:
+        return get_matmul_sizes(encoding)
+    dims = scaled_contraction_dims(encoding)
+    sizes = encoding.get_iteration_sizes()
+    if dims is None or not sizes:
+        return None
+    return (sizes[dims.m[0]] if dims.m else 1), (sizes[dims.n[0]] if dims.n else 1)
+
+
 def _intensity(m: int, n: int) -> float:
     return m * n / (m + n)
 
@@ -360,7 +407,7 @@ def _unroll_3_13(
     smem_bits = target.max_workgroup_memory_bytes * 8
     intrinsic_m, intrinsic_n, _ = intrinsic.shape
     max_m = max_n = max_mn = math.inf
-    sizes = get_matmul_sizes(encoding)
+    sizes = _contraction_sizes(encoding)
     if sizes is not None:
         m, n = sizes
         if m != DYNAMIC_INDEX:
@@ -401,7 +448,7 @@ def _unroll_3_13(
 
 def choose_data_tiled_mma(
     target: Attribute, encoding: EncodingAttr, era: str | EraProfile | None = None
-) -> DataTiledMMAAttr | None:
+) -> DataTiledMMAAttr | DataTiledScaledMMAAttr | None:
     """The `#iree_gpu.data_tiled_mma_layout` a matmul encoding gets on `target`, or None.
 
     None when the target is not a GPU with the register/memory limits data
@@ -411,6 +458,8 @@ def choose_data_tiled_mma(
     """
     profile = era_profile(era)
     info = gpu_target_info(target)
+    if info is not None and encoding.get_op_type() is EncodingOpType.SCALED_MATMUL:
+        return choose_data_tiled_scaled_mma(info, encoding, profile)
     if info is None or encoding.get_op_type() is not EncodingOpType.MATMUL:
         return None
     if info.max_load_instruction_bits is None or info.vgpr_space_bits is None or info.simds_per_wgp is None:
@@ -431,6 +480,148 @@ def choose_data_tiled_mma(
     return DataTiledMMAAttr(
         intrinsic, im, sm, in_, sn, intrinsics_k, 1, operands_interleaving_intrinsics_k=interleave_k
     )
+
+
+# ===----------------------------------------------------------------------=== #
+# Scaled (MX) matmuls
+# ===----------------------------------------------------------------------=== #
+
+SCALES_VECTOR_SIZE = 4
+"""A scaled MFMA takes its f8E8M0FNU scales four to a 32-bit register (IREE's getScalesVectorSize)."""
+
+
+def scaled_contraction_dims(encoding: EncodingAttr) -> ScaledContractionDims | None:
+    """Batch/M/N/K/Kb loops of a `scaled_matmul` encoding's root op, or None.
+
+    As IREE's getScaledContractionLikeDimInfo asserts: one K, one Kb, at most
+    one batch, M and N loop, and no loop of any other kind.
+    """
+    from mini_iree.compiler.analysis.scaled_contraction import infer_scaled_contraction_dims
+
+    if encoding.get_op_type() is not EncodingOpType.SCALED_MATMUL:
+        return None
+    maps = encoding.get_root_maps()
+    if len(maps) != 5 or any(m is None for m in maps):
+        return None
+    dims = infer_scaled_contraction_dims([m for m in maps if m is not None])
+    if dims is None or len(dims.k) != 1 or len(dims.kb) != 1:
+        return None
+    if any(len(loops) > 1 for loops in (dims.batch, dims.m, dims.n)):
+        return None
+    classified = len(dims.batch) + len(dims.m) + len(dims.n) + 2
+    if classified != maps[0].num_dims:  # type: ignore[union-attr]
+        return None
+    return dims
+
+
+def choose_scaled_intrinsic(target: TargetAttr, element_types: Sequence[Attribute]) -> ScaledMMAAttr | None:
+    """The first of the target's scaled intrinsics taking these LHS, RHS and result types.
+
+    IREE's chooseScaledIntrinsicMMAAttr: the encoding lists `[lhs, rhs,
+    lhs_scales, rhs_scales, result]`; the scales are always f8E8M0FNU.
+    """
+    if len(element_types) != 5:
+        return None
+    for mma in target.wgp.scaled_mma.data:
+        if (mma.lhs_elem_type, mma.rhs_elem_type, mma.acc_elem_type) == (
+            element_types[0],
+            element_types[1],
+            element_types[4],
+        ):
+            return mma
+    return None
+
+
+def _distributed_bits(mma: ScaledMMAAttr) -> list[int]:
+    """Bits one thread holds of each scaled operand (IREE's getDistributedTileTypes)."""
+    types = mma.distributed_tile_types()
+    assert types is not None
+    return [math.prod(t.get_shape()) * _bits(t.get_element_type()) for t in types]
+
+
+def choose_data_tiled_scaled_mma(
+    info: TargetAttr, encoding: EncodingAttr, era: str | EraProfile | None = None
+) -> DataTiledScaledMMAAttr | None:
+    """The `#iree_gpu.data_tiled_scaled_mma_layout` of a scaled matmul encoding, or None.
+
+    As IREE's chooseDataTiledMMAAttr for `scaled_matmul`: an input's bits
+    count its scales too (unrolling M, N or K unrolls both); K is unrolled
+    to a multiple of the scales vector size, so consecutive intrinsics share
+    one register of scales; M/N unrolling as for plain matmuls. Only the
+    scales interleave their K unrolling: LHS and RHS are loaded in blocks.
+    """
+    if info.max_load_instruction_bits is None or info.vgpr_space_bits is None or info.simds_per_wgp is None:
+        return None
+    if scaled_contraction_dims(encoding) is None:
+        return None
+    mma = choose_scaled_intrinsic(info, encoding.get_element_types())
+    if mma is None:
+        return None
+    lhs, rhs, lhs_scales, rhs_scales, acc = _distributed_bits(mma)
+    bits = (lhs + lhs_scales, rhs + rhs_scales, acc)
+    intrinsics_k = max(1, info.max_load_instruction_bits // min(bits[0], bits[1]))
+    intrinsics_k = math.lcm(intrinsics_k, SCALES_VECTOR_SIZE)
+    m, n, _, _ = scaled_intrinsic_mnkkb(mma.intrinsic.data)
+    unroll = _unroll_3_13 if era_profile(era).gpu_unroll_by_intensity else _unroll_walkthrough
+    im, sm, in_, sn = unroll(bits, intrinsics_k, info, encoding, _IntrinsicShape((m, n, 0)))
+    return DataTiledScaledMMAAttr(
+        ScaledMMAIntrinsicAttr(mma.intrinsic.data),
+        mma.lhs_elem_type,
+        mma.rhs_elem_type,
+        mma.acc_elem_type,
+        *(IntAttr(v) for v in (im, sm, in_, sn, intrinsics_k, 1)),
+        NoneAttr(),
+        NoneAttr(),
+        DenseArrayBase.from_list(i64, [LHS_SCALE, RHS_SCALE]),
+        NoneAttr(),
+    )
+
+
+@dataclass(frozen=True)
+class _IntrinsicShape:
+    """What the unrolling heuristics read of an intrinsic: its (M, N, K) shape."""
+
+    shape: tuple[int, int, int]
+
+
+def scaled_encoding_info(encoding: EncodingAttr, mma: DataTiledScaledMMAAttr) -> MaterializeEncodingInfo:
+    """The pack and swizzle of one scaled matmul operand (IREE's getEncodingInfoForMatmul
+    with a TileMxNxKxKb, then getEncodingSwizzle).
+
+    Present dims go in the order batch, M, N, K, Kb; all are outer dims, the
+    non-batch ones also tiled. The swizzle's groups follow the same order
+    (LHS [M, K, Kb], RHS [N, K, Kb], scales [M|N, K], result [M, N]): one the
+    operand should index but does not (a broadcast) is removed, outermost
+    first, as IREE removes them.
+    """
+    dims = scaled_contraction_dims(encoding)
+    info = MaterializeEncodingInfo()
+    if dims is None:
+        return info
+    tile_m, tile_n, tile_k, tile_kb = mma.tile_mnkkb()
+    operand = encoding.get_operand_index()
+    for loops, size in ((dims.batch, None), (dims.m, tile_m), (dims.n, tile_n), (dims.k, tile_k), (dims.kb, tile_kb)):
+        position = encoding.map_dim_to_operand_index(loops[0]) if loops else None
+        if position is None:
+            continue
+        info.outer_dims_perm.append(position)
+        if size is not None:
+            info.inner_dims_pos.append(position)
+            info.inner_tile_sizes.append(size)
+    if operand not in (LHS, RHS, LHS_SCALE, RHS_SCALE, SCALED_ACC):
+        return info
+    swizzle = mma.swizzle(operand)
+    should_have = (
+        (dims.m, operand in (LHS, SCALED_ACC)),
+        (dims.n, operand in (RHS, SCALED_ACC)),
+        (dims.k, operand in (LHS, RHS, LHS_SCALE, RHS_SCALE)),
+        (dims.kb, operand in (LHS, RHS)),
+    )
+    for loops, wanted in should_have:
+        if loops and wanted and encoding.map_dim_to_operand_index(loops[0]) is None:
+            _remove_group(swizzle, 0)
+    info.swizzle = swizzle
+    return info
 
 
 # ===----------------------------------------------------------------------=== #
@@ -482,6 +673,8 @@ def get_encoding_info(
     mma = choose_data_tiled_mma(target, encoding, era)
     if mma is None:
         return MaterializeEncodingInfo()
+    if isinstance(mma, DataTiledScaledMMAAttr):
+        return scaled_encoding_info(encoding, mma)
     m, n, k = mma.tile_mnk()
     info = get_encoding_info_for_matmul(encoding, MatmulTile(m, n, k))
     if info.is_identity():

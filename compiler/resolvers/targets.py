@@ -7,7 +7,8 @@ build one:
     x86_64:+avx,+avx2,+fma      features as LLVM spells them, matched token by token
     aarch64:+neon,+i8mm         (also riscv64:+m,+a,+f,+d,+v,+zvl256b and riscv32:...)
     vmvx                        the portable VMVX backend
-    gfx942, gfx90a, gfx950      AMD GPUs (built by the GPU resolver's module)
+    gfx942, gfx90a, gfx950      AMD GPUs (built by the GPU resolver's module;
+    gfx908, gfx1100             also CDNA1 and RDNA3)
     gfx942:encoding-layout-resolver=pad
                                 the GPU with IREE's `--iree-hip-encoding-layout-resolver`
                                 (`data-tiling`, the default; `pad`; `none`)
@@ -43,7 +44,7 @@ from mini_iree.dialects.iree_cpu import CPUEncodingResolverAttr, VMVXEncodingRes
 ACCEPTED_FORMS = (
     "accepted targets: '#hal.executable.target<...>' IR text; 'ARCH' or 'ARCH:+feat1,+feat2,...' "
     "with ARCH one of x86_64, aarch64, riscv64, riscv32 (e.g. 'x86_64:+avx,+avx2,+fma', "
-    "'riscv64:+m,+a,+f,+d,+v,+zvl256b'); 'vmvx'; a GPU architecture (gfx942, gfx90a, gfx950); "
+    "'riscv64:+m,+a,+f,+d,+v,+zvl256b'); 'vmvx'; a GPU architecture (gfx942, gfx90a, gfx950, gfx908, gfx1100); "
     "a 'ukernels=VALUE' token may follow the features (e.g. 'vmvx:ukernels=all'); a GPU takes "
     "'encoding-layout-resolver=data-tiling|pad|none' (e.g. 'gfx942:encoding-layout-resolver=pad')"
 )

@@ -69,6 +69,8 @@ def test_gfx942_target_prints_as_the_walkthrough():
         ("gfx90a", MMAIntrinsic.MFMA_F32_16x16x8_BF16, 8, 65536, 8192, 0),
         ("gfx942", MMAIntrinsic.MFMA_F32_16x16x16_BF16, 16, 65536, 16384, 0),
         ("gfx950", MMAIntrinsic.MFMA_F32_16x16x32_F16, 30, 163840, 16384, 12),
+        ("gfx908", MMAIntrinsic.MFMA_F32_16x16x4_F32, 5, 65536, 8192, 0),
+        ("gfx1100", MMAIntrinsic.WMMAR3_F32_16x16x16_F16, 5, 65536, 8192, 0),
     ],
 )
 def test_known_targets(arch, first_mma, count, smem, vgpr, scaled):
@@ -84,8 +86,8 @@ def test_known_targets(arch, first_mma, count, smem, vgpr, scaled):
 
 
 def test_unknown_arch():
-    with pytest.raises(ValueError, match="unknown ROCm architecture 'gfx1100'"):
-        gpu.rocm_target("gfx1100")
+    with pytest.raises(ValueError, match="unknown ROCm architecture 'gfx1030'"):
+        gpu.rocm_target("gfx1030")
 
 
 # ===--- data-tiled MMA ----------------------------------------------------=== #
@@ -300,3 +302,63 @@ def test_3_13_serialized_layout_text():
     for operand, reference in zip(("lhs", "rhs"), _reference_layouts(path)):
         got = serialize_encoding(gpu.rocm_target("gfx942"), encoding(F32, (D, D, D), operand), gpu_era="3.13")
         assert text(got) == reference
+
+
+# ===--- scaled (MX) matmuls -----------------------------------------------=== #
+
+_SCALED_MAPS = (
+    "[affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, "
+    "affine_map<(d0, d1, d2, d3) -> (d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>, "
+    "affine_map<(d0, d1, d2, d3) -> (d0, d1)>]"
+)
+
+
+def _scaled_encoding(operand: int, sizes: str) -> EncodingAttr:
+    from xdsl.parser import Parser
+
+    text = (
+        f"#iree_encoding.encoding<operand_index = {operand} : index, op_type = scaled_matmul, "
+        "element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], "
+        f"user_indexing_maps = {_SCALED_MAPS}, iteration_sizes = [{sizes}]>"
+    )
+    attr = Parser(gpu._context(), text).parse_attribute()
+    assert isinstance(attr, EncodingAttr)
+    return attr
+
+
+@pytest.mark.parametrize(
+    ("sizes", "unrolling"),
+    [
+        # Large M and N: 4 x 4 intrinsics in total (by hand: each thread holds 128 + 8 bits of an
+        # input, 128 bits of the result; 16384 VGPR bits), half of each as subgroups.
+        ("1024, 2048, 128, 32", (2, 2, 2, 2)),
+        # 255 x 513 fills fewer than the 512 workgroups' worth of 16 x 16 tiles: no unrolling.
+        ("255, 513, 127, 32", (1, 1, 1, 1)),
+    ],
+)
+def test_scaled_matmul_unrolling(sizes, unrolling):
+    """IREE's chooseDataTiledMMAAttr for scaled_matmul: K unrolled to the 4 scales of a register."""
+    mma = gpu.choose_data_tiled_mma(gpu.rocm_target("gfx950"), _scaled_encoding(4, sizes), "3.13")
+    assert mma is not None
+    text = str(mma)
+    assert text.startswith("#iree_gpu.data_tiled_scaled_mma_layout<intrinsic = MFMA_SCALE_F32_16x16x128_B32")
+    got = tuple(v.data for v in (mma.intrinsics_m, mma.subgroups_m, mma.intrinsics_n, mma.subgroups_n))
+    assert got == unrolling
+    assert mma.intrinsics_k.data == 4
+    assert "operands_interleaving_intrinsics_k = [2, 3]" in text
+
+
+def test_scaled_operand_layouts():
+    """Pack order batch, M|N, K, Kb; the scales tile M|N and K only."""
+    target = gpu.rocm_target("gfx950")
+    lhs = gpu.get_encoding_info(target, _scaled_encoding(0, "255, 513, 127, 32"), "3.13")
+    assert (lhs.outer_dims_perm, lhs.inner_dims_pos, lhs.inner_tile_sizes) == ([0, 1, 2], [0, 1, 2], [16, 16, 32])
+    scales = gpu.get_encoding_info(target, _scaled_encoding(3, "255, 513, 127, 32"), "3.13")
+    assert (scales.outer_dims_perm, scales.inner_dims_pos, scales.inner_tile_sizes) == ([0, 1], [0, 1], [16, 16])
+    assert scales.swizzle is not None and len(scales.swizzle.expand_shape) == 2
+
+
+def test_no_scaled_intrinsic_on_gfx942():
+    """gfx942 has no scaled MFMA: the scaled operands keep their layout."""
+    info = gpu.get_encoding_info(gpu.rocm_target("gfx942"), _scaled_encoding(0, "255, 513, 127, 32"), "3.13")
+    assert info.is_identity()

@@ -92,7 +92,7 @@ def test_text_small_static_3_13(capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--target", "gfx1100"], "error: unknown ROCm architecture 'gfx1100'"),
+        (["--target", "gfx1030"], "error: unknown ROCm architecture 'gfx1030'"),
         (["--target", "sparc"], "error: unknown target 'sparc'"),
         (["--target", '#hal.executable.target<"llvm-cpu", "x">'], "error: the target names no iree.encoding.resolver"),
         (["--types", "f32,f32"], "error: --types takes three element types"),

@@ -169,3 +169,22 @@ def test_bad_names_are_rejected(name):
     with pytest.raises(ValueError, match="accepted targets") as err:
         parse_target(name)
     assert "x86_64:+avx,+avx2,+fma" in str(err.value) and "gfx942" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "first_mma", "subgroup_sizes"),
+    [
+        # CDNA1: only wave64, the first MFMA generation (no bf16 or f64 MFMA yet).
+        ("gfx908", "MFMA_F32_16x16x4_F32", "[64]"),
+        # RDNA3: wave32 or wave64, WMMA only.
+        ("gfx1100", "WMMAR3_F32_16x16x16_F16", "[32, 64]"),
+    ],
+)
+def test_older_amd_gpus(name, first_mma, subgroup_sizes):
+    """gfx908 and gfx1100 as IREE's KnownTargets.cpp lists them (half gfx942's VGPRs)."""
+    text = str(parse_target(f"{name}:era=3.13"))
+    assert f'arch = "{name}"' in text
+    assert f"mma = [<{first_mma}>" in text
+    assert f"subgroup_size_choices = {subgroup_sizes}" in text
+    assert "vgpr_space_bits = 8192" in text
+    assert "dma_sizes" not in text
