@@ -102,7 +102,29 @@ def numpy_dtype(type_: Attribute) -> np.dtype:
         import ml_dtypes
 
         return np.dtype(ml_dtypes.bfloat16)
+    small = _SMALL_FLOATS.get(type(type_).__name__)
+    if small is not None:
+        # The narrow floats of MX and FP8 (scaled matmuls, quantized models): ml_dtypes has them all.
+        import ml_dtypes
+
+        return np.dtype(getattr(ml_dtypes, small))
     raise TypeError(f"no numpy dtype for element type {type_}")
+
+
+# xDSL float type class -> its ml_dtypes name (looked up by name: the classes need not be imported).
+_SMALL_FLOATS: dict[str, str] = {
+    "Float4E2M1FNType": "float4_e2m1fn",
+    "Float6E2M3FNType": "float6_e2m3fn",
+    "Float6E3M2FNType": "float6_e3m2fn",
+    "Float8E3M4Type": "float8_e3m4",
+    "Float8E4M3Type": "float8_e4m3",
+    "Float8E4M3FNType": "float8_e4m3fn",
+    "Float8E4M3FNUZType": "float8_e4m3fnuz",
+    "Float8E4M3B11FNUZType": "float8_e4m3b11fnuz",
+    "Float8E5M2Type": "float8_e5m2",
+    "Float8E5M2FNUZType": "float8_e5m2fnuz",
+    "Float8E8M0FNUType": "float8_e8m0fnu",
+}
 
 
 _FIXED_DTYPES: dict[type, np.dtype] = {

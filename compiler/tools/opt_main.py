@@ -692,7 +692,7 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         type=_gpu_test_target,
         default=None,
         metavar="ARCH",
-        help="the GPU (gfx90a, gfx942, gfx950) that passes' test options compile for when the IR names no target",
+        help="the GPU (gfx908, gfx90a, gfx942, gfx950, gfx1100) that passes' test options compile for when the IR names no target",
     )
     parser.add_argument(
         "--iree-era",

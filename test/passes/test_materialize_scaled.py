@@ -1,8 +1,8 @@
 """The scaled (MX) matmul of materialize_device_encoding_scaled.mlir computes the same after
 materialization on gfx950: packed and swizzled for the scaled MFMA, one inner_tiled op, unpacked.
 
-The interpreter maps no numpy dtype to f4E2M1FN or f8E8M0FNU tensors yet; the test maps them to
-ml_dtypes' float4_e2m1fn and float8_e8m0fnu (f4 values and powers of two as scales).
+f4E2M1FN and f8E8M0FNU tensors are ml_dtypes' float4_e2m1fn and float8_e8m0fnu (f4 values and
+powers of two as scales).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from pathlib import Path
 
 import ml_dtypes
 import numpy as np
-import pytest
 from conftest import run_opt
 from xdsl.dialects.builtin import Float4E2M1FNType, Float8E8M0FNUType
 
@@ -22,9 +21,9 @@ PASS = "func.func(iree-codegen-materialize-device-encoding{test-gpu-encoding-res
 FP4_VALUES = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float32)
 
 
-def test_scaled_matmul_keeps_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(core._FIXED_DTYPES, Float4E2M1FNType, np.dtype(ml_dtypes.float4_e2m1fn))
-    monkeypatch.setitem(core._FIXED_DTYPES, Float8E8M0FNUType, np.dtype(ml_dtypes.float8_e8m0fnu))
+def test_scaled_matmul_keeps_results(tmp_path: Path) -> None:
+    assert core.numpy_dtype(Float4E2M1FNType()) == np.dtype(ml_dtypes.float4_e2m1fn)
+    assert core.numpy_dtype(Float8E8M0FNUType()) == np.dtype(ml_dtypes.float8_e8m0fnu)
     text = next(p for p in LIT_FILE.read_text().split("// -----") if "@scaled_matmul(" in p)
     source = tmp_path / "piece.mlir"
     source.write_text(text)
