@@ -70,6 +70,7 @@ from mini_iree.dialects.linalg.conv_ops import (
     PoolingNchwMaxOp,
 )
 from mini_iree.dialects.linalg.fill_op import FillOp
+from mini_iree.dialects.linalg.map_op import MapOp
 from mini_iree.dialects.linalg.relayout_ops import PackOp, UnPackOp, infer_packed_shape, infer_packed_type, packed_shape
 from mini_iree.dialects.linalg.structured_ops import BroadcastOp, ReduceOp, TransposeOp
 from mini_iree.dialects.linalg.syntax import (
@@ -127,6 +128,7 @@ Linalg = Dialect(
         TransposeOp,
         BroadcastOp,
         ReduceOp,
+        MapOp,
         ElementwiseOp,
     ],
     [IteratorTypeAttr, ElementwiseKindAttr],
@@ -138,6 +140,7 @@ __all__ = [
     "BatchMmt4DOp",
     "BatchVecmatOp",
     "BroadcastOp",
+    "MapOp",
     "ContractionOp",
     "Conv2DNchwFchwOp",
     "Conv2DNgchwFgchwOp",
