@@ -122,6 +122,10 @@ class _MapStoreOpBase(IRDLOperation):
         if last is None:
             raise VerifyException("expects a non-empty block")
         if not isinstance(last, YieldOp):
+            if not last.has_trait(IsTerminator):
+                # MLIR checks the trait after the ops nested in the region, whose
+                # block check reports "block with no terminator" at `last` first.
+                return
             raise VerifyException(f"expects regions to end with '{YieldOp.name}', found '{last.name}'")
 
     def verify_yield(self, yield_op: YieldOp) -> None:

@@ -1,5 +1,5 @@
-"""Executables: `hal.executable`, `hal.executable.variant`, `hal.executable.export`,
-their implicit end ops, and `hal.return`."""
+"""Executables: `hal.executable`, `hal.executable.variant`, `hal.executable.source`,
+`hal.executable.export`, their implicit end ops, and `hal.return`."""
 
 from __future__ import annotations
 
@@ -60,6 +60,18 @@ def _insert_before_end(body: Region, op: Operation) -> Operation:
     else:
         block.add_op(op)
     return op
+
+
+class _ParentOneOf(HasParent):
+    """`HasParent` with several parents, reported in MLIR's `ParentOneOf` words
+    (one quoted list), not xDSL's (each name quoted)."""
+
+    def verify(self, op: Operation) -> None:
+        parent = op.parent_op()
+        if parent is None or isinstance(parent, self.op_types):
+            return
+        names = ", ".join(p.name for p in self.op_types)
+        raise VerifyException(f"expects parent op to be one of '{names}'")
 
 
 @irdl_op_definition
@@ -271,6 +283,92 @@ class ExecutableVariantOp(_ExecutableBodyOp):
 
 
 @irdl_op_definition
+class ExecutableSourceEndOp(IRDLOperation):
+    """Terminator pseudo-op of `hal.executable.source`; never printed in custom form.
+
+    https://iree.dev/reference/mlir-dialects/HAL/#halexecutablesource_end-halexecutablesourceendop
+    """
+
+    name = "hal.executable.source_end"
+
+    traits = lazy_traits_def(lambda: (HasParent(ExecutableSourceOp), IsTerminator()))
+
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class ExecutableSourceOp(_ExecutableBodyOp):
+    """An executable not yet compiled for any target: its exports and, unless external,
+    a `builtin.module` of device code; written by hand before devices are assigned.
+
+    ```mlir
+    hal.executable.source public @ex {
+      hal.executable.export public @entry ordinal(0) layout(#pipeline_layout)
+    }
+    ```
+
+    Printed as IREE's `custom<SymbolVisibility>($sym_visibility) $sym_name
+    attr-dict-with-keyword $body`; the body ends in an implicit
+    `hal.executable.source_end`.
+    https://iree.dev/reference/mlir-dialects/HAL/#halexecutablesource-halexecutablesourceop
+    """
+
+    name = "hal.executable.source"
+
+    sym_visibility = opt_prop_def(StringAttr)
+    sym_name = prop_def(StringAttr)
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(
+        lambda: (
+            IsolatedFromAbove(),
+            SingleBlockImplicitTerminator(ExecutableSourceEndOp),
+            SymbolOpInterface(),
+            SymbolTable(),
+        )
+    )
+
+    def __init__(self, sym_name: str, sym_visibility: str | None = None, body: Region | None = None):
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(sym_name),
+                "sym_visibility": None if sym_visibility is None else StringAttr(sym_visibility),
+            },
+            regions=[body if body is not None else Region(Block())],
+        )
+        ensure_terminator(self, SingleBlockImplicitTerminator(ExecutableSourceEndOp))
+
+    @property
+    def export_ops(self) -> list[ExecutableExportOp]:
+        return [op for op in self.body.block.ops if isinstance(op, ExecutableExportOp)]
+
+    @property
+    def inner_module(self) -> Operation | None:
+        """The `builtin.module` holding the device code, or None for an external source."""
+        return next((op for op in self.body.block.ops if op.name == "builtin.module"), None)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExecutableSourceOp:
+        from mini_iree.dialects.flow import parse_symbol_visibility
+
+        visibility = parse_symbol_visibility(parser)
+        sym_name = parser.parse_symbol_name()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = _parse_body_with_implicit_end(parser, ExecutableSourceEndOp)
+        op = cls(sym_name.data, visibility.data if visibility is not None else None, body)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        from mini_iree.dialects.flow import print_symbol_visibility
+
+        print_symbol_visibility(printer, self.sym_visibility)
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        self.print_attributes_and_body(printer)
+
+@irdl_op_definition
 class ExecutableExportOp(IRDLOperation):
     """An entry point of an executable variant, with the pipeline layout its function uses.
 
@@ -298,7 +396,9 @@ class ExecutableExportOp(IRDLOperation):
     layout = prop_def(PipelineLayoutAttr)
     workgroup_count = region_def()
 
-    traits = lazy_traits_def(lambda: (HasParent(ExecutableVariantOp), IsolatedFromAbove(), SymbolOpInterface()))
+    traits = lazy_traits_def(
+        lambda: (_ParentOneOf(ExecutableSourceOp, ExecutableVariantOp), IsolatedFromAbove(), SymbolOpInterface())
+    )
 
     def __init__(
         self,

@@ -19,7 +19,8 @@ This module adds or replaces:
   and `get_iterator_types()` whether or not the maps were spelled out;
 * `linalg.transpose`, `broadcast` and `reduce`, redefined because xDSL prints
   `ins(%a:tensor<...>)` where MLIR prints `ins(%a : tensor<...>)` and because
-  MLIR's verifier messages differ from xDSL's.
+  MLIR's verifier messages differ from xDSL's;
+* `linalg.map` (xDSL has none), with MLIR's `{ payload.op }` short form.
 
 Named ops carry a hidden region that spells out their scalar computation in
 `arith`, exactly as MLIR builds it, so `--mlir-print-op-generic` output
@@ -29,7 +30,7 @@ re-parses and `linalg-generalize-named-ops` can turn any of them into a
 The ops are grouped by family in this package's modules, as xDSL's own
 `dialects/linalg/` is: `basic_ops` (generic, yield, copy, index), `fill_op`,
 `contraction_ops`, `relayout_ops` (pack, unpack), `structured_ops` (transpose,
-broadcast, reduce) and `conv_ops`; `bodies`, `syntax` and `verifiers` hold what
+broadcast, reduce), `map_op` and `conv_ops`; `bodies`, `syntax` and `verifiers` hold what
 they share. Every name is importable from the package.
 
 Verifier messages are MLIR's, word for word (types quoted the way MLIR's
@@ -70,6 +71,7 @@ from mini_iree.dialects.linalg.conv_ops import (
     PoolingNchwMaxOp,
 )
 from mini_iree.dialects.linalg.fill_op import FillOp
+from mini_iree.dialects.linalg.map_op import MapOp
 from mini_iree.dialects.linalg.relayout_ops import PackOp, UnPackOp, infer_packed_shape, infer_packed_type, packed_shape
 from mini_iree.dialects.linalg.structured_ops import BroadcastOp, ReduceOp, TransposeOp
 from mini_iree.dialects.linalg.syntax import (
@@ -127,6 +129,7 @@ Linalg = Dialect(
         TransposeOp,
         BroadcastOp,
         ReduceOp,
+        MapOp,
         ElementwiseOp,
     ],
     [IteratorTypeAttr, ElementwiseKindAttr],
@@ -155,6 +158,7 @@ __all__ = [
     "IndexOp",
     "IteratorTypeAttr",
     "Linalg",
+    "MapOp",
     "MatmulOp",
     "MatvecOp",
     "Mmt4DOp",

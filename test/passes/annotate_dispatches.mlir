@@ -160,3 +160,21 @@ flow.executable private @filter {
 }
 // CHECK: flow.executable.export public @scales_dispatch_0_set_encoding_RHS_SCALES_4x8{{$}}
 // CHECK: flow.executable.export public @filter_dispatch_0_unset_encoding_CONV_FILTER_3x3{{$}}
+
+// -----
+
+// A linalg.map is named after its op (not summarized as a generic would be).
+
+flow.executable private @ex {
+  flow.executable.export public @mp
+  builtin.module {
+    func.func @mp(%in0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x8xi32>>, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4x8xi32>>) {
+      %a = iree_tensor_ext.dispatch.tensor.load %in0, offsets = [0, 0], sizes = [4, 8], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x8xi32>> -> tensor<4x8xi32>
+      %e = tensor.empty() : tensor<4x8xi32>
+      %m = linalg.map { arith.muli } ins(%a, %a : tensor<4x8xi32>, tensor<4x8xi32>) outs(%e : tensor<4x8xi32>)
+      iree_tensor_ext.dispatch.tensor.store %m, %out, offsets = [0, 0], sizes = [4, 8], strides = [1, 1] : tensor<4x8xi32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4x8xi32>>
+      return
+    }
+  }
+}
+// CHECK: flow.executable.export public @mp_map_4x8_i32{{$}}

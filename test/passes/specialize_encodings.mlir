@@ -493,3 +493,25 @@ module {
     util.return
   }
 }
+
+// -----
+
+// A dispatch to a hal.executable.source (no stream.executable to specialize)
+// keeps its encodings, the source its export, as IREE leaves them.
+// CHECK-LABEL: hal.executable.source private @src {
+// CHECK-NEXT:    hal.executable.export public @entry ordinal(0)
+// CHECK-NEXT:  }
+// CHECK-LABEL: util.func public @dispatch_to_source
+// CHECK:         stream.tensor.dispatch on(#hal.device.affinity<@device>) @src::@entry(%{{.+}}) : (tensor<4x?xf32, #encoding>{%{{.+}}} in !stream.resource<*>{%{{.+}}}) -> tensor<4x?xf32, #encoding>{%{{.+}}}
+// ERA313-LABEL: util.func public @dispatch_to_source
+// ERA313:         stream.tensor.dispatch {{.+}} -> tensor<4x?xf32, #encoding>
+#executable_target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_encoding.specialization_resolver<123>}>
+#encoding = #iree_encoding.testing<>
+util.global private @device = #hal.device.target<"local", [#executable_target]> : !hal.device
+hal.executable.source private @src {
+  hal.executable.export public @entry ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>)
+}
+util.func public @dispatch_to_source(%arg0: !stream.resource<*>, %arg1: index, %arg2: index) -> !stream.resource<*> {
+  %0 = stream.tensor.dispatch on(#hal.device.affinity<@device>) @src::@entry(%arg0) : (tensor<4x?xf32, #encoding>{%arg2} in !stream.resource<*>{%arg1}) -> tensor<4x?xf32, #encoding>{%arg2} in !stream.resource<*>{%arg1}
+  util.return %0 : !stream.resource<*>
+}

@@ -162,7 +162,7 @@ hal.executable.variant public @x86_64 target(#executable_target_x86_64) {
 // -----
 
 hal.executable private @ex {
-  // expected-error @+1 {{'hal.executable.export' expects parent op 'hal.executable.variant'}}
+  // expected-error @+1 {{'hal.executable.export' op expects parent op to be one of 'hal.executable.source, hal.executable.variant'}}
   hal.executable.export public @entry layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>)
 }
 

@@ -266,3 +266,38 @@ util.func private @fences(%a: tensor<4xf32>, %b: tensor<?xf32>, %n: index, %f: !
   %s = hal.fence.await until([%w, %f]) timeout_millis(%t) flags("None") : i32
   util.return %0#0, %1, %s : tensor<4xf32>, tensor<?xf32>, i32
 }
+
+// -----
+
+// Executable sources, written before any target is known: exports (with and
+// without a workgroup count) and an optional module; the implicit
+// `hal.executable.source_end` is not printed, a missing visibility reads public.
+// CHECK-LABEL: hal.executable.source public @src attributes {note = "by hand"} {
+// CHECK-NEXT:    hal.executable.export public @entry ordinal(0) layout(#pipeline_layout) count(%arg0: !hal.device, %arg1: index) -> (index, index, index) {
+// CHECK-NEXT:      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1)
+// CHECK-NEXT:      hal.return %x, %y, %z : index, index, index
+// CHECK-NEXT:    }
+// CHECK-NEXT:    builtin.module {
+// CHECK-NEXT:      func.func @entry() {
+// CHECK-NEXT:        return
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  hal.executable.source private @external_src {
+// CHECK-NEXT:    hal.executable.export public @entry layout(#pipeline_layout)
+// CHECK-NEXT:  }
+#pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>
+hal.executable.source @src attributes {note = "by hand"} {
+  hal.executable.export public @entry ordinal(0) layout(#pipeline_layout) count(%arg0: !hal.device, %arg1: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1)
+    hal.return %x, %y, %z : index, index, index
+  }
+  builtin.module {
+    func.func @entry() {
+      return
+    }
+  }
+}
+hal.executable.source private @external_src {
+  hal.executable.export @entry layout(#pipeline_layout)
+}

@@ -141,3 +141,16 @@ func.func @map_store_wrong_terminator(%input: tensor<4xf32>, %output: memref<4xf
   }) : (tensor<4xf32>, memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// A body not ending in a terminator at all is reported at its last op, as
+// MLIR verifies the block before map_store's own terminator trait.
+func.func @map_store_no_terminator(%input: memref<4xf32>, %output: memref<4xf32>) {
+  "iree_linalg_ext.map_store"(%input, %output) ({
+  ^bb0(%idx0: index):
+    // expected-error @+1 {{arith.constant}}
+    %0 = "arith.constant"() <{value = true}> : () -> i1
+  }) : (memref<4xf32>, memref<4xf32>) -> ()
+  return
+}

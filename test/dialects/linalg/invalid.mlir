@@ -510,3 +510,33 @@ func.func @negative_index(%a: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+func.func @map_arity(%a: tensor<4xf32>, %i: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'linalg.map' op expects number of operands to match the arity of mapper, but got: 2 and 1}}
+  %m = linalg.map ins(%a : tensor<4xf32>) outs(%i : tensor<4xf32>)
+    (%x: f32) {
+      linalg.yield %x : f32
+    }
+  return %m : tensor<4xf32>
+}
+
+// -----
+
+func.func @map_element_type(%a: tensor<4xf32>, %i: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'linalg.map' op expected element type of input 'f32' to match bbArg type 'i32'}}
+  %m = linalg.map ins(%a : tensor<4xf32>) outs(%i : tensor<4xf32>)
+    (%x: i32, %y: f32) {
+      linalg.yield %y : f32
+    }
+  return %m : tensor<4xf32>
+}
+
+// -----
+
+func.func @map_shape(%a: tensor<4x?xf32>, %i: tensor<5x?xf32>) -> tensor<5x?xf32> {
+  // expected-error @+1 {{'linalg.map' op expected shape of input (4, -9223372036854775808) to match shape of output (5, -9223372036854775808)}}
+  %m = linalg.map { math.absf } ins(%a : tensor<4x?xf32>) outs(%i : tensor<5x?xf32>)
+  return %m : tensor<5x?xf32>
+}

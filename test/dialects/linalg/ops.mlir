@@ -486,3 +486,37 @@ func.func @conv_default_strides(%in: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32
 // GENERIC-LABEL: "func.func"() <{function_type = (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<1x6x6x4xf32>) -> (tensor<1x6x6x4xf32>, tensor<1x3x3x4xf32>), sym_name = "conv_default_strides"}>
 // GENERIC:         "linalg.conv_2d_nhwc_hwcf"(%{{.+}}, %{{.+}}, %{{.+}}) <{operandSegmentSizes = array<i32: 2, 1>}>
 // GENERIC:         "linalg.conv_2d_nhwc_hwcf"(%{{.+}}, %{{.+}}, %{{.+}}) <{dilations = dense<1> : tensor<2xi64>, operandSegmentSizes = array<i32: 2, 1>, strides = dense<2> : tensor<2xi64>}>
+
+// -----
+
+// linalg.map: the short form whenever the mapper applies one op to the inputs'
+// scalars (a non-default fastmath shows), else the mapper with its arguments;
+// the init is the mapper's last argument. A memref init gives no result.
+// CHECK-LABEL: func.func @maps
+// CHECK:         %mapped = linalg.map { math.absf } ins(%arg0 : tensor<4x?xf32>) outs(%arg2 : tensor<4x?xf32>)
+// CHECK:         %mapped_0 = linalg.map ins(%arg0, %arg1 : tensor<4x?xf32>, tensor<4x?xf32>) outs(%mapped : tensor<4x?xf32>)
+// CHECK-NEXT:      ({{%[a-z_0-9]+}}: f32, {{%[a-z_0-9]+}}: f32, [[ACC:%[a-z_0-9]+]]: f32) {
+// CHECK-NEXT:        %[[S:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT:        %[[P:.+]] = arith.mulf %[[S]], [[ACC]] : f32
+// CHECK-NEXT:        linalg.yield %[[P]] : f32
+// CHECK-NEXT:      }
+// CHECK:         linalg.map { arith.negf {fastmath = #arith.fastmath<fast>} } ins(%arg3 : memref<4xf32>) outs(%arg4 : memref<4xf32>) {note = 1 : i64}
+// GENERIC-LABEL: "func.func"() <{function_type = (tensor<4x?xf32>, tensor<4x?xf32>, tensor<4x?xf32>, memref<4xf32>, memref<4xf32>) -> (tensor<4x?xf32>, tensor<4x?xf32>), sym_name = "maps"}>
+// GENERIC:         "linalg.map"(%{{.+}}, %{{.+}}) ({
+// GENERIC-NEXT:    ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// GENERIC-NEXT:      %[[ABS:.+]] = "math.absf"(%[[IN]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+// GENERIC-NEXT:      "linalg.yield"(%[[ABS]]) : (f32) -> ()
+// GENERIC-NEXT:    }) : (tensor<4x?xf32>, tensor<4x?xf32>) -> tensor<4x?xf32>
+// GENERIC:         }) : (tensor<4x?xf32>, tensor<4x?xf32>, tensor<4x?xf32>) -> tensor<4x?xf32>
+// GENERIC:         }) {note = 1 : i64} : (memref<4xf32>, memref<4xf32>) -> ()
+func.func @maps(%a: tensor<4x?xf32>, %b: tensor<4x?xf32>, %i: tensor<4x?xf32>, %ma: memref<4xf32>, %mi: memref<4xf32>) -> (tensor<4x?xf32>, tensor<4x?xf32>) {
+  %m = linalg.map { math.absf } ins(%a : tensor<4x?xf32>) outs(%i : tensor<4x?xf32>)
+  %n = linalg.map ins(%a, %b : tensor<4x?xf32>, tensor<4x?xf32>) outs(%m : tensor<4x?xf32>)
+    (%x: f32, %y: f32, %o: f32) {
+      %0 = arith.addf %x, %y : f32
+      %1 = arith.mulf %0, %o : f32
+      linalg.yield %1 : f32
+    }
+  linalg.map { arith.negf {fastmath = #arith.fastmath<fast>} } ins(%ma : memref<4xf32>) outs(%mi : memref<4xf32>) {note = 1}
+  return %m, %n : tensor<4x?xf32>, tensor<4x?xf32>
+}
