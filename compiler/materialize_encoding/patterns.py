@@ -720,11 +720,29 @@ class FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(RewritePattern):
                 rewriter.erase(dead)
 
 
+def _decompose_mismatched_load_stores(conversion: _Conversion, func_op: Operation) -> None:
+    """IREE's first phase: loads and stores whose tensor and binding materialize to different
+    layouts become a load/store of the binding's type plus unset/set_encoding (a relayout)."""
+    from mini_iree.compiler.materialize_encoding.dispatch_tensor import (
+        DecomposeMismatchEncodingTensorLoadOp,
+        DecomposeMismatchEncodingTensorStoreOp,
+    )
+
+    with _cannot_materialize(func_op):
+        SelectivePatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [DecomposeMismatchEncodingTensorLoadOp(conversion), DecomposeMismatchEncodingTensorStoreOp(conversion)]
+            ),
+            apply_recursively=False,
+        ).rewrite_module(func_op)  # type: ignore[arg-type]
+
+
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
     from mini_iree.compiler.materialize_encoding.convolution import materialize_convolution_pattern
 
     conversion = _Conversion(layouts, func_op)
+    _decompose_mismatched_load_stores(conversion, func_op)
     _convert_signature(conversion, func_op)
     patterns = [
         MaterializeInterfaceBindingEncoding(conversion),
