@@ -328,12 +328,15 @@ def _present(attr: Attribute) -> bool:
 class _NoParametersAttr(ParametrizedAttribute, ABC):
     """An attribute that is just its name, such as `#iree_encoding.identity`.
 
-    Parsing nothing (rather than xDSL's default optional `<...>` list) lets a
-    stray `<...>` after the name be reported by the enclosing parser.
+    Like MLIR's parameterless attributes, an empty `<>` after the name is
+    accepted (`#iree_encoding.identity_resolver<>`) and printed without it;
+    a non-empty `<...>` is an error at its first token.
     """
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        if parser.parse_optional_punctuation("<") is not None:
+            parser.parse_punctuation(">")
         return ()
 
     def print_parameters(self, printer: Printer) -> None:

@@ -227,9 +227,20 @@ def _padded_sizes(op: Operation, pads: list[int], logical: Mixed) -> Mixed:
     return [size if extent is None else extent for size, extent in zip(logical, padded)]
 
 
-def _slice_of_padded(logical: Mixed) -> dict:
-    """Offsets, sizes and strides of the logical tensor inside its padded binding (a subview at 0)."""
-    return {"offsets": [0] * len(logical), "sizes": list(logical), "strides": [1] * len(logical)}
+def _same_slice(op: Operation) -> dict:
+    """The offsets, sizes and strides of a load or store, to build its converted op with."""
+    return {
+        "offsets": op.get_mixed_offsets(),  # type: ignore[attr-defined]
+        "sizes": op.get_mixed_sizes(),  # type: ignore[attr-defined]
+        "strides": op.get_mixed_strides(),  # type: ignore[attr-defined]
+    }
+
+
+def _keeps_slices(conversion: _Conversion, binding: SSAValue, info: MaterializeEncodingInfo | None) -> bool:
+    """Whether loads and stores of the converted `binding` keep their offsets, sizes and strides:
+    a padded binding, or one whose layout is the identity. Only a packed binding is rewritten,
+    and then only for whole-tensor slices (IREE: "TODO(jornt): Enable partial slices")."""
+    return binding in conversion.padded or info is None or info.is_identity()
 
 
 def _is_full_slice(op: Operation, sizes: list, dims: Mixed) -> bool:
@@ -256,18 +267,20 @@ class MaterializeTensorExtDispatchTensorLoadOp(_ConversionPattern):
             logical = self.c.logical.get(source)
             if logical is None:
                 raise OpError(op, "reads a binding that was not materialized")
-            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
-                raise OpError(op, "only whole-tensor loads of encoded bindings are materialized")
             packed = self.c.packed[source]
             dims = [s for s in packed if isinstance(s, SSAValue)]
-            if source in self.c.padded:
-                # IREE's padding MaterializeFlowDispatchTensorLoadOp: read the logical tensor
-                # out of the padded binding.
-                new = type(op)(_strip(op.result.type), source, dims, **_slice_of_padded(logical))
+            if _keeps_slices(self.c, source, source_info):
+                # IREE's identity and padding resolvers (getOffsetsSizesStrides): the binding
+                # holds the tensor row-major, so any slice of it is read as it is.
+                sizes = op.get_mixed_sizes()
+                new = type(op)(_strip(op.result.type), source, dims, **_same_slice(op))
                 rewriter.insert(new, InsertPoint.before(op))
-                self.c.record(new.result, logical, logical)
+                if len(sizes) == len(op.result.type.get_shape()):
+                    self.c.record(new.result, sizes, sizes)
                 self.c.replace(rewriter, op, [new.result])
                 return
+            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
+                raise OpError(op, "only whole-tensor loads of encoded bindings are materialized")
             # The op's own class: `flow.dispatch.tensor.load` in the walkthrough's older IR.
             new = type(op)(
                 source.type.bound_type,  # type: ignore[attr-defined]
@@ -298,15 +311,14 @@ class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
             logical = self.c.logical.get(target)
             if logical is None:
                 raise OpError(op, "writes a binding that was not materialized")
-            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
-                raise OpError(op, "only whole-tensor stores into encoded bindings are materialized")
             packed = self.c.packed[target]
             dims = [s for s in packed if isinstance(s, SSAValue)]
-            if target in self.c.padded:
-                # IREE's padding MaterializeFlowDispatchTensorStoreOp: write the logical tensor
-                # into the padded binding; the pad is left as it is.
-                rewriter.replace(op, type(op)(value, target, dims, **_slice_of_padded(logical)))
+            if _keeps_slices(self.c, target, target_info):
+                # As for loads: the slice is written as it is; a padded binding's pad is left alone.
+                rewriter.replace(op, type(op)(value, target, dims, **_same_slice(op)))
                 return
+            if not _is_full_slice(op, op.get_mixed_sizes(), logical):
+                raise OpError(op, "only whole-tensor stores into encoded bindings are materialized")
             new = type(op)(value, target, dims)
             rewriter.replace(op, new)
 
@@ -716,11 +728,29 @@ class FoldCollapseShapeIntoInterfaceTensorStoreFullSlice(RewritePattern):
                 rewriter.erase(dead)
 
 
+def _decompose_mismatched_load_stores(conversion: _Conversion, func_op: Operation) -> None:
+    """IREE's first phase: loads and stores whose tensor and binding materialize to different
+    layouts become a load/store of the binding's type plus unset/set_encoding (a relayout)."""
+    from mini_iree.compiler.materialize_encoding.dispatch_tensor import (
+        DecomposeMismatchEncodingTensorLoadOp,
+        DecomposeMismatchEncodingTensorStoreOp,
+    )
+
+    with _cannot_materialize(func_op):
+        SelectivePatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [DecomposeMismatchEncodingTensorLoadOp(conversion), DecomposeMismatchEncodingTensorStoreOp(conversion)]
+            ),
+            apply_recursively=False,
+        ).rewrite_module(func_op)  # type: ignore[arg-type]
+
+
 def materialize_function(func_op: Operation, layouts: LayoutSource) -> None:
     """Materialize the encodings of one function with the layouts ``layouts`` gives (the pass, per function)."""
     from mini_iree.compiler.materialize_encoding.convolution import materialize_convolution_pattern
 
     conversion = _Conversion(layouts, func_op)
+    _decompose_mismatched_load_stores(conversion, func_op)
     _convert_signature(conversion, func_op)
     patterns = [
         MaterializeInterfaceBindingEncoding(conversion),

@@ -101,3 +101,26 @@ func.func @pad_on_dynamic_dim(%arg0: index, %arg1: tensor<?x300xf16>) {
   iree_tensor_ext.dispatch.tensor.store %1, %0, offsets = [0, 0], sizes = [%arg0, 300], strides = [1, 1] : tensor<?x300xf16, #iree_encoding.padding<[?, 0]>> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x300xf16, #iree_encoding.layout<[#iree_encoding.padding<[8, 0]>]>>>{%arg0}
   return
 }
+
+// -----
+
+// A partial, strided store into a padded binding keeps its offsets, sizes and strides: the padded
+// binding holds its tensor row-major (IREE's padding resolver, getOffsetsSizesStrides).
+
+#pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @strided_store_into_padded_binding() {
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<64x1000xf32>>
+  %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<64x1000xf32, #iree_encoding.padding<[0, ?]>>>
+  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [1, 0], sizes = [16, 500], strides = [2, 2] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<64x1000xf32>> -> tensor<16x500xf32>
+  %3 = iree_encoding.set_encoding %2 : tensor<16x500xf32> -> tensor<16x500xf32, #iree_encoding.padding<[0, ?]>>
+  iree_tensor_ext.dispatch.tensor.store %3, %1, offsets = [3, 1], sizes = [16, 500], strides = [3, 2] : tensor<16x500xf32, #iree_encoding.padding<[0, ?]>> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<64x1000xf32, #iree_encoding.padding<[0, ?]>>>
+  return
+}
+// CHECK-LABEL: func.func @strided_store_into_padded_binding()
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.+}} binding(1) {{.+}} : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<64x1056xf32>>
+// CHECK:         %[[LD:.+]] = iree_tensor_ext.dispatch.tensor.load %{{.+}}, offsets = [1, 0], sizes = [16, 500], strides = [2, 2]
+// CHECK-NEXT:    iree_tensor_ext.dispatch.tensor.store %[[LD]], %[[OUT]], offsets = [3, 1], sizes = [16, 500], strides = [3, 2] : tensor<16x500xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<64x1056xf32>>
+// CHECK-NEXT:    return
+// NOCACHE-LABEL: func.func @strided_store_into_padded_binding()
+// NOCACHE:         iree_tensor_ext.dispatch.tensor.store %{{.+}}, %{{.+}}, offsets = [3, 1], sizes = [16, 500], strides = [3, 2] : tensor<16x500xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<64x1000xf32>>

@@ -367,3 +367,11 @@ util.func public @layout_of_another_rank(%d0: index) -> index {
   %0 = stream.tensor.sizeof tensor<?xf32, #encoding>{%d0} : index
   util.return %0 : index
 }
+
+// -----
+
+// Only an empty parameter list is accepted after a parameterless attribute.
+// expected-error @+1 {{expected '>'}}
+func.func @identity_with_parameters() attributes {layout = #iree_encoding.identity<0>} {
+  return
+}

@@ -279,6 +279,18 @@ func.func @resolvers() attributes {resolvers = [#iree_encoding.identity_resolver
 
 // -----
 
+// A parameterless attribute may be written with an empty `<>`, as in MLIR; it prints without.
+func.func @empty_parameter_lists() attributes {hal.executable.target = #hal.executable.target<"llvm-cpu", "whatever", {iree.encoding.resolver = #iree_encoding.identity_resolver<>}>, layouts = [#iree_encoding.identity<>], resolvers = [#iree_encoding.unsupported_resolver<>]} {
+  return
+}
+// CHECK:       #executable_target_whatever = #hal.executable.target<"llvm-cpu", "whatever", {iree.encoding.resolver = #iree_encoding.identity_resolver}>
+// CHECK-LABEL: func.func @empty_parameter_lists()
+// CHECK-SAME:    hal.executable.target = #executable_target_whatever
+// CHECK-SAME:    layouts = [#iree_encoding.identity]
+// CHECK-SAME:    resolvers = [#iree_encoding.unsupported_resolver]
+
+// -----
+
 // Spellings used before mid-2025.
 
 func.func @older_spellings() attributes {
