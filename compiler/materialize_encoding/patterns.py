@@ -344,15 +344,20 @@ class UnsetEncodingOpLoweringConversion(_ConversionPattern):
                 self.c.replace(rewriter, op, [source])
                 return
             shape = op.source.type.get_shape()
-            if info.swizzle is None and all(
+            # A swizzle's inverse transpose takes the packed source's sizes: for a function
+            # argument its `tensor.dim`s (IREE's getMixedSizes of the converted source).
+            packed = self.c.packed.get(source)
+            if packed is None and info.swizzle is not None:
+                packed = self.c.argument_sizes(op, source)
+            if (info.swizzle is None or packed is not None) and all(
                 s != DYNAMIC_INDEX or isinstance(r, SSAValue) for s, r in zip(shape, result)
             ):
-                # Without a swizzle the unpack needs only which dims are dynamic: a `tensor.dim`
-                # of the encoded source (a function argument) would be left unconverted.
+                # Then the unpack needs only which dims are dynamic: a `tensor.dim` of the
+                # encoded source (a function argument) would be left unconverted.
                 logical: Mixed = [s if s != DYNAMIC_INDEX else r for s, r in zip(shape, result)]
             else:
                 logical = self.c.logical_sizes(op, op.source)
-            value = self.c.builder(op).unpack_chain(info, source, logical, result, self.c.packed.get(source))
+            value = self.c.builder(op).unpack_chain(info, source, logical, result, packed)
             self.c.replace(rewriter, op, [value])
 
 
