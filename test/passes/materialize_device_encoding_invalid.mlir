@@ -105,3 +105,45 @@ func.func @elementwise_tiles_differ_gfx942() attributes {hal.executable.target =
   iree_tensor_ext.dispatch.tensor.store %4, %1, offsets = [0, 0], sizes = [128, 128], strides = [1, 1] : tensor<128x128xf32, #out> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<128x128xf32, #out>>
   return
 }
+
+// -----
+
+// Two results with the same resolved 8x4 tiles, the second written transposed:
+// 16x8 packs to 2x2x8x4, 8x16 to 1x4x8x4. Those are no permutation of each
+// other, so no packed iteration domain indexes both through permutations.
+
+#target = #hal.executable.target<"llvm-cpu", "xyz", {iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>
+#tiles = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 4], outerDimsPerm = [0, 1]}}>]>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+// expected-error @+1 {{'func.func' op materialization failed}}
+func.func @results_tiled_differently(%arg0: tensor<16x8xf32, #tiles>) -> (tensor<16x8xf32, #tiles>, tensor<8x16xf32, #tiles>) attributes {hal.executable.target = #target} {
+  %0 = tensor.empty() : tensor<16x8xf32, #tiles>
+  %1 = tensor.empty() : tensor<8x16xf32, #tiles>
+  // expected-error @+1 {{failed to legalize operation 'linalg.generic' that was explicitly marked illegal}}
+  %2:2 = linalg.generic {indexing_maps = [#id, #id, #t], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<16x8xf32, #tiles>) outs(%0, %1 : tensor<16x8xf32, #tiles>, tensor<8x16xf32, #tiles>) {
+  ^bb0(%in: f32, %o0: f32, %o1: f32):
+    linalg.yield %in, %in : f32, f32
+  } -> (tensor<16x8xf32, #tiles>, tensor<8x16xf32, #tiles>)
+  return %2#0, %2#1 : tensor<16x8xf32, #tiles>, tensor<8x16xf32, #tiles>
+}
+
+// -----
+
+// `linalg.index` would have to be recomputed from the packed loops (IREE does);
+// that is not done here, so the op is left illegal.
+
+#target = #hal.executable.target<"llvm-cpu", "xyz", {iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>
+#tiles = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 4], outerDimsPerm = [0, 1]}}>]>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// expected-error @+1 {{'func.func' op materialization failed}}
+func.func @generic_reading_its_index() -> tensor<16x8xindex, #tiles> attributes {hal.executable.target = #target} {
+  %0 = tensor.empty() : tensor<16x8xindex, #tiles>
+  // expected-error @+1 {{failed to legalize operation 'linalg.generic' that was explicitly marked illegal}}
+  %1 = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%0 : tensor<16x8xindex, #tiles>) {
+  ^bb0(%o: index):
+    %2 = linalg.index 0 : index
+    linalg.yield %2 : index
+  } -> tensor<16x8xindex, #tiles>
+  return %1 : tensor<16x8xindex, #tiles>
+}
