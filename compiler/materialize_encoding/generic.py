@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
@@ -97,9 +98,6 @@ def lower_generic_with_resolved_layouts(
     cannot run on their layouts. `infos` are the operands' layouts, in the same order."""
     if any(str(t.data) != "parallel" for t in op.iterator_types.data) or not op.outputs:
         return None
-    if any(o.name == "linalg.index" for o in op.body.walk()):
-        # IREE recomputes the logical index from the packed loops; not done here.
-        return None
     num_inputs = len(op.inputs)
     maps = [m.data for m in op.indexing_maps.data]
     if not all(_is_permutation(m) for m in maps[num_inputs:]):
@@ -113,7 +111,9 @@ def lower_generic_with_resolved_layouts(
         # The original maps serve only if nothing is packed.
         if not all(identity):
             return None
-        return _generic(op, operands, maps, len(anchor_positions), result_types)
+        generic = _generic(op, operands, maps, len(anchor_positions), result_types)
+        _rewrite_indices(generic, lambda dim: _index_ops(_invert(anchor_positions)[dim]))
+        return generic
 
     out_info = infos[num_inputs]
     assert out_info is not None
@@ -174,7 +174,90 @@ def lower_generic_with_resolved_layouts(
         if not _compatible(packed_map, list(ty.get_shape()), domain_shape):
             return None
         packed_maps.append(packed_map)
-    return _generic(op, operands, packed_maps, num_loops, result_types)
+    generic = _generic(op, operands, packed_maps, num_loops, result_types)
+    new_position = _invert(anchor_positions)
+    _rewrite_indices(
+        generic,
+        lambda dim: _packed_index(new_position[dim], out_rank, out_info, out_offsets, inv_out_swizzle_perm, domain_shape),
+    )
+    return generic
+
+
+def _index_ops(dim: int) -> tuple[list[Operation], SSAValue]:
+    index = linalg.IndexOp(dim)
+    return [index], index.results[0]
+
+
+def _packed_index(
+    dim: int,
+    rank: int,
+    info: MaterializeEncodingInfo,
+    offsets: Sequence[int],
+    inv_swizzle_perm: Sequence[int],
+    domain_shape: Sequence[int],
+) -> tuple[list[Operation], SSAValue | None]:
+    """IREE's computePackedIndex: logical index `dim` of the anchor from the packed loops,
+    `outer * tile + inner` (the inner index recombined from a swizzle's expanded dims).
+    A loop of static size 1 reads as 0 and its terms are dropped, as IREE's folding does;
+    None stands for a constant 0."""
+    ops: list[Operation] = []
+
+    def loop(position: int) -> SSAValue | None:
+        if domain_shape[position] == 1:
+            return None
+        index = linalg.IndexOp(position)
+        ops.append(index)
+        return index.results[0]
+
+    def times(value: SSAValue | None, factor: int) -> SSAValue | None:
+        if value is None or factor == 1:
+            return value
+        const = arith.ConstantOp(IntegerAttr(factor, IndexType()))
+        mul = arith.MuliOp(value, const.result)
+        ops.extend([const, mul])
+        return mul.result
+
+    def plus(a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
+        if a is None or b is None:
+            return b if a is None else a
+        add = arith.AddiOp(a, b)
+        ops.append(add)
+        return add.result
+
+    outer_perm = info.outer_dims_perm or list(range(rank))
+    outer = loop(_invert(outer_perm)[dim])
+    if dim not in info.inner_dims_pos:
+        return ops, outer
+    inner_index = list(info.inner_dims_pos).index(dim)
+    tile = info.inner_tile_sizes[inner_index]
+    if info.swizzle is None:
+        inner = loop(rank + inner_index)
+    else:
+        inner, stride = None, 1
+        expanded = info.swizzle.expand_shape[inner_index]
+        for i in reversed(range(len(expanded))):
+            term = loop(inv_swizzle_perm[rank + offsets[inner_index] + i])
+            inner = plus(inner, times(term, stride))
+            stride *= expanded[i].size
+    return ops, plus(times(outer, tile), inner)
+
+
+def _rewrite_indices(generic: linalg.GenericOp, build) -> None:
+    """Replace each `linalg.index` of the body by what `build(dim)` computes in its place."""
+    for index in [o for o in generic.body.walk() if isinstance(o, linalg.IndexOp)]:
+        ops, value = build(index.dim.value.data)
+        if value is None:
+            const = arith.ConstantOp(IntegerAttr(0, IndexType()))
+            ops.append(const)
+            value = const.result
+        block = index.parent_block()
+        assert block is not None
+        for new in ops:
+            new.location = index.location
+            block.insert_op_before(new, index)
+        index.results[0].replace_all_uses_with(value)
+        index.detach()
+        index.erase()
 
 
 def _generic(

@@ -149,3 +149,96 @@ func.func @transposed_copy_x86_64() attributes {hal.executable.target = #target}
 // CHECK:         %[[IN:.+]] = iree_tensor_ext.dispatch.tensor.load {{.+}} -> tensor<2x4x8x8xf32>
 // CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<4x2x8x8xf32>
 // CHECK:         linalg.generic {indexing_maps = [#[[$T4]], #[[$ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[IN]] : tensor<2x4x8x8xf32>) outs(%[[EMPTY]] : tensor<4x2x8x8xf32>)
+
+// -----
+
+// `linalg.index` reads a logical index: after packing it is recomputed from the
+// packed loops, outer * tile + inner (IREE's computePackedIndex).
+
+#pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#target = #hal.executable.target<"llvm-cpu", "xyz", {cpu_features = "+avx,+avx2,+fma", iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#acc = #iree_encoding.encoding<operand_index = 2 : index, op_type = matmul, element_types = [f32, f32, f32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [13, 30, 7]>
+func.func @generic_reading_its_index_x86_64() attributes {hal.executable.target = #target} {
+  %c0 = arith.constant 0 : index
+  %c100 = arith.constant 100 : index
+  %0 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<13x30xf32, #acc>>
+  %1 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags(None) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<13x30xf32, #acc>>
+  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [13, 30], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<13x30xf32, #acc>> -> tensor<13x30xf32, #acc>
+  %3 = tensor.empty() : tensor<13x30xf32, #acc>
+  %4 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<13x30xf32, #acc>) outs(%3 : tensor<13x30xf32, #acc>) {
+  ^bb0(%in: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %s = arith.muli %i, %c100 : index
+    %ij = arith.addi %s, %j : index
+    %w = arith.index_cast %ij : index to i32
+    %f = arith.sitofp %w : i32 to f32
+    %5 = arith.addf %in, %f : f32
+    linalg.yield %5 : f32
+  } -> tensor<13x30xf32, #acc>
+  iree_tensor_ext.dispatch.tensor.store %4, %1, offsets = [0, 0], sizes = [13, 30], strides = [1, 1] : tensor<13x30xf32, #acc> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<13x30xf32, #acc>>
+  return
+}
+// CHECK-LABEL: func.func @generic_reading_its_index_x86_64()
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C100:.+]] = arith.constant 100 : index
+// CHECK:         linalg.generic {{.+}} ins(%{{.+}} : tensor<2x4x8x8xf32>) outs(%{{.+}} : tensor<2x4x8x8xf32>)
+// CHECK-NEXT:    ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT:      %[[I1:.+]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[I0:.+]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[IS:.+]] = arith.muli %[[I1]], %[[C8]] : index
+// CHECK-NEXT:      %[[I:.+]] = arith.addi %[[IS]], %[[I0]] : index
+// CHECK-NEXT:      %[[J1:.+]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[J0:.+]] = linalg.index 3 : index
+// CHECK-NEXT:      %[[JS:.+]] = arith.muli %[[J1]], %[[C8]] : index
+// CHECK-NEXT:      %[[J:.+]] = arith.addi %[[JS]], %[[J0]] : index
+// CHECK-NEXT:      arith.muli %[[I]], %[[C100]] : index
+
+// -----
+
+// On a swizzled tile the inner index is recombined from the expanded dims
+// wherever the swizzle put them (here 4 = 2x2 and 16 = 4x4, permuted).
+
+#target = #hal.executable.target<"llvm-cpu", "xyz", {iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>
+#sw = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [4, 16], outerDimsPerm = [0, 1], swizzle = {expandShape = [[["Internal", 2], ["Internal", 2]], [["Internal", 4], ["Internal", 4]]], permutation = [3, 0, 2, 1]}}}>]>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @swizzled_index(%a: tensor<8x32xi32, #sw>) -> tensor<8x32xi32, #sw> attributes {hal.executable.target = #target} {
+  %c100 = arith.constant 100 : index
+  %0 = tensor.empty() : tensor<8x32xi32, #sw>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x32xi32, #sw>) outs(%0 : tensor<8x32xi32, #sw>) {
+  ^bb0(%in: i32, %o: i32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %s = arith.muli %i, %c100 : index
+    %ij = arith.addi %s, %j : index
+    %w = arith.index_cast %ij : index to i32
+    %2 = arith.addi %in, %w : i32
+    linalg.yield %2 : i32
+  } -> tensor<8x32xi32, #sw>
+  return %1 : tensor<8x32xi32, #sw>
+}
+// CHECK-LABEL: func.func @swizzled_index(
+// CHECK-SAME:      %[[A:.+]]: tensor<2x2x4x2x4x2xi32>) -> tensor<2x2x4x2x4x2xi32>
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK:         linalg.generic
+// CHECK-NEXT:    ^bb0(
+// CHECK-NEXT:      %[[O0:.+]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[E1:.+]] = linalg.index 5 : index
+// CHECK-NEXT:      %[[E0:.+]] = linalg.index 3 : index
+// CHECK-NEXT:      %[[E0S:.+]] = arith.muli %[[E0]], %[[C2]] : index
+// CHECK-NEXT:      %[[IN0:.+]] = arith.addi %[[E1]], %[[E0S]] : index
+// CHECK-NEXT:      %[[O0S:.+]] = arith.muli %[[O0]], %[[C4]] : index
+// CHECK-NEXT:      arith.addi %[[O0S]], %[[IN0]] : index
+// CHECK-NEXT:      %[[O1:.+]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[F1:.+]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[F0:.+]] = linalg.index 4 : index
+// CHECK-NEXT:      %[[F0S:.+]] = arith.muli %[[F0]], %[[C4]] : index
+// CHECK-NEXT:      %[[IN1:.+]] = arith.addi %[[F1]], %[[F0S]] : index
+// CHECK-NEXT:      %[[O1S:.+]] = arith.muli %[[O1]], %[[C16]] : index
+// CHECK-NEXT:      arith.addi %[[O1S]], %[[IN1]] : index

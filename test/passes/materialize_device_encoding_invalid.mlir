@@ -128,22 +128,3 @@ func.func @results_tiled_differently(%arg0: tensor<16x8xf32, #tiles>) -> (tensor
   return %2#0, %2#1 : tensor<16x8xf32, #tiles>, tensor<8x16xf32, #tiles>
 }
 
-// -----
-
-// `linalg.index` would have to be recomputed from the packed loops (IREE does);
-// that is not done here, so the op is left illegal.
-
-#target = #hal.executable.target<"llvm-cpu", "xyz", {iree.encoding.resolver = #iree_cpu.cpu_encoding_resolver<>, target_triple = "x86_64-xyz-xyz"}>
-#tiles = #iree_encoding.layout<[#iree_cpu.cpu_encoding_resolver<configuration = {encoding_info = {innerDimsPos = [0, 1], innerTileSizes = [8, 4], outerDimsPerm = [0, 1]}}>]>
-#id = affine_map<(d0, d1) -> (d0, d1)>
-// expected-error @+1 {{'func.func' op materialization failed}}
-func.func @generic_reading_its_index() -> tensor<16x8xindex, #tiles> attributes {hal.executable.target = #target} {
-  %0 = tensor.empty() : tensor<16x8xindex, #tiles>
-  // expected-error @+1 {{failed to legalize operation 'linalg.generic' that was explicitly marked illegal}}
-  %1 = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%0 : tensor<16x8xindex, #tiles>) {
-  ^bb0(%o: index):
-    %2 = linalg.index 0 : index
-    linalg.yield %2 : index
-  } -> tensor<16x8xindex, #tiles>
-  return %1 : tensor<16x8xindex, #tiles>
-}
