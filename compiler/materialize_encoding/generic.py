@@ -15,6 +15,9 @@ which every packed-layout resolver (CPU, VMVX, GPU) lowers generics with:
   outer loops, and its tile dims (expanded by its swizzle) to the anchor's
   tile loops of the same logical dim; its swizzle permutation is applied, then
   the inverse of the anchor's, which makes the anchor's own map the identity.
+* A `linalg.index` of the body reads a logical index: it is recomputed from
+  the packed loops as outer * tile + inner, the inner index recombined from
+  the swizzle's expanded dims (IREE's computePackedIndex).
 * The op is refused (a `None` result: the conversion fails) when an operand
   has an identity layout, an output's packed map is not a permutation, or a
   packed map cannot index its operand in the anchor's iteration domain (rank,
