@@ -181,7 +181,9 @@ def lower_generic_with_resolved_layouts(
     new_position = _invert(anchor_positions)
     _rewrite_indices(
         generic,
-        lambda dim: _packed_index(new_position[dim], out_rank, out_info, out_offsets, inv_out_swizzle_perm, domain_shape),
+        lambda dim: _packed_index(
+            new_position[dim], out_rank, out_info, out_offsets, inv_out_swizzle_perm, domain_shape
+        ),
     )
     return generic
 
