@@ -7,8 +7,9 @@ target's encoding resolver chose: `set_encoding` -> `linalg.pack` (+
 `tensor.expand_shape` + `linalg.transpose` for a GPU swizzle), `unset_encoding`
 -> the inverse with `linalg.unpack`, contractions -> `linalg.mmt4d` /
 `linalg.batch_mmt4d` (CPU, VMVX) or `iree_codegen.inner_tiled` (GPU), and
-`tensor.empty`, `linalg.fill`, elementwise `linalg.generic` (on the packed
-tiles, swizzled ones included), bindings and `dispatch.tensor.load/store` onto
+`tensor.empty`, `linalg.fill`, all-parallel `linalg.generic` (on the packed
+tiles of its first output, swizzled ones included; several results and
+permuted output maps, as IREE's lowerGenericOpWithResolvedLayouts), bindings and `dispatch.tensor.load/store` onto
 the packed types (sizes from the layout algebra, as `affine.apply ceildiv`).
 Identity layouts just drop the encoding. Padding layouts (`#iree_encoding.padding<[0, 64]>`, from the GPU
 padding resolver; IREE's MaterializeEncodingIntoPadding) keep every tensor's
@@ -18,9 +19,9 @@ whole-tensor loads and stores become a slice at offset 0 of the logical sizes,
 other ops run on their tensors without encodings. Functions without encodings are left alone; an encoding without a
 layout, or an op that cannot be materialized, is an error at that op, never
 half-converted IR. Among what it refuses: partial loads/stores of encoded
-bindings, matvec/vecmat on GPU, elementwise generics with several results or a
-non-identity output map, and elementwise operands whose tiles split a dim
-differently from the result's.
+bindings, matvec/vecmat on GPU, and all-parallel generics whose operands cannot
+share the first output's packed iteration domain (IREE's `failed to legalize
+operation 'linalg.generic'`, then `materialization failed` on the function).
 """
 
 from __future__ import annotations

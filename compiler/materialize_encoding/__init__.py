@@ -13,4 +13,6 @@
     contraction.py  contractions on packed operands: `linalg.mmt4d` / `batch_mmt4d`
                  (CPU, VMVX) or `iree_codegen.inner_tiled` (GPU); elementwise
                  `linalg.generic` on packed tiles
+    generic.py   all-parallel `linalg.generic` (several results, permuted outputs) on
+                 the packed tiles of its first output (IREE's lowerGenericOpWithResolvedLayouts)
 """

@@ -356,15 +356,20 @@ class UnsetEncodingOpLoweringConversion(_ConversionPattern):
                 self.c.replace(rewriter, op, [source])
                 return
             shape = op.source.type.get_shape()
-            if info.swizzle is None and all(
+            # A swizzle's inverse transpose takes the packed source's sizes: for a function
+            # argument its `tensor.dim`s (IREE's getMixedSizes of the converted source).
+            packed = self.c.packed.get(source)
+            if packed is None and info.swizzle is not None:
+                packed = self.c.argument_sizes(op, source)
+            if (info.swizzle is None or packed is not None) and all(
                 s != DYNAMIC_INDEX or isinstance(r, SSAValue) for s, r in zip(shape, result)
             ):
-                # Without a swizzle the unpack needs only which dims are dynamic: a `tensor.dim`
-                # of the encoded source (a function argument) would be left unconverted.
+                # Then the unpack needs only which dims are dynamic: a `tensor.dim` of the
+                # encoded source (a function argument) would be left unconverted.
                 logical: Mixed = [s if s != DYNAMIC_INDEX else r for s, r in zip(shape, result)]
             else:
                 logical = self.c.logical_sizes(op, op.source)
-            value = self.c.builder(op).unpack_chain(info, source, logical, result, self.c.packed.get(source))
+            value = self.c.builder(op).unpack_chain(info, source, logical, result, packed)
             self.c.replace(rewriter, op, [value])
 
 
@@ -494,32 +499,33 @@ def _is_mul_add_body(op: linalg.GenericOp) -> bool:
 
 
 class MaterializeGenericOp(_ConversionPattern):
-    """An elementwise `linalg.generic` on encoded tensors runs on the packed tiles."""
+    """An all-parallel `linalg.generic` on encoded tensors runs on the packed tiles
+    (IREE's lowerGenericOpWithResolvedLayouts, in ``generic.py``)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         with _cannot_materialize(op):
-            from mini_iree.compiler.materialize_encoding.contraction import lower_elementwise_generic
+            from mini_iree.compiler.materialize_encoding.generic import lower_generic_with_resolved_layouts
 
             if not _is_elementwise_generic(op) or not any(_has_encoding(v.type) for v in op.operands):
                 return
-            if len(op.outputs) != 1:
-                raise OpError(op, "only single-result elementwise generics are materialized")
             infos = [self.c.info(op, v.type) for v in op.operands]
             new_operands = [self.c.remapped(op, v) for v in op.operands]
-            if infos[-1] is None or infos[-1].is_identity():
-                if any(i is not None and not i.is_identity() for i in infos):
-                    raise OpError(op, "reads packed operands into an unpacked result")
-                new = _clone_on(op, new_operands)
-                rewriter.insert(new, InsertPoint.before(op))
-                self.c.replace(rewriter, op, [new.results[0]])
-                return
-            ranks = [len(v.type.get_shape()) for v in op.operands]  # type: ignore[attr-defined]
-            result = lower_elementwise_generic(self.c.builder(op), op, infos, new_operands, ranks)
-            out = new_operands[-1]
-            if out in self.c.logical:
-                self.c.record(result, self.c.logical[out], self.c.packed[out])
-            self.c.replace(rewriter, op, [result])
+            outs = new_operands[len(op.inputs) :]
+            new = lower_generic_with_resolved_layouts(op, infos, new_operands, [v.type for v in outs])
+            if new is None:
+                # IREE's conversion leaves the op illegal, and the pass fails on the function.
+                raise OpError(
+                    op,
+                    "failed to legalize operation 'linalg.generic' that was explicitly marked illegal",
+                    prefix_op_name=False,
+                    more=(OpError(self.c.func_op, "materialization failed"),),
+                )
+            rewriter.insert(new, InsertPoint.before(op))
+            for result, out in zip(new.results, outs):
+                if out in self.c.logical:
+                    self.c.record(result, self.c.logical[out], self.c.packed[out])
+            self.c.replace(rewriter, op, list(new.results))
 
 
 def _materialized_type(conversion: _Conversion, op: Operation, ty: TensorType) -> TensorType:
