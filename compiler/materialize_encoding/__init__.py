@@ -11,8 +11,7 @@
                  `iree-codegen-materialize-device-encoding` and
                  `iree-codegen-materialize-encoding-into-nop` populate them with their layouts
     contraction.py  contractions on packed operands: `linalg.mmt4d` / `batch_mmt4d`
-                 (CPU, VMVX) or `iree_codegen.inner_tiled` (GPU); elementwise
-                 `linalg.generic` on packed tiles
+                 (CPU, VMVX) or `iree_codegen.inner_tiled` (GPU)
     generic.py   all-parallel `linalg.generic` (several results, permuted outputs) on
                  the packed tiles of its first output (IREE's lowerGenericOpWithResolvedLayouts)
 """

@@ -1,10 +1,9 @@
-"""Contractions and elementwise ops on packed operands.
+"""Contractions on packed operands.
 
 IREE's `lowerContractionOpWithEncoding` (CPU, VMVX: `linalg.mmt4d` /
-`linalg.batch_mmt4d`), `lowerContractionOpToInnerTiledOp` (GPU:
-`iree_codegen.inner_tiled` with `#iree_gpu.data_tiled_mma_layout`) and
-`lowerGenericOpWithResolvedLayouts` (elementwise `linalg.generic` on tiles,
-swizzled GPU tiles included, as IREE's `lowerGenericOpWithEncoding` does).
+`linalg.batch_mmt4d`) and `lowerContractionOpToInnerTiledOp` (GPU:
+`iree_codegen.inner_tiled` with `#iree_gpu.data_tiled_mma_layout`); elementwise
+generics on packed tiles are `generic.py`'s.
 
 Packed operands of a matmul are laid out by `get_encoding_info_for_matmul`:
 outer dims in the order batch, M|N, K and tiles M|N, K, which is exactly what
@@ -26,7 +25,6 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.diagnostics import OpError
 from mini_iree.compiler.materialize_encoding.builders import Builder, Mixed, static_shape, to_ir_shape
-from mini_iree.compiler.materialize_encoding.index_remap import remap_index_ops
 from mini_iree.dialects import iree_codegen, linalg, tensor
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 from mini_iree.dialects.iree_encoding import EncodingAttr
@@ -260,93 +258,3 @@ def _lower_scaled_to_inner_tiled(
     return builder.insert(inner).results[0]
 
 
-def lower_elementwise_generic(
-    builder: Builder,
-    op: linalg.GenericOp,
-    infos: Sequence[MaterializeEncodingInfo | None],
-    operands: Sequence[SSAValue],
-    ranks: Sequence[int],
-) -> SSAValue:
-    """An all-parallel `linalg.generic` whose output has a packed layout, run on the tiles.
-
-    The new loops are the output's materialized dims: its outer dims in
-    `outerDimsPerm` order, then its tile dims, swizzled (expanded and
-    permuted) when the layout has a swizzle. Every operand indexes each of its
-    own materialized dims through the output loop with the same source: the
-    logical dim its indexing map reads and, for a tile dim, the same piece of
-    that dim's tile (`materialized_dim_sources`). A broadcast operand (a bias)
-    thus reads only the loops of the dims it has. The tiles must split each
-    shared dim into the same pieces; where they differ (another tile size, one
-    side swizzled and not the other) the op is refused.
-    """
-    from mini_iree.compiler.layout import iree_encoding as layout
-
-    out_info = infos[-1]
-    assert out_info is not None
-    maps = [m.data for m in op.indexing_maps.data]
-    out_map = maps[-1]
-    if any(str(t.data) != "parallel" for t in op.iterator_types.data):
-        raise OpError(op, "only all-parallel generics run on packed tiles")
-    if [r.position if isinstance(r, AffineDimExpr) else -1 for r in out_map.results] != list(range(out_map.num_dims)):
-        raise OpError(op, "the output indexing map must be the identity to run on packed tiles")
-    out_rank = ranks[-1]
-    out_sources = layout.materialized_dim_sources(out_info, out_rank)
-    loop_of_source = {source: loop for loop, source in enumerate(out_sources)}
-    out_piece_sizes = _tile_piece_sizes(out_info, out_rank)
-
-    new_maps: list[AffineMap] = []
-    for index, (operand_map, info, rank) in enumerate(zip(maps, infos, ranks)):
-        loop_of = []
-        for r in operand_map.results:
-            if not isinstance(r, AffineDimExpr):
-                raise OpError(op, "operand indexing maps must be projected permutations to run on packed tiles")
-            loop_of.append(r.position)
-        info = info or MaterializeEncodingInfo()
-        if info.is_identity() and any(d in out_piece_sizes for d in loop_of):
-            raise OpError(op, f"operand {index} has no packed layout but reads tiled dims of the result")
-        # Every dim, tiled or not on either side: an untiled operand dim read
-        # through a tiled result dim would index whole rows by tile counts.
-        pieces_of = _tile_piece_sizes(info, rank)
-        for dim, loop in enumerate(loop_of):
-            pieces, out_pieces = pieces_of.get(dim, ()), out_piece_sizes.get(loop, ())
-            if pieces != out_pieces:
-                raise OpError(
-                    op,
-                    f"operand {index} splits dim {dim} into tiles {list(pieces)} where the result's are "
-                    f"{list(out_pieces)}",
-                )
-        results = tuple(
-            AffineDimExpr(loop_of_source[(loop_of[d], k)]) for d, k in layout.materialized_dim_sources(info, rank)
-        )
-        new_maps.append(AffineMap(len(out_sources), 0, results))
-
-    ins, outs = operands[:-1], operands[-1:]
-    body = op.body.clone()
-    remap_index_ops(body, builder.entry, loop_of_source, out_piece_sizes)
-    generic = linalg.GenericOp(
-        list(ins),
-        list(outs),
-        body,
-        [AffineMapAttr(m) for m in new_maps],
-        [linalg.IteratorTypeAttr.parallel()] * len(out_sources),
-        [outs[0].type],
-    )
-    return builder.insert(generic).results[0]
-
-
-def _tile_piece_sizes(info: MaterializeEncodingInfo, rank: int) -> dict[int, tuple[int, ...]]:
-    """Source dim -> the sizes of the dims its inner tile is materialized as, in piece order."""
-    from mini_iree.compiler.layout import iree_encoding as layout
-
-    if info.is_identity():
-        return {}
-    sources = layout.materialized_dim_sources(info, rank)
-    shape = layout.materialized_shape(info, (None,) * rank)
-    pieces: dict[int, dict[int, int]] = {}
-    for (d, k), size in zip(sources, shape):
-        if k is None:
-            continue
-        if size is None:
-            raise ValueError("dynamic inner tiles cannot be materialized")
-        pieces.setdefault(d, {})[k] = size
-    return {d: tuple(sizes[k] for k in sorted(sizes)) for d, sizes in pieces.items()}
