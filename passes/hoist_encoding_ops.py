@@ -39,8 +39,6 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
-from mini_iree.compiler.analysis.encoding_dims import rematerialize_encoding_dims
-from mini_iree.compiler.era import run_era
 from mini_iree.compiler.analysis.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
 from mini_iree.compiler.analysis.dispatch_regions import (
     backward_slice_in_dispatch,
@@ -49,6 +47,8 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     hoist_out_of_dispatch,
     is_defined_inside,
 )
+from mini_iree.compiler.analysis.encoding_dims import rematerialize_encoding_dims
+from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.queries import (
     instance_test,
