@@ -15,7 +15,10 @@ loop or a constant, and whose results have static shapes (the
 loop becomes the constant 0. Any other op is left as it is. Of IREE's
 clean-up patterns, only the one turning a collapsed ``tensor.empty`` into a
 smaller one is applied (as the rewrite builds the operands); the others (folding
-reshape pairs between ops, arithmetic on the constant index) are not run.
+reshape pairs between ops, arithmetic on the constant index) are not run, and
+IREE's first step, dropping the unit dims of private tensor globals (with an
+uninitialized or parameter initial value) and reshaping at their loads and
+stores, is not done: globals keep their types.
 """
 
 from __future__ import annotations
