@@ -62,6 +62,7 @@ _PASSES: dict[str, str] = {
     ),
     "iree-dispatch-creation-set-encoding": "mini_iree.passes.set_encoding:SetEncodingPass",
     "iree-dispatch-creation-hoist-encoding-ops": "mini_iree.passes.hoist_encoding_ops:HoistEncodingOpsPass",
+    "iree-dispatch-creation-fold-unit-extent-dims": "mini_iree.passes.fold_unit_extent_dims:FoldUnitExtentDimsPass",
     "iree-dispatch-creation-propagate-encodings": "mini_iree.passes.propagate_encodings:PropagateEncodingsPass",
     "iree-dispatch-creation-remove-tensor-barriers": "mini_iree.passes.remove_tensor_barriers:RemoveTensorBarriersPass",
     "iree-dispatch-creation-fuse-encoding-ops-into-dispatch-regions-pass": (

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -35,7 +36,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
 from mini_iree.compiler.analysis.const_expr import ConstExprAnalysis, ConstExprHoistingPolicy, Outcome
@@ -46,6 +47,8 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     hoist_out_of_dispatch,
     is_defined_inside,
 )
+from mini_iree.compiler.analysis.encoding_dims import rematerialize_encoding_dims
+from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.queries import (
     instance_test,
@@ -149,19 +152,25 @@ class BubbleUpSetEncodingOp(RewritePattern):
         if encoding is None or not _bubbles_through(producer, encoding):
             return
         assert isinstance(producer, linalg.GenericOp)
+        # The encoding dims may be computed after the producer (tensor.dim of its
+        # result, say): rebuild them before it, reading the first input instead.
+        encoding_dims = rematerialize_encoding_dims(op.encoding_dims, producer, op.source, producer.inputs[0])
+        if encoding_dims is None:
+            return
         maps = [m.data for m in producer.indexing_maps.data]
         inverse_output = maps[-1].inverse_permutation()
         assert inverse_output is not None
         encoded_inputs: list[SSAValue] = []
         for value, operand_map in zip(producer.inputs, maps):
             input_type = _with_encoding(value.type, _append_map(encoding, operand_map.compose(inverse_output)))
-            set_op = rewriter.insert(iree_encoding.SetEncodingOp(value, input_type, list(op.encoding_dims)))
+            set_op = rewriter.insert(iree_encoding.SetEncodingOp(value, input_type, encoding_dims))
             encoded_inputs.append(set_op.result)
         dims = get_dynamic_dims(op.source, InsertPoint.before(op))
         init = rewriter.insert(tensor.EmptyOp(dims, op.result.type))
         generic = _clone_generic(producer, encoded_inputs, [init.tensor], [op.result.type])
+        old_dims = [d.owner for d in op.encoding_dims if isinstance(d.owner, Operation)]
         rewriter.replace(op, generic)
-        erase_if_dead([producer], rewriter)
+        erase_if_dead([producer, *old_dims], rewriter)
 
 
 # ---------------------------------------------------------------------------
@@ -218,6 +227,57 @@ def _sinking_encodings(
     return [encoding if index == target else encoding_for(m) for index, m in enumerate(maps)]
 
 
+def _reified_result_dims(op: linalg.GenericOp, index: int, point: InsertPoint) -> list[SSAValue]:
+    """The dynamic sizes of result ``index`` of ``op``, read off the operands that carry its loops.
+
+    IREE 3.13's propagation, which carries ``encoding_dims`` along (hence the
+    era fact it follows), sizes the new ``unset_encoding`` from the encoded
+    result: what ``getMixedSizes`` of the result gives, resolved by the
+    ``ResolveRankedShapedTypeResultDims`` patterns through the op's
+    ``reifyResultShapes``: each dynamic result dim is the loop its map names,
+    whose size is that of the first operand (inputs, then inits) indexing it
+    by a plain dim; an ``arith.constant`` and a ``tensor.dim`` of that operand
+    are built at ``point``, dim after dim. A size only an init carries is read
+    off the init, where a ``tensor.empty`` gives it directly.
+    """
+    operands = [*op.inputs, *op.outputs]
+    maps = [m.data for m in op.indexing_maps.data]
+    carrier: dict[int, tuple[SSAValue, int]] = {}
+    for value, operand_map in zip(operands, maps):
+        if not isinstance(value.type, TensorType):
+            continue
+        for axis, expr in enumerate(operand_map.results):
+            if isinstance(expr, AffineDimExpr):
+                carrier.setdefault(expr.position, (value, axis))
+    result = op.res[index]
+    result_map = maps[len(op.inputs) + index]
+    dims: list[SSAValue] = []
+    new_ops: list[Operation] = []
+    for axis, size in enumerate(result.type.get_shape()):  # type: ignore[attr-defined]
+        if size != DYNAMIC_INDEX:
+            continue
+        expr = result_map.results[axis]
+        assert isinstance(expr, AffineDimExpr)
+        source, source_axis = carrier[expr.position]
+        source_size = source.type.get_shape()[source_axis]  # type: ignore[attr-defined]
+        empty = source.owner
+        if source_size != DYNAMIC_INDEX:
+            constant = arith.ConstantOp(IntegerAttr(source_size, IndexType()))
+            new_ops.append(constant)
+            dims.append(constant.result)
+        elif isinstance(empty, tensor.EmptyOp) and source in op.outputs:
+            dims.append(empty.dynamic_sizes[source.type.get_shape()[:source_axis].count(DYNAMIC_INDEX)])  # type: ignore[attr-defined]
+        else:
+            constant = arith.ConstantOp(IntegerAttr(source_axis, IndexType()))
+            dim = tensor.DimOp(source, constant.result)
+            new_ops += [constant, dim]
+            dims.append(dim.result)
+    for new_op in new_ops:
+        new_op.location = op.location
+    Rewriter.insert_op(new_ops, point)
+    return dims
+
+
 class SinkUnsetEncodingOp(RewritePattern):
     """Moves an ``unset_encoding`` below its single elementwise consumer in the same dispatch.
 
@@ -267,16 +327,37 @@ class SinkUnsetEncodingOp(RewritePattern):
             new_inits.append(encoded_empty.tensor)
             result_types.append(init_type)
 
-        result_dims = [get_dynamic_dims(result, InsertPoint.before(consumer)) for result in consumer.res]
         generic = _clone_generic(consumer, new_inputs, new_inits, result_types)
-        unsets = [
-            iree_encoding.UnsetEncodingOp(encoded, plain.type, dims, encoding_dims)
-            for encoded, plain, dims in zip(generic.res, consumer.res, result_dims)
-        ]
-        rewriter.insert([generic, *unsets], InsertPoint.after(consumer))
+        rewriter.insert(generic, InsertPoint.after(consumer))
+        unsets: list[iree_encoding.UnsetEncodingOp] = []
+        for index, (encoded, plain) in enumerate(zip(generic.res, consumer.res)):
+            point = InsertPoint.after(unsets[-1] if unsets else generic)
+            if run_era().encoding_dims:
+                dims = _reified_result_dims(generic, index, point)
+            else:
+                # The walkthrough's IREE reuses the sizes the consumer's result had.
+                dims = get_dynamic_dims(consumer.res[index], InsertPoint.before(consumer))
+            unsets.append(iree_encoding.UnsetEncodingOp(encoded, plain.type, dims, encoding_dims))
+            rewriter.insert(unsets[-1], point)
         old_inits = [v.owner for v in consumer.outputs if isinstance(v.owner, Operation)]
         rewriter.replace(consumer, [], [unset.result for unset in unsets])
         erase_if_dead([op, *old_inits], rewriter)
+
+
+class _FoldDimOfStaticExtent(RewritePattern):
+    """The greedy driver's fold of ``tensor.dim`` of a static extent, as IREE's pass gets it.
+
+    IREE's driver folds ops while it propagates, so ``encoding_dims`` read off a
+    static result become constants (and that result loses those uses) before
+    the propagation patterns look at them. The index constant left dead goes too.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.DimOp, rewriter: PatternRewriter) -> None:
+        index = op.index.owner
+        tensor.DimOfStaticExtent().match_and_rewrite(op, rewriter)
+        if op.parent is None and isinstance(index, Operation):
+            erase_if_dead([index], rewriter)
 
 
 # ---------------------------------------------------------------------------
@@ -348,6 +429,30 @@ class _ConstExprPolicy:
 _is_set_encoding = instance_test(iree_encoding.SetEncodingOp)
 
 
+def _hoisting_order(chain: list[Operation]) -> list[Operation]:
+    """IREE's order of moving ``chain`` (whose last op is the set_encoding) out of its region.
+
+    IREE collects the chain breadth-first from the set_encoding, operand by
+    operand, and moves it in reverse, so the constants of the sizes land before
+    the ``tensor.dim`` ops reading them, in that reverse order. Should that
+    order move an op before something it reads, program order is kept.
+    """
+    members = set(chain)
+    order = [chain[-1]]
+    for op in order:
+        for operand in op.operands:
+            producer = operand.owner
+            if producer in members and producer not in order:
+                order.append(producer)  # type: ignore[arg-type]
+    order.reverse()
+    moved: set[Operation] = set()
+    for op in order:
+        if any(v.owner in members and v.owner not in moved for v in op.operands):
+            return chain
+        moved.add(op)
+    return order
+
+
 def hoist_set_encodings(module: ModuleOp) -> None:
     """Move every hoistable set_encoding (with its in-region chain) before its dispatch."""
     const_exprs = _ConstExprPolicy(module)
@@ -375,7 +480,7 @@ def hoist_set_encodings(module: ModuleOp) -> None:
         if chain is None and const_exprs.enables_hoist(op.source):
             chain = backward_slice_in_dispatch(op, dispatch, lambda _: True)
         if chain is not None:
-            candidates.append(chain)
+            candidates.append(_hoisting_order(chain))
     for chain in candidates:
         for op in chain:
             dispatch = enclosing_dispatch_region(op)
@@ -401,7 +506,9 @@ class HoistEncodingOpsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         SelectivePatternRewriteWalker(
-            GreedyRewritePatternApplier([BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False),
+            GreedyRewritePatternApplier(
+                [_FoldDimOfStaticExtent(), BubbleUpSetEncodingOp(), SinkUnsetEncodingOp()], dce_enabled=False
+            ),
         ).rewrite_module(op)
         hoist_set_encodings(op)
 

@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from mini_iree.compiler.analysis.contraction import ContractionDims, infer_contraction_dims
@@ -371,8 +371,12 @@ def _dynamic_position(value: SSAValue, axis: int) -> int:
     return sum(1 for d in shape[:axis] if d == DYNAMIC_INDEX)
 
 
-def _reified_dim(value: SSAValue, axis: int) -> SSAValue | None:
+def _reified_dim(value: SSAValue, axis: int) -> SSAValue | tuple[SSAValue, int] | None:
     """The size of ``value`` along ``axis`` as its producer states it, or None.
+
+    A linalg result's size is read off the operand that carries its loop; when
+    that operand states no size either, the answer is that operand and its axis
+    (the ``tensor.dim`` to build).
 
     Only producers that reify their result shapes in IREE (ReifyRankedShapedTypeOpInterface)
     are asked, so the sizes match what IREE's ``tensor.dim`` folding finds:
@@ -401,9 +405,39 @@ def _reified_dim(value: SSAValue, axis: int) -> SSAValue | None:
     if isinstance(op, iree_encoding.SetEncodingOp):
         return _reified_dim(op.source, axis)
     if isinstance(op, LinalgStructuredOperation):
-        index = list(op.results).index(value)
-        return _reified_dim(op.outputs[index], axis)
+        carrier = _loop_carrier(op, list(op.results).index(value), axis)
+        if carrier is None:
+            return None
+        if isinstance(carrier, tuple):
+            found = _reified_dim(*carrier)
+            return found if found is not None else carrier
+        return carrier
     return None
+
+
+def _loop_carrier(
+    op: LinalgStructuredOperation, index: int, axis: int
+) -> tuple[SSAValue, int] | SSAValue | None:
+    """Where MLIR's ``LinalgOp::reifyResultShapes`` reads result ``index``'s size along ``axis``.
+
+    The result dim is a loop; its size is that of the first operand (inputs,
+    then inits) whose map reads the loop as a plain dim: that operand and its
+    axis. A size only the init carries is the init's own size along ``axis``.
+    """
+    maps = [m.data for m in op.indexing_maps.data]
+    inputs = list(op.inputs)
+    loop = maps[len(inputs) + index].results[axis]
+    if not isinstance(loop, AffineDimExpr):
+        return None
+    for value, operand_map in zip(inputs, maps):
+        if not isinstance(value.type, TensorType):
+            continue
+        for operand_axis, expr in enumerate(operand_map.results):
+            if isinstance(expr, AffineDimExpr) and expr.position == loop.position:
+                if value.type.get_shape()[operand_axis] != DYNAMIC_INDEX:
+                    return None
+                return (value, operand_axis)
+    return _reified_dim(op.outputs[index], axis)
 
 
 def get_dynamic_loop_dims(op: LinalgStructuredOperation, insert_point: InsertPoint) -> list[SSAValue]:
@@ -421,15 +455,21 @@ def get_dynamic_loop_dims(op: LinalgStructuredOperation, insert_point: InsertPoi
     dims: dict[int, SSAValue] = {}
     missing: list[tuple[int, int, int]] = []  # (operand number, dim, position in `sources`)
     operand_numbers = {id(v): i for i, v in reversed(list(enumerate(op.operands)))}
+    carriers: dict[int, tuple[SSAValue, int]] = {}
     for position, source in enumerate(sources):
         found = _reified_dim(source.operand, source.dim_index)
+        if isinstance(found, tuple):
+            # A tensor.dim of a linalg result reads the operand carrying its loop.
+            carriers[position] = found
+            found = None
         if found is not None and dominates_point(found, insert_point.block):
             dims[position] = found
         else:
             missing.append((operand_numbers[id(source.operand)], source.dim_index, position))
-    for _, axis, position in sorted(missing):
+    for _, _, position in sorted(missing):
+        value, axis = carriers.get(position, (sources[position].operand, sources[position].dim_index))
         index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
-        dim = tensor.DimOp(sources[position].operand, index)
+        dim = tensor.DimOp(value, index)
         Rewriter.insert_op([index, dim], insert_point)
         dims[position] = dim.results[0]
     return [dims[p] for p in range(len(sources))]

@@ -67,19 +67,20 @@
 // WALK05-NEXT:   }
 
 // IREE 3.13, dynamic matmul: the set_encoding ops leave with their
-// encoding_dims, the tensor.dim chain moving out with them. The dims are
-// moved in program order; IREE 3.13 prints the same three dims in another
-// order (dim(lhs, 0), dim(rhs, 1), dim(lhs, 1)), which is only a naming
-// difference.
+// encoding_dims, the tensor.dim chain moving out with them. The chain moves
+// as IREE of August 2026 moves it: gathered breadth-first from the
+// set_encoding (its operands in order: M, N, K, then their index constants)
+// and moved in reverse, so the constants come first. IREE 3.13 moves the
+// same ops in program order (c0, M, c1, N, c1, K): only the order differs.
 // DYN-LABEL: util.func public @matmul_f32f32f32
 // DYN:         %[[LHS:.+]] = iree_tensor_ext.compute_barrier.start
 // DYN:         %[[RHS:.+]] = iree_tensor_ext.compute_barrier.start
-// DYN-NEXT:    %[[C0:.+]] = arith.constant 0 : index
-// DYN-NEXT:    %[[M:.+]] = tensor.dim %[[LHS]], %[[C0]]
-// DYN-NEXT:    %[[C1:.+]] = arith.constant 1 : index
-// DYN-NEXT:    %[[K:.+]] = tensor.dim %[[LHS]], %[[C1]]
 // DYN-NEXT:    %[[C1B:.+]] = arith.constant 1 : index
-// DYN-NEXT:    %[[N:.+]] = tensor.dim %[[RHS]], %[[C1B]]
+// DYN-NEXT:    %[[C1:.+]] = arith.constant 1 : index
+// DYN-NEXT:    %[[C0:.+]] = arith.constant 0 : index
+// DYN-NEXT:    %[[K:.+]] = tensor.dim %[[LHS]], %[[C1B]]
+// DYN-NEXT:    %[[N:.+]] = tensor.dim %[[RHS]], %[[C1]]
+// DYN-NEXT:    %[[M:.+]] = tensor.dim %[[LHS]], %[[C0]]
 // DYN-NEXT:    %[[SET_LHS:.+]] = iree_encoding.set_encoding %[[LHS]] encoding_dims{%[[M]], %[[N]], %[[K]]} : tensor<?x?xf32> -> tensor<?x?xf32, #encoding>
 // DYN-NEXT:    %[[SET_RHS:.+]] = iree_encoding.set_encoding %[[RHS]] encoding_dims{%[[M]], %[[N]], %[[K]]} : tensor<?x?xf32> -> tensor<?x?xf32, #encoding1>
 // DYN-NEXT:    flow.dispatch.region

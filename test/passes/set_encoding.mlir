@@ -383,3 +383,32 @@ func.func @encode_padded_fill(%m: index, %hi: index) -> (tensor<?x24xf32, #encod
 // CHECK-NEXT:    %[[SAME:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<?x24xf32, #encoding>) -> tensor<?x24xf32, #encoding>
 // CHECK-NEXT:    %[[ENC:.+]] = iree_encoding.set_encoding %[[OTHER]] : tensor<?x24xf32> -> tensor<?x24xf32, #encoding>
 // CHECK-NEXT:    return %[[SAME]], %[[ENC]]
+
+// -----
+
+// With encoding_dims, a size read off an operand produced by a linalg op is
+// read where MLIR's reifyResultShapes reads it: on the producer's operand that
+// carries the loop (the broadcast's input, a function argument here), or, for
+// a loop only its init carries (the batch), the init's tensor.empty size.
+#bcast_in = affine_map<(d0, d1, d2) -> (d1, d2)>
+#bcast_out = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @sizes_through_broadcast(%a: tensor<?x?xf32>, %b: tensor<?x?x?xf32>, %batch: index, %m: index, %k: index, %n: index) -> tensor<?x?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%batch, %m, %k) : tensor<?x?x?xf32>
+  %lhs = linalg.generic {indexing_maps = [#bcast_in, #bcast_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<?x?xf32>) outs(%e : tensor<?x?x?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<?x?x?xf32>
+  %init = tensor.empty(%batch, %m, %n) : tensor<?x?x?xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %0 = linalg.batch_matmul {iree.opt.data_tiling} ins(%lhs, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%fill : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+// DIMS-LABEL: func.func @sizes_through_broadcast(
+// DIMS-SAME:      %[[A:[a-zA-Z0-9]+]]: tensor<?x?xf32>, %[[B:[a-zA-Z0-9]+]]: tensor<?x?x?xf32>, %[[BATCH:[a-zA-Z0-9]+]]: index
+// DIMS-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// DIMS-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// DIMS-DAG:     %[[M:.+]] = tensor.dim %[[A]], %[[C0]]
+// DIMS-DAG:     %[[K:.+]] = tensor.dim %[[A]], %[[C1]]
+// DIMS-DAG:     %[[N:.+]] = tensor.dim %[[B]], %{{.+}}
+// DIMS:         iree_encoding.set_encoding %{{.+}} encoding_dims{%[[BATCH]], %[[M]], %[[N]], %[[K]]}

@@ -318,3 +318,18 @@ def test_fill_folds_keep_results(tmp_path: Path) -> None:
     assert result.stdout.count("tensor.pad") == 1
     assert result.stdout.count("iree_encoding.set_encoding") == 1
     assert result.stdout.count("linalg.fill") == 3
+
+
+def test_sizes_read_through_a_producer_keep_results(tmp_path: Path) -> None:
+    """encoding_dims read off the operand carrying each loop of a broadcast producer."""
+    cases = (Path(__file__).parent / "set_encoding.mlir").read_text().split("// -----")
+    (case,) = [c for c in cases if "@sizes_through_broadcast(" in c]
+    path = tmp_path / "input.mlir"
+    path.write_text(case)
+    result = run_opt(
+        [str(path), "-p", "iree-dispatch-creation-set-encoding{encoding-dims=true}", "--verify-each-with-interpreter",
+         "--interpreter-dynamic-size=3"]
+    )
+    assert result.returncode == 0, result.stderr
+    assert "kept the results of 1 function" in result.stderr
+    assert result.stdout.count("encoding_dims{%arg2, %dim") == 3

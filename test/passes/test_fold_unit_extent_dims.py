@@ -1,0 +1,29 @@
+"""``iree-dispatch-creation-fold-unit-extent-dims`` keeps results: checked with the interpreter.
+
+Each case of the pass's lit test runs before and after the pass on the same
+random inputs (``--verify-each-with-interpreter``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run_opt
+
+PASS = "iree-dispatch-creation-fold-unit-extent-dims"
+CASES = (Path(__file__).parent / "fold_unit_extent_dims.mlir").read_text().split("// -----")
+
+
+@pytest.mark.parametrize(
+    "function", ["@unit_middle_loop(", "@all_unit(", "@left_alone(", "@index_of_dropped_loop("]
+)
+def test_results_are_kept(tmp_path: Path, function: str) -> None:
+    (case,) = [c for c in CASES if function in c]
+    path = tmp_path / "input.mlir"
+    path.write_text(case)
+    result = run_opt([str(path), "-p", PASS, "--verify-each-with-interpreter"])
+    assert result.returncode == 0, result.stderr
+    assert "kept the results of 1 function" in result.stderr
+    folded = function != "@left_alone("
+    assert ("tensor.expand_shape" in result.stdout) == folded
