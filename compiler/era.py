@@ -57,6 +57,10 @@ class EraProfile:
     groups: transposed and multi-use producers and consumers join); otherwise the walkthrough's
     rule of consumers reading the root's outer parallel loops as the identity."""
 
+    cse_before_encoding_fusion: bool
+    """fuse-encoding-ops-into-dispatch-regions first merges identical `set_encoding` ops (IREE ran
+    CSE over the function); later IREE fuses each as it stands, so duplicates stay apart."""
+
     scalable_riscv_and_narrow_n: bool
     """Scalable data tiling (`--iree-llvmcpu-enable-scalable-vectorization`) also gives RISC-V `+v`
     a scalable N tile and keeps a narrow N (not transposed); otherwise only AArch64 SVE gets one,
@@ -107,6 +111,7 @@ WALKTHROUGH = EraProfile(
     encoding_dims=False,
     cpu_bit_extends_dispatched=False,
     fusion_group_loop_maps=False,
+    cse_before_encoding_fusion=True,
     scalable_riscv_and_narrow_n=False,
     async_cast=False,
     nsw_size_arithmetic=False,
@@ -130,6 +135,7 @@ IREE_3_13 = EraProfile(
     encoding_dims=True,
     cpu_bit_extends_dispatched=True,
     fusion_group_loop_maps=True,
+    cse_before_encoding_fusion=False,
     scalable_riscv_and_narrow_n=True,
     async_cast=True,
     nsw_size_arithmetic=True,

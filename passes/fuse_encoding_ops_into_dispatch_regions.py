@@ -25,6 +25,7 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     rebuild_dispatch_region,
 )
 from mini_iree.compiler.analysis.reshape_sizes import collapsed_dynamic_sizes
+from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.locations import fused_location
 from mini_iree.compiler.ir.queries import instance_test, nested_ops
 from mini_iree.dialects import flow, iree_encoding, tensor
@@ -198,7 +199,8 @@ class FuseEncodingOpsIntoDispatchRegionsPass(ModulePass):
     enable_aggressive_fusion: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _merge_identical_set_encodings(op)
+        if run_era().cse_before_encoding_fusion:
+            _merge_identical_set_encodings(op)
         # Region formation (IREE's moveFollowingOpIntoDispatchRegion), not a
         # local rewrite: the targets are collected first, then moved in order.
         targets = [o for o in nested_ops(op) if _is_set_encoding(o) and is_outside_dispatch(o)]

@@ -80,6 +80,9 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
         return list(op.output_shape)  # type: ignore[attr-defined]
     if source == "set_encoding":
         return find_dynamic_dims(op.source)  # type: ignore[attr-defined]
+    if op.name == "linalg.unpack":
+        # The result has the destination's shape (MLIR reifies an unpack's sizes from its dest).
+        return find_dynamic_dims(op.dest)  # type: ignore[attr-defined]
     outputs = getattr(op, "outputs", None)
     if (
         outputs is not None
