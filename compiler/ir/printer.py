@@ -290,7 +290,8 @@ def default_result_names(op: Operation) -> list[str | None]:
 
 
 def _block_arg_names(op: Operation, region: Region) -> list[str | None]:
-    """linalg's structured ops name their body arguments ``%in``/``%out``."""
+    """linalg's structured ops name their body arguments ``%in``, then ``%out`` (generic) or
+    ``%init`` (reduce, map), as their ``getAsmBlockArgumentNames`` do."""
     if op.name not in ("linalg.generic", "linalg.reduce", "linalg.map"):
         return []
     try:
@@ -301,7 +302,8 @@ def _block_arg_names(op: Operation, region: Region) -> list[str | None]:
     if block is None:
         return []
     n = len(block.args)
-    return ["in"] * (n - n_out) + ["out"] * n_out
+    out = "out" if op.name == "linalg.generic" else "init"
+    return ["in"] * (n - n_out) + [out] * n_out
 
 
 class _Scope:

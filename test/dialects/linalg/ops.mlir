@@ -401,7 +401,7 @@ func.func @reduce_short_form(%a: tensor<4x8xf32>, %init: tensor<4xf32>) -> tenso
 // Any other body prints as a region on the next line.
 // CHECK-LABEL: func.func @reduce_region(
 // CHECK:         linalg.reduce ins(%{{.+}} : tensor<4x8x16xf32>) outs(%{{.+}} : tensor<4xf32>) dimensions = [1, 2] {{$}}
-// CHECK-NEXT:      (%[[IN:.+]]: f32, %[[INIT:.+]]: f32) {
+// CHECK-NEXT:      (%[[IN:in]]: f32, %[[INIT:init]]: f32) {
 // CHECK-NEXT:        %[[M:.+]] = arith.mulf %[[IN]], %[[IN]] : f32
 // CHECK-NEXT:        %[[S:.+]] = arith.addf %[[M]], %[[INIT]] : f32
 // CHECK-NEXT:        linalg.yield %[[S]] : f32
