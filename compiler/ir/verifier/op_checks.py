@@ -85,6 +85,11 @@ def _message(op: Operation, err: Exception) -> str:
     if text.startswith(_XDSL_PREFIX):
         text = text[len(_XDSL_PREFIX) :]
     text = text.splitlines()[0] if text else type(err).__name__
+    if text.startswith(f"Operation {op.name} terminates block in") and text.endswith("but is not a terminator"):
+        # MLIR's verifier says this of the block, at its last op, which it prints.
+        from mini_iree.compiler.ir.printer import print_module_to_string
+
+        return f"block with no terminator, has {print_module_to_string(op, generic=True, local_scope=True).strip()}"
     return f"'{op.name}' op {text}"
 
 

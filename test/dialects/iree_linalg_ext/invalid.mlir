@@ -149,7 +149,7 @@ func.func @map_store_wrong_terminator(%input: tensor<4xf32>, %output: memref<4xf
 func.func @map_store_no_terminator(%input: memref<4xf32>, %output: memref<4xf32>) {
   "iree_linalg_ext.map_store"(%input, %output) ({
   ^bb0(%idx0: index):
-    // expected-error @+1 {{arith.constant}}
+    // expected-error @+1 {{block with no terminator, has %0 = "arith.constant"() <{value = true}> : () -> i1}}
     %0 = "arith.constant"() <{value = true}> : () -> i1
   }) : (memref<4xf32>, memref<4xf32>) -> ()
   return
