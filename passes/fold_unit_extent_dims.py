@@ -172,11 +172,11 @@ class DropUnitDims(RewritePattern):
                     if value_type.get_shape()[axis] == DYNAMIC_INDEX
                 ]
                 new_empty = tensor.EmptyOp(kept_sizes, target_type)
-                rewriter.insert_op(new_empty)
+                rewriter.insert(new_empty)
                 new_operands.append(new_empty.tensor)
                 continue
             collapsed = tensor.CollapseShapeOp(value, groups, target_type)
-            rewriter.insert_op(collapsed)
+            rewriter.insert(collapsed)
             new_operands.append(collapsed.result)
 
         # linalg.index of a dropped loop is 0; the others are renumbered.
@@ -184,9 +184,9 @@ class DropUnitDims(RewritePattern):
             loop = index_op.dim.value.data
             if loop in unit_loops:
                 zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-                rewriter.replace_op(index_op, zero)
+                rewriter.replace(index_op, zero)
             elif new_position[loop] != loop:
-                rewriter.replace_op(index_op, linalg.IndexOp(new_position[loop]))
+                rewriter.replace(index_op, linalg.IndexOp(new_position[loop]))
         iterators = [it for loop, it in enumerate(op.iterator_types.data) if loop not in unit_loops]
         new_inputs = new_operands[: len(op.inputs)]
         new_outputs = new_operands[len(op.inputs) :]
@@ -201,7 +201,7 @@ class DropUnitDims(RewritePattern):
             op.library_call,
         )
         generic.attributes |= op.attributes
-        rewriter.insert_op(generic)
+        rewriter.insert(generic)
         replacements: list[SSAValue] = []
         for result, old_type, groups in zip(generic.res, op.result_types, output_groups):
             if result.type == old_type:
@@ -209,9 +209,9 @@ class DropUnitDims(RewritePattern):
                 continue
             assert isinstance(old_type, TensorType)
             expanded = tensor.ExpandShapeOp(result, groups, list(old_type.get_shape()), old_type)
-            rewriter.insert_op(expanded)
+            rewriter.insert(expanded)
             replacements.append(expanded.result)
-        rewriter.replace_matched_op([], replacements)
+        rewriter.replace(op, [], replacements)
 
 
 @dataclass(frozen=True)
