@@ -128,18 +128,20 @@ def lower_to_mmt4d(
         # Guard the (batch, M|N, K) packed order assumed above.
         if len(size) != sum(flags):
             raise OpError(op, f"operand {index} is packed to rank {len(size)}; mmt4d expects {sum(flags)}")
-    values, value_sizes, groups = [], [], []
-    for value, size, flags in zip(operands, sizes, present):
-        v, s, g = _expand_to(builder, value, list(size), flags)
-        values.append(v)
-        value_sizes.append(s)
-        groups.append(g)
+    # Each operand is finished (expanded, then extended) before the next one is
+    # touched, as IREE's getMmt4dOperand does: the LHS's and RHS's extensions
+    # come before the result's expand_shape.
     acc_element = operands[RESULT].type.get_element_type()  # type: ignore[attr-defined]
-    for index, element in enumerate(encodings[LHS].get_element_types()[:2]):
-        operand_element = values[index].type.get_element_type()  # type: ignore[attr-defined]
+    input_elements = encodings[LHS].get_element_types()[:2]
+    values, groups = [], []
+    for index, (value, size, flags) in enumerate(zip(operands, sizes, present)):
+        v, s, g = _expand_to(builder, value, list(size), flags)
+        operand_element = v.type.get_element_type()  # type: ignore[attr-defined]
         # An operand already extended (the encoding names its narrow source type) is not extended again.
-        if _is_unsigned(element) and _narrower(operand_element, acc_element):
-            values[index] = _extend_unsigned(builder, values[index], value_sizes[index], acc_element)
+        if index != RESULT and _is_unsigned(input_elements[index]) and _narrower(operand_element, acc_element):
+            v = _extend_unsigned(builder, v, s, acc_element)
+        values.append(v)
+        groups.append(g)
     lhs, rhs, acc = values
     if transposed:
         lhs, rhs = rhs, lhs

@@ -58,3 +58,41 @@ func.func @batch_matvec(%a: tensor<2x1x5xf32>, %b: tensor<2x5xf32>, %c: tensor<2
 // CHECK:         %[[ACC:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2], [3, 4]] output_shape [2, 1, 1, 16, 1] : tensor<2x1x16xf32> into tensor<2x1x1x16x1xf32>
 // CHECK:         linalg.batch_mmt4d ins(%[[LHS]], %[[RHS]] : {{.+}}) outs(%[[ACC]] :
 // CHECK:         tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3, 4]] : tensor<2x1x1x16x1xf32> into tensor<2x1x16xf32>
+
+// -----
+
+// A batch vecmat with an unsigned RHS (VMVX without microkernels tiles any element types): each mmt4d operand is finished before the next is
+// started (IREE's getMmt4dOperand), so the RHS's zero-extension comes before the result's
+// expand_shape, and the vector LHS's expand_shape before both.
+
+#map = affine_map<(b, n, k) -> (b, k)>
+#map1 = affine_map<(b, n, k) -> (b, k, n)>
+#map2 = affine_map<(b, n, k) -> (b, n)>
+#lhs = #iree_encoding.encoding<operand_index = 0, op_type = matmul, element_types = [i8, ui8, i32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [2, 40, 12]>
+#rhs = #iree_encoding.encoding<operand_index = 1, op_type = matmul, element_types = [i8, ui8, i32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [2, 40, 12]>
+#res = #iree_encoding.encoding<operand_index = 2, op_type = matmul, element_types = [i8, ui8, i32], user_indexing_maps = [#map, #map1, #map2], iteration_sizes = [2, 40, 12]>
+func.func @batch_vecmat_ui8(%a: tensor<2x12xi8>, %b: tensor<2x12x40xi8>, %c: tensor<2x40xi32>) -> tensor<2x40xi32> attributes {
+  hal.executable.target = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {iree.encoding.resolver = #iree_cpu.vmvx_encoding_resolver<>}>
+} {
+  %0 = iree_encoding.set_encoding %a : tensor<2x12xi8> -> tensor<2x12xi8, #lhs>
+  %1 = iree_encoding.set_encoding %b : tensor<2x12x40xi8> -> tensor<2x12x40xi8, #rhs>
+  %2 = iree_encoding.set_encoding %c : tensor<2x40xi32> -> tensor<2x40xi32, #res>
+  %3 = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%0, %1 : tensor<2x12xi8, #lhs>, tensor<2x12x40xi8, #rhs>) outs(%2 : tensor<2x40xi32, #res>) {
+  ^bb0(%x: i8, %y: i8, %acc: i32):
+    %xe = arith.extsi %x : i8 to i32
+    %ye = arith.extui %y : i8 to i32
+    %p = arith.muli %xe, %ye : i32
+    %s = arith.addi %p, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<2x40xi32, #res>
+  %4 = iree_encoding.unset_encoding %3 : tensor<2x40xi32, #res> -> tensor<2x40xi32>
+  return %4 : tensor<2x40xi32>
+}
+// CHECK-LABEL: func.func @batch_vecmat_ui8(
+// CHECK:         %[[LHS:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2], [3, 4]] {{.+}} into tensor<2x1x{{[0-9]+}}x1x{{[0-9]+}}xi8>
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         %[[RHS:.+]] = linalg.generic
+// CHECK:           arith.extui %{{.+}} : i8 to i32
+// CHECK:         } -> tensor<2x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xi32>
+// CHECK:         %[[ACC:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2], [3, 4]] {{.+}} into tensor<2x1x{{[0-9]+}}x1x{{[0-9]+}}xi32>
+// CHECK:         linalg.batch_mmt4d ins(%[[LHS]], %[[RHS]] : {{.+}}) outs(%[[ACC]] :

@@ -1,5 +1,6 @@
-"""The vecmat and batch matvec of materialize_device_encoding_matvec.mlir compute the same after
-materialization (the fill folded into the 4-D init, the unit dims of a batch matvec regrouped)."""
+"""The vecmat, batch matvec and batch vecmat of materialize_device_encoding_matvec.mlir compute the same after
+materialization (the fill folded into the 4-D init, the unit dims of a batch matvec regrouped, an
+unsigned operand zero-extended)."""
 
 from __future__ import annotations
 
@@ -49,4 +50,20 @@ def test_batch_matvec_keeps_results(tmp_path) -> None:
     (before,) = run(text, "batch_matvec", a, b, c)
     (got,) = run(after, "batch_matvec", a, b, c)
     np.testing.assert_array_equal(before, np.einsum("bmk,bk->bm", a, b) + c)
+    np.testing.assert_array_equal(got, before)
+
+
+def test_batch_vecmat_unsigned_rhs_keeps_results(tmp_path) -> None:
+    text = _pieces()[2]
+    after = _materialize(tmp_path, text)
+    assert "linalg.batch_mmt4d" in after and "arith.extui" in after
+    rng = np.random.default_rng(2)
+    a = rng.integers(-128, 128, (2, 12)).astype(np.int8)
+    # Negative i8 values read as 128..255 unsigned, so a lost zero-extension shows.
+    b = rng.integers(-128, 128, (2, 12, 40)).astype(np.int8)
+    c = rng.integers(-50, 50, (2, 40)).astype(np.int32)
+    (before,) = run(text, "batch_vecmat_ui8", a, b, c)
+    (got,) = run(after, "batch_vecmat_ui8", a, b, c)
+    unsigned_b = (b.astype(np.int32) & 0xFF)
+    np.testing.assert_array_equal(before, np.einsum("bk,bkn->bn", a.astype(np.int32), unsigned_b) + c)
     np.testing.assert_array_equal(got, before)
