@@ -424,7 +424,7 @@ def _loop_carrier(
     then inits) whose map reads the loop as a plain dim: that operand and its
     axis. A size only the init carries is the init's own size along ``axis``.
     """
-    maps = [m.data for m in op.indexing_maps.data]
+    maps = indexing_maps(op)
     inputs = list(op.inputs)
     loop = maps[len(inputs) + index].results[axis]
     if not isinstance(loop, AffineDimExpr):
