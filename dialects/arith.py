@@ -152,6 +152,48 @@ for _cast_op in (_xdsl_arith.UIToFPOp, _xdsl_arith.SIToFPOp):
     _allow_shaped_integer_to_float(_cast_op)
 
 
+def _integer_width(type_: Attribute) -> int:
+    element = _element(type_)
+    return element.width.data if isinstance(element, IntegerType) else 0
+
+
+def _verify_integer_resize(larger: bool):
+    """MLIR's verifier of ``arith.extui``/``extsi`` (``larger``) and ``arith.trunci`` on integers or
+    tensors of them: one shape for operand and result, then the element widths (its cast check)."""
+
+    def verify_(self: IRDLOperation) -> None:
+        source, result = self.operands[0].type, self.results[0].type
+        if isinstance(source, TensorType) and isinstance(result, TensorType):
+            if source.get_shape() != result.get_shape():
+                raise VerifyException("failed to verify that input and output have the same tensor dimensions")
+        narrow, wide = _integer_width(source), _integer_width(result)
+        if isinstance(source, TensorType) != isinstance(result, TensorType) or not (
+            narrow < wide if larger else wide < narrow
+        ):
+            raise VerifyException(f"operand type '{source}' and result type '{result}' are cast incompatible")
+
+    return verify_
+
+
+def _allow_shaped_integer_resize(op_cls: type[IRDLOperation], larger: bool) -> None:
+    """Let xDSL's integer extensions and truncation take tensors, as MLIR's do.
+
+    IREE narrows whole loaded tensors (``arith.trunci %t : tensor<?xi8> to
+    tensor<?xi1>``, iree-stream-encode-device-tensors); xDSL 0.74 declares these
+    ops on scalars. As for the int-to-float casts above, the classes stay xDSL's
+    and only their constraints (MLIR's "signless-integer-like") and width check widen.
+    """
+    op_def = op_cls.get_irdl_definition()
+    for defs in (op_def.operands, op_def.results):
+        name, old = defs[0]
+        defs[0] = (name, type(old)(container_of(IntegerType)))
+    op_cls.verify_ = _verify_integer_resize(larger)  # type: ignore[method-assign]
+
+
+for _resize_op, _larger in ((_xdsl_arith.ExtUIOp, True), (_xdsl_arith.ExtSIOp, True), (_xdsl_arith.TruncIOp, False)):
+    _allow_shaped_integer_resize(_resize_op, _larger)
+
+
 Arith = Dialect(
     "arith", [*_XDSLArith.operations, IndexCastUIOp, ScalingExtFOp, ScalingTruncFOp], [*_XDSLArith.attributes]
 )

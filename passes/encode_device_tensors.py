@@ -9,13 +9,9 @@ the device agree:
 * ``stream.binding.subspan`` results become dispatch tensors of the storage type
   (``tensor<4xi1>`` -> ``tensor<4xi8>``; like IREE, the new type has no encoding);
 * ``iree_tensor_ext.dispatch.tensor.load`` loads the storage type and
-  ``arith.trunci`` back to the program's type;
+  ``arith.trunci`` back to the program's type (one op on the whole tensor);
 * ``iree_tensor_ext.dispatch.tensor.store`` stores ``arith.extui`` of the value
   (a constant value is widened in place).
-
-IREE casts the tensor with one ``arith.trunci``/``arith.extui``; xDSL's versions of
-those ops take scalars only, so here the cast is an elementwise ``linalg.generic``
-around the scalar op (same values, one op more in the printed IR).
 
 Left alone: byte-aligned types (f32, f16, bf16, i8, i32, ...), i2/i4 (packed
 two or four to a byte), i1 with ``#iree_encoding.packed_storage``, everything
@@ -30,17 +26,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    AffineMapAttr,
     DenseIntOrFPElementsAttr,
-    IndexType,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -53,7 +43,7 @@ from xdsl.rewriter import InsertPoint
 from mini_iree.compiler.ir.dense_elements import dense_elements
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.layout.storage import legal_storage_bit_width
-from mini_iree.dialects import iree_tensor_ext, linalg, stream, tensor
+from mini_iree.dialects import iree_tensor_ext, stream
 from mini_iree.compiler.ir.constants import hoist_and_unique_constants
 
 __all__ = ["EncodeDeviceTensorsPass"]
@@ -68,44 +58,6 @@ def _aligned_tensor_type(tensor: TensorType) -> TensorType:
     if bits == element.width.data:
         return tensor
     return TensorType(IntegerType(bits, element.signedness.data), tensor.get_shape(), tensor.encoding)
-
-
-def _elementwise_cast(
-    value: SSAValue, target: TensorType, cast: type[Operation], point: InsertPoint, rewriter: PatternRewriter
-) -> SSAValue:
-    """``cast`` (``arith.trunci``/``arith.extui``) applied to every element of ``value``.
-
-    IREE applies the cast to the tensor directly; xDSL's ``arith.trunci``/``arith.extui``
-    take scalars only, so the cast runs in an elementwise ``linalg.generic``.
-    """
-    source = value.type
-    assert isinstance(source, TensorType)
-    ops: list[Operation] = []
-    dims: list[SSAValue] = []
-    for i, extent in enumerate(source.get_shape()):
-        if extent == DYNAMIC_INDEX:
-            index = arith.ConstantOp(IntegerAttr(i, IndexType()))
-            dim = tensor.DimOp(value, index)
-            ops += [index, dim]
-            dims.append(dim.result)
-    empty = tensor.EmptyOp(dims, target)
-    ops.append(empty)
-    body = Block(arg_types=[source.element_type, target.element_type])
-    scalar = cast(body.args[0], target.element_type)
-    body.add_ops([scalar, linalg.YieldOp(scalar)])
-    identity = AffineMapAttr(AffineMap.identity(source.get_num_dims()))
-    generic = linalg.GenericOp(
-        [value],
-        [empty.tensor],
-        Region(body),
-        [identity, identity],
-        [linalg.IteratorTypeAttr.parallel()] * source.get_num_dims(),
-        [target],
-    )
-    ops.append(generic)
-    for op in ops:
-        rewriter.insert(op, point)
-    return generic.results[0]
 
 
 def _widened_constant(op: arith.ConstantOp, aligned: TensorType) -> arith.ConstantOp | None:
@@ -151,8 +103,9 @@ class EncodeDispatchTensorLoadOp(RewritePattern):
         loaded = rewriter.replace_value_with_new_type(op.result, aligned)
         users = [use.operation for use in loaded.uses]
         # The users of the load get the truncation; the truncation reads the load.
-        truncated = _elementwise_cast(loaded, target, arith.TruncIOp, InsertPoint.after(op), rewriter)
-        rewriter.replace_uses_with_if(loaded, truncated, lambda use: use.operation in users)
+        truncated = arith.TruncIOp(loaded, target)
+        rewriter.insert(truncated, InsertPoint.after(op))
+        rewriter.replace_uses_with_if(loaded, truncated.result, lambda use: use.operation in users)
 
 
 class EncodeDispatchTensorStoreOp(RewritePattern):
@@ -171,7 +124,9 @@ class EncodeDispatchTensorStoreOp(RewritePattern):
             rewriter.insert(widened, InsertPoint.before(op))
             extended = widened.result
         else:
-            extended = _elementwise_cast(op.value, aligned, arith.ExtUIOp, InsertPoint.before(op), rewriter)
+            extension = arith.ExtUIOp(op.value, aligned)
+            rewriter.insert(extension, InsertPoint.before(op))
+            extended = extension.result
         op.operands[0] = extended
         rewriter.notify_op_modified(op)
 

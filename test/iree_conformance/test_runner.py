@@ -174,7 +174,7 @@ def _fake_tree(root: Path) -> Path:
         "Dialect/Encoding/IR/test/invalid.mlir",
         "// RUN: iree-opt --split-input-file --verify-diagnostics %s\n"
         "func.func @bad(%a: i32) -> i32 {\n"
-        "  // expected-error @+1 {{'arith.extui' op Destination bit-width must be larger than the input bit-width}}\n"
+        "  // expected-error @+1 {{'arith.extui' op operand type 'i32' and result type 'i16' are cast incompatible}}\n"
         "  %0 = arith.extui %a : i32 to i16\n"
         "  return %a : i32\n"
         "}\n",

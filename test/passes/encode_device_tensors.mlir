@@ -1,8 +1,7 @@
 // RUN: mini-iree-opt %s -p iree-stream-encode-device-tensors --split-input-file | filecheck %s
 
-// i1 is stored as i8 (the host sizes it so): the binding takes i8, the load truncates back to i1.
-// (IREE truncates the tensor with one arith.trunci; xDSL's arith.trunci is scalar-only, so the
-// truncation is an elementwise linalg.generic around it.)
+// i1 is stored as i8 (the host sizes it so): the binding takes i8, the load truncates back to i1
+// with one arith.trunci on the tensor, as IREE does.
 
 stream.executable private @convert_load_i1 {
   stream.executable.export public @dispatch
@@ -18,13 +17,8 @@ stream.executable private @convert_load_i1 {
 // CHECK-LABEL: func.func @dispatch(
 // CHECK:         %[[BINDING:.+]] = stream.binding.subspan %arg0[%{{.+}}] : !stream.binding -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xi8>>
 // CHECK-NEXT:    %[[TILE_I8:.+]] = iree_tensor_ext.dispatch.tensor.load %[[BINDING]], offsets = [0], sizes = [4], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xi8>> -> tensor<?xi8>
-// CHECK-NEXT:    %[[DIM:.+]] = tensor.dim %[[TILE_I8]], %c0 : tensor<?xi8>
-// CHECK-NEXT:    %[[EMPTY:.+]] = tensor.empty(%[[DIM]]) : tensor<?xi1>
-// CHECK-NEXT:    %[[TILE_I1:.+]] = linalg.generic {{.+}} ins(%[[TILE_I8]] : tensor<?xi8>) outs(%[[EMPTY]] : tensor<?xi1>)
-// CHECK-NEXT:    ^bb0(%[[IN:.+]]: i8, %{{.+}}: i1):
-// CHECK-NEXT:      %[[T:.+]] = arith.trunci %[[IN]] : i8 to i1
-// CHECK-NEXT:      linalg.yield %[[T]] : i1
-// CHECK:         return %[[TILE_I1]] : tensor<?xi1>
+// CHECK-NEXT:    %[[TILE_I1:.+]] = arith.trunci %[[TILE_I8]] : tensor<?xi8> to tensor<?xi1>
+// CHECK-NEXT:    return %[[TILE_I1]] : tensor<?xi1>
 
 // -----
 
@@ -69,13 +63,10 @@ stream.executable private @convert_multi_i1 {
 // CHECK-LABEL: func.func @dispatch(
 // CHECK:         stream.binding.subspan %arg0{{.+}} -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xi8>>
 // CHECK:         stream.binding.subspan %arg1{{.+}} -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xi8>>
-// CHECK:         %[[T0:.+]] = linalg.generic
-// CHECK:           arith.trunci %{{.+}} : i8 to i1
-// CHECK:         %[[T1:.+]] = linalg.generic
-// CHECK:           arith.trunci %{{.+}} : i8 to i1
+// CHECK:         %[[T0:.+]] = arith.trunci %{{.+}} : tensor<4xi8> to tensor<4xi1>
+// CHECK:         %[[T1:.+]] = arith.trunci %{{.+}} : tensor<4xi8> to tensor<4xi1>
 // CHECK:         %[[OR:.+]] = arith.ori %[[T0]], %[[T1]] : tensor<4xi1>
-// CHECK:         %[[EXT:.+]] = linalg.generic {{.+}} ins(%[[OR]] : tensor<4xi1>)
-// CHECK:           arith.extui %{{.+}} : i1 to i8
+// CHECK:         %[[EXT:.+]] = arith.extui %[[OR]] : tensor<4xi1> to tensor<4xi8>
 // CHECK:         iree_tensor_ext.dispatch.tensor.store %[[EXT]], %{{.+}} : tensor<4xi8> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xi8>>
 
 // -----
@@ -95,7 +86,7 @@ stream.executable private @subspan_i3 {
 }
 // CHECK-LABEL: func.func @dispatch(
 // CHECK:         stream.binding.subspan {{.+}} -> !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xi8>>
-// CHECK:         arith.trunci %{{.+}} : i8 to i3
+// CHECK:         arith.trunci %{{.+}} : tensor<4xi8> to tensor<4xi3>
 
 // -----
 

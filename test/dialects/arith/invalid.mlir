@@ -20,7 +20,7 @@ func.func @index_castui_between_indices(%a: index) -> index {
 // -----
 
 func.func @extui_narrowing(%b: i64) -> i32 {
-  // expected-error @+1 {{'arith.extui' op Destination bit-width must be larger than the input bit-width}}
+  // expected-error @+1 {{'arith.extui' op operand type 'i64' and result type 'i32' are cast incompatible}}
   %0 = arith.extui %b : i64 to i32
   return %0 : i32
 }
@@ -55,4 +55,21 @@ func.func @scaling_extf_shapes(%a: tensor<4xf16>, %s: tensor<2xf16>) -> tensor<4
   // expected-error @+1 {{requires the same shape for all operands and results}}
   %0 = arith.scaling_extf %a, %s : tensor<4xf16>, tensor<2xf16> to tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Integer extensions and truncation take tensors too (MLIR's signless-integer-like), one shape on both sides.
+func.func @trunci_tensor_shapes(%t: tensor<4xi8>) -> tensor<5xi1> {
+  // expected-error @+1 {{'arith.trunci' op failed to verify that input and output have the same tensor dimensions}}
+  %0 = arith.trunci %t : tensor<4xi8> to tensor<5xi1>
+  return %0 : tensor<5xi1>
+}
+
+// -----
+
+func.func @trunci_tensor_widening(%t: tensor<4xi8>) -> tensor<4xi16> {
+  // expected-error @+1 {{'arith.trunci' op operand type 'tensor<4xi8>' and result type 'tensor<4xi16>' are cast incompatible}}
+  %0 = arith.trunci %t : tensor<4xi8> to tensor<4xi16>
+  return %0 : tensor<4xi16>
 }

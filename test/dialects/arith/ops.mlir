@@ -97,3 +97,17 @@ func.func @int_to_float_tensors(%m: tensor<64x256xi1>, %c: tensor<4xi8>) -> (ten
   %1 = arith.sitofp %c : tensor<4xi8> to tensor<4xf16>
   return %0, %1 : tensor<64x256xf32>, tensor<4xf16>
 }
+
+// -----
+
+// Integer extensions and truncation of whole tensors, as IREE narrows loaded i1 tensors.
+// CHECK-LABEL: func.func @integer_resize_tensors
+// CHECK: arith.trunci %{{.*}} : tensor<?xi8> to tensor<?xi1>
+// CHECK: arith.extui %{{.*}} : tensor<?xi1> to tensor<?xi8>
+// CHECK: arith.extsi %{{.*}} : tensor<?xi8> to tensor<?xi32>
+func.func @integer_resize_tensors(%t: tensor<?xi8>) -> (tensor<?xi8>, tensor<?xi32>) {
+  %0 = arith.trunci %t : tensor<?xi8> to tensor<?xi1>
+  %1 = arith.extui %0 : tensor<?xi1> to tensor<?xi8>
+  %2 = arith.extsi %t : tensor<?xi8> to tensor<?xi32>
+  return %1, %2 : tensor<?xi8>, tensor<?xi32>
+}
