@@ -799,13 +799,19 @@ def _fold_chain(
     if found is None:
         return False
     source, ops = found
-    try:
-        chain = _chain_steps(source, ops, grouped)
-        forward = grouped or chain.has_pad_op
-        if not forward:
-            indexing, sizes = _relayout_and_indexing(chain)
-    except _Unsupported:
-        return False
+    # IREE folds the chain one op at a time from its end: an op it cannot fold stops the
+    # folding there. The chain is built whole here; when it cannot be, its tail is tried.
+    while True:
+        try:
+            chain = _chain_steps(source, ops, grouped)
+            forward = grouped or chain.has_pad_op
+            if not forward:
+                indexing, sizes = _relayout_and_indexing(chain)
+            break
+        except _Unsupported:
+            if len(ops) == 1 or not control(ops[1:]):
+                return False
+            source, ops = ops[0].results[0], ops[1:]
     if chain.pad_index is not None and not _is_constant(chain.pad_value):
         return False
     if any(constant_value(size) == 0 for sizes in chain.sizes for size in sizes):

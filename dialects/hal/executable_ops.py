@@ -116,8 +116,60 @@ class _ExecutableBodyOp(IRDLOperation, ABC):
         printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=False)  # type: ignore[attr-defined]
 
 
+
+class _ExecutableSymbolOp(_ExecutableBodyOp):
+    """`hal.executable` and `hal.executable.source`: a symbol table named with an optional
+    visibility, printed as IREE's `custom<SymbolVisibility>($sym_visibility) $sym_name
+    attr-dict-with-keyword $body`, its body ending in an implicit end op of its own."""
+
+    sym_visibility = opt_prop_def(StringAttr)
+    sym_name = prop_def(StringAttr)
+    body = region_def("single_block")
+
+    @classmethod
+    def end_op(cls) -> type[IRDLOperation]:
+        """The implicit terminator of the body."""
+        raise NotImplementedError
+
+    def __init__(self, sym_name: str, sym_visibility: str | None = None, body: Region | None = None):
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(sym_name),
+                "sym_visibility": None if sym_visibility is None else StringAttr(sym_visibility),
+            },
+            regions=[body if body is not None else Region(Block())],
+        )
+        ensure_terminator(self, SingleBlockImplicitTerminator(self.end_op()))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _ExecutableSymbolOp:
+        from mini_iree.dialects.flow import parse_symbol_visibility
+
+        visibility = parse_symbol_visibility(parser)
+        # `lazy` only where the op has the property (hal.executable).
+        lazy = "lazy" in cls.get_irdl_definition().properties and parser.parse_optional_keyword("lazy") is not None
+        sym_name = parser.parse_symbol_name()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = _parse_body_with_implicit_end(parser, cls.end_op())
+        op = cls(sym_name.data, visibility.data if visibility is not None else None, body)
+        if lazy:
+            op.properties["lazy"] = UnitAttr()
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        from mini_iree.dialects.flow import print_symbol_visibility
+
+        print_symbol_visibility(printer, self.sym_visibility)
+        if self.properties.get("lazy") is not None:
+            printer.print_string(" lazy")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        self.print_attributes_and_body(printer)
+
 @irdl_op_definition
-class ExecutableOp(_ExecutableBodyOp):
+class ExecutableOp(_ExecutableSymbolOp):
     """A target-specific executable: one `hal.executable.variant` per executable target.
 
     ```mlir
@@ -137,10 +189,7 @@ class ExecutableOp(_ExecutableBodyOp):
 
     name = "hal.executable"
 
-    sym_visibility = opt_prop_def(StringAttr)
-    sym_name = prop_def(StringAttr)
     lazy = opt_prop_def(UnitAttr)
-    body = region_def("single_block")
 
     traits = lazy_traits_def(
         lambda: (
@@ -151,45 +200,13 @@ class ExecutableOp(_ExecutableBodyOp):
         )
     )
 
-    def __init__(self, sym_name: str, sym_visibility: str | None = None, body: Region | None = None):
-        super().__init__(
-            properties={
-                "sym_name": StringAttr(sym_name),
-                "sym_visibility": None if sym_visibility is None else StringAttr(sym_visibility),
-            },
-            regions=[body if body is not None else Region(Block())],
-        )
-        ensure_terminator(self, SingleBlockImplicitTerminator(ExecutableEndOp))
+    @classmethod
+    def end_op(cls) -> type[IRDLOperation]:
+        return ExecutableEndOp
 
     @property
     def variant_ops(self) -> list[ExecutableVariantOp]:
         return [op for op in self.body.block.ops if isinstance(op, ExecutableVariantOp)]
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExecutableOp:
-        from mini_iree.dialects.flow import parse_symbol_visibility
-
-        visibility = parse_symbol_visibility(parser)
-        lazy = parser.parse_optional_keyword("lazy") is not None
-        sym_name = parser.parse_symbol_name()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        body = _parse_body_with_implicit_end(parser, ExecutableEndOp)
-        op = cls(sym_name.data, visibility.data if visibility is not None else None, body)
-        if lazy:
-            op.lazy = UnitAttr()
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        from mini_iree.dialects.flow import print_symbol_visibility
-
-        print_symbol_visibility(printer, self.sym_visibility)
-        if self.lazy is not None:
-            printer.print_string(" lazy")
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        self.print_attributes_and_body(printer)
 
 
 @irdl_op_definition
@@ -297,7 +314,7 @@ class ExecutableSourceEndOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ExecutableSourceOp(_ExecutableBodyOp):
+class ExecutableSourceOp(_ExecutableSymbolOp):
     """An executable not yet compiled for any target: its exports and, unless external,
     a `builtin.module` of device code; written by hand before devices are assigned.
 
@@ -315,10 +332,6 @@ class ExecutableSourceOp(_ExecutableBodyOp):
 
     name = "hal.executable.source"
 
-    sym_visibility = opt_prop_def(StringAttr)
-    sym_name = prop_def(StringAttr)
-    body = region_def("single_block")
-
     traits = lazy_traits_def(
         lambda: (
             IsolatedFromAbove(),
@@ -328,15 +341,9 @@ class ExecutableSourceOp(_ExecutableBodyOp):
         )
     )
 
-    def __init__(self, sym_name: str, sym_visibility: str | None = None, body: Region | None = None):
-        super().__init__(
-            properties={
-                "sym_name": StringAttr(sym_name),
-                "sym_visibility": None if sym_visibility is None else StringAttr(sym_visibility),
-            },
-            regions=[body if body is not None else Region(Block())],
-        )
-        ensure_terminator(self, SingleBlockImplicitTerminator(ExecutableSourceEndOp))
+    @classmethod
+    def end_op(cls) -> type[IRDLOperation]:
+        return ExecutableSourceEndOp
 
     @property
     def export_ops(self) -> list[ExecutableExportOp]:
@@ -347,26 +354,6 @@ class ExecutableSourceOp(_ExecutableBodyOp):
         """The `builtin.module` holding the device code, or None for an external source."""
         return next((op for op in self.body.block.ops if op.name == "builtin.module"), None)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ExecutableSourceOp:
-        from mini_iree.dialects.flow import parse_symbol_visibility
-
-        visibility = parse_symbol_visibility(parser)
-        sym_name = parser.parse_symbol_name()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        body = _parse_body_with_implicit_end(parser, ExecutableSourceEndOp)
-        op = cls(sym_name.data, visibility.data if visibility is not None else None, body)
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        from mini_iree.dialects.flow import print_symbol_visibility
-
-        print_symbol_visibility(printer, self.sym_visibility)
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        self.print_attributes_and_body(printer)
 
 @irdl_op_definition
 class ExecutableExportOp(IRDLOperation):

@@ -267,3 +267,25 @@ func.func @late_constant(%src: tensor<?x?x8x8xi32>, %buf: memref<?x?xi32>, %d0: 
 // CHECK:         iree_linalg_ext.map_scatter
 // CHECK-NOT:     arith.constant
 // CHECK:         iree_codegen.store_to_buffer
+
+// -----
+
+// An unpack whose slice drops padding, then a pack that pads again (a chain of data-tiled
+// matmuls): one map_scatter cannot both slice and pad, so the folding stops where IREE's
+// op-by-op folding would: the pack is folded, the unpack stays.
+func.func @unpack_then_pack(%m: index, %n: index, %src: memref<?x?x8x8xf32>, %dst: memref<?x?x8x1xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %0 = iree_codegen.load_from_buffer %src : memref<?x?x8x8xf32> -> tensor<?x?x8x8xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %unpack = linalg.unpack %0 outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %e : tensor<?x?x8x8xf32> -> tensor<?x?xf32>
+  %mt = affine.apply affine_map<()[s0] -> (s0 ceildiv 8)>()[%m]
+  %e2 = tensor.empty(%mt, %n) : tensor<?x?x8x1xf32>
+  %pack = linalg.pack %unpack padding_value(%cst : f32) outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %e2 : tensor<?x?xf32> -> tensor<?x?x8x1xf32>
+  iree_codegen.store_to_buffer %pack, %dst : tensor<?x?x8x1xf32> into memref<?x?x8x1xf32>
+  return
+}
+// CHECK-LABEL: func.func @unpack_then_pack(
+// CHECK:         %[[UNPACK:.+]] = linalg.unpack
+// CHECK-NOT:     linalg.pack
+// CHECK:         %[[SCATTER:.+]] = iree_linalg_ext.map_scatter %[[UNPACK]] into
+// CHECK:         iree_codegen.store_to_buffer %[[SCATTER]]

@@ -385,3 +385,40 @@ def test_reused_constant_dominates_its_uses(combine):
     args = [packed, _marker(c.nbytes)]
     _, out = _assert_same_bindings(UNPACK_LATE_CONSTANT, "unpack_late_constant", args, [m, n], combine)
     np.testing.assert_array_equal(out.view(np.float32).reshape(m, n), 2 * c)
+
+
+_MATMUL_CHAIN = """
+func.func @chain(%x0: tensor<?x?xf32>, %w0: tensor<?x?xf32>, %w1: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %m0 = tensor.dim %x0, %c0 : tensor<?x?xf32>
+  %n0 = tensor.dim %w0, %c1 : tensor<?x?xf32>
+  %e0 = tensor.empty(%m0, %n0) : tensor<?x?xf32>
+  %f0 = linalg.fill ins(%cst : f32) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %x1 = linalg.matmul ins(%x0, %w0 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %m1 = tensor.dim %x1, %c0 : tensor<?x?xf32>
+  %n1 = tensor.dim %w1, %c1 : tensor<?x?xf32>
+  %e1 = tensor.empty(%m1, %n1) : tensor<?x?xf32>
+  %f1 = linalg.fill ins(%cst : f32) outs(%e1 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %x2 = linalg.matmul ins(%x1, %w1 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f1 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %x2 : tensor<?x?xf32>
+}
+"""
+
+
+def test_unpack_then_pack_between_chained_matmuls_keeps_results(tmp_path):
+    # The first matmul's result is unpacked (a slice) and packed again (a pad) for the second:
+    # only the pack folds into a map_scatter, and every pass keeps the results.
+    from conftest import run_opt
+
+    source = tmp_path / "chain.mlir"
+    source.write_text(_MATMUL_CHAIN)
+    result = run_opt(
+        [str(source), "-p", "data-tiling{target=x86_64:+avx,+avx2,+fma}", "--verify-each-with-interpreter"]
+    )
+    assert result.returncode == 0, result.stderr
+    assert "'iree-codegen-combine-layout-transformation' kept the results of 1 function" in result.stderr
+    stored = result.stdout.split("linalg.unpack", 1)[1]
+    assert "iree_linalg_ext.map_scatter %unpack into" in stored
+    assert "linalg.pack" not in result.stdout
