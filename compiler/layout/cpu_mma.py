@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, Signedness
 from xdsl.ir import Attribute
 
-from mini_iree.compiler.resolvers.matmul_info import MatmulTile, get_matmul_sizes
+from mini_iree.compiler.resolvers.matmul_info import MatmulTile, get_contraction_dims, get_matmul_sizes
 from mini_iree.dialects import hal
 from mini_iree.dialects.iree_cpu import DataTiledMMAAttr, MMAIntrinsic
 from mini_iree.dialects.iree_encoding import EncodingAttr
@@ -175,7 +175,7 @@ def choose_unrolling(encoding: EncodingAttr, intrinsic: MMAIntrinsic) -> tuple[i
 def choose_cpu_inner_tiled_mma(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> DataTiledMMAAttr | None:
     """chooseCpuInnerTiledMmaForEncoding; None when no intrinsic takes the element types."""
     types = encoding.get_element_types()
-    if len(types) != 3 or get_matmul_sizes(encoding) is None and encoding.get_iteration_sizes():
+    if len(types) != 3 or get_contraction_dims(encoding) is None:
         return None
     intr = choose_intrinsic(target, encoding)
     if intr is None:
