@@ -194,6 +194,29 @@ def lower_to_inner_tiled(
     return builder.insert(inner).results[0]
 
 
+def lower_to_cpu_inner_tiled(
+    builder: Builder, op: Operation, kind: Attribute, encodings: Sequence[EncodingAttr], operands: Sequence[SSAValue]
+) -> SSAValue:
+    """`iree_codegen.inner_tiled` with a `#iree_cpu.data_tiled_mma_layout` kind over (m, n, k)
+    (IREE's CPU lowerContractionToInnerTiled, `enable_inner_tiled = true`).
+
+    The RHS is packed N-major, as mmt4d reads it, so its map is (d1, d2).
+    """
+    from mini_iree.compiler.resolvers.matmul_info import get_contraction_dims
+    from mini_iree.dialects import iree_cpu
+
+    dims = get_contraction_dims(encodings[LHS])
+    if dims is None or dims.batch or not dims.m or not dims.n:
+        raise OpError(op, "only non-batched matmuls (with M and N loops) lower to a CPU iree_codegen.inner_tiled")
+    d0, d1, d2 = (AffineDimExpr(i) for i in range(3))
+    maps = [AffineMap(3, 0, (d0, d2)), AffineMap(3, 0, (d1, d2)), AffineMap(3, 0, (d0, d1))]
+    parallel = linalg.IteratorTypeAttr.parallel()
+    iterators = [parallel, parallel, linalg.IteratorTypeAttr.reduction()]
+    semantics = iree_cpu.InnerTiledSemanticsAttr()
+    inner = iree_codegen.InnerTiledOp([operands[LHS], operands[RHS]], [operands[-1]], maps, iterators, kind, semantics)
+    return builder.insert(inner).results[0]
+
+
 def _operand_maps(
     batch: Sequence[int], roles: dict[str, Sequence[int]], encodings: Sequence[EncodingAttr]
 ) -> list[AffineMap]:

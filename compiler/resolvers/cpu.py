@@ -19,8 +19,12 @@ never SpacemiT's fixed tiles. With the option, a narrow N is no longer
 transposed into a narrow M when the tiles are scalable (the N tile must stay the
 trailing, scalable one), and the tile is chosen for the size of M.
 
-Not modelled: convolution encodings and the experimental `enable_inner_tiled`
-path.
+`enable_inner_tiled = true` in the target configuration (IREE 2026): contractions
+run on a CPU MMA intrinsic, unrolled, as `iree_codegen.inner_tiled` with
+`#iree_cpu.data_tiled_mma_layout` (`compiler/layout/cpu_mma.py` chooses it); each
+operand's tile is the swizzled tile of that MMA and a narrow N is not transposed.
+
+Not modelled: convolution encodings.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     BFloat16Type,
+    IntegerAttr,
     Float16Type,
     Float32Type,
     IntegerType,
@@ -409,6 +414,30 @@ def _resolve(
     return info
 
 
+def enable_inner_tiled(target: hal.ExecutableTargetAttr) -> bool:
+    """getEnableInnerTiledFromConfig: `enable_inner_tiled = true` in the configuration."""
+    value = target.get_config("enable_inner_tiled")
+    return isinstance(value, IntegerAttr) and value.type == IntegerType(1) and value.value.data != 0
+
+
+def inner_tiled_encoding_info(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> MaterializeEncodingInfo:
+    """getInnerTiledEncodingInfo: the tile of the chosen CPU MMA, swizzled as that MMA
+    holds it; identity when no intrinsic takes the element types."""
+    from mini_iree.compiler.layout.cpu_mma import choose_cpu_inner_tiled_mma, tile_mxnxk
+
+    if get_contraction_dims(encoding) is None:
+        return MaterializeEncodingInfo()
+    mma = choose_cpu_inner_tiled_mma(target, encoding)
+    if mma is None:
+        return MaterializeEncodingInfo()
+    info = get_encoding_info_for_matmul(encoding, tile_mxnxk(mma))
+    if info.is_identity():
+        return info
+    info.scalable_tiles = scalable_tile_flags(target, encoding)
+    info.swizzle = mma.swizzle(encoding.get_operand_index())
+    return info
+
+
 def get_encoding_info(target: hal.ExecutableTargetAttr, encoding: EncodingAttr) -> MaterializeEncodingInfo:
     """The packed layout an llvm-cpu or VMVX target gives this encoded tensor.
 
@@ -443,8 +472,23 @@ class CPUResolver(DataTilingResolver):
 
     def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
         assert self.target is not None
+        if enable_inner_tiled(self.target):
+            return inner_tiled_encoding_info(self.target, encoding)
         tiles = enumerate_cpu_matmul_tiles(self.target, encoding, scalable_rvv=scalable_2026(era))
         return _resolve(encoding, tiles, self.target, era)
+
+    def lower_contraction(self, builder, op, encodings, infos, operands, sizes, era):
+        if self.target is None or not enable_inner_tiled(self.target):
+            return super().lower_contraction(builder, op, encodings, infos, operands, sizes, era)
+        from mini_iree.compiler.ir.diagnostics import OpError
+        from mini_iree.compiler.layout.cpu_mma import choose_cpu_inner_tiled_mma
+        from mini_iree.compiler.materialize_encoding.contraction import lower_to_cpu_inner_tiled
+
+        # The same choice as the layouts', from the result's encoding (lowerContractionToInnerTiled).
+        kind = choose_cpu_inner_tiled_mma(self.target, encodings[-1])
+        if kind is None:
+            raise OpError(op, "no CPU MMA intrinsic on this target takes its element types")
+        return lower_to_cpu_inner_tiled(builder, op, kind, encodings, operands)
 
 
 @dataclass(frozen=True)
