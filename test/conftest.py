@@ -24,7 +24,13 @@ class OptResult:
 
 
 def run_opt(args: list[str], stdin: bytes | None = None) -> OptResult:
-    """Run ``mini-iree-opt`` in this process (same code path as the console script)."""
+    """Run ``mini-iree-opt`` in this process (same code path as the console script).
+
+    The run's era (``--iree-era``) is set for the process by each run; it is
+    restored afterwards, so that code a test runs next without the tool (a
+    target parsed, a pass applied) follows the era it had before.
+    """
+    from mini_iree.compiler.era import run_era, using_era
     from mini_iree.compiler.tools.opt_main import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -32,7 +38,7 @@ def run_opt(args: list[str], stdin: bytes | None = None) -> OptResult:
     if stdin is not None:
         sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with using_era(run_era()), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 code = main(args)
             except SystemExit as exc:  # argparse errors
