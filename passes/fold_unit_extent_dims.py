@@ -172,10 +172,12 @@ class DropUnitDims(RewritePattern):
                     if value_type.get_shape()[axis] == DYNAMIC_INDEX
                 ]
                 new_empty = tensor.EmptyOp(kept_sizes, target_type)
+                new_empty.location = empty.location
                 rewriter.insert(new_empty)
                 new_operands.append(new_empty.tensor)
                 continue
             collapsed = tensor.CollapseShapeOp(value, groups, target_type)
+            collapsed.location = op.location
             rewriter.insert(collapsed)
             new_operands.append(collapsed.result)
 
@@ -184,9 +186,12 @@ class DropUnitDims(RewritePattern):
             loop = index_op.dim.value.data
             if loop in unit_loops:
                 zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+                zero.location = index_op.location
                 rewriter.replace(index_op, zero)
             elif new_position[loop] != loop:
-                rewriter.replace(index_op, linalg.IndexOp(new_position[loop]))
+                renumbered = linalg.IndexOp(new_position[loop])
+                renumbered.location = index_op.location
+                rewriter.replace(index_op, renumbered)
         iterators = [it for loop, it in enumerate(op.iterator_types.data) if loop not in unit_loops]
         new_inputs = new_operands[: len(op.inputs)]
         new_outputs = new_operands[len(op.inputs) :]
@@ -201,6 +206,7 @@ class DropUnitDims(RewritePattern):
             op.library_call,
         )
         generic.attributes |= op.attributes
+        generic.location = op.location
         rewriter.insert(generic)
         replacements: list[SSAValue] = []
         for result, old_type, groups in zip(generic.res, op.result_types, output_groups):
@@ -209,6 +215,7 @@ class DropUnitDims(RewritePattern):
                 continue
             assert isinstance(old_type, TensorType)
             expanded = tensor.ExpandShapeOp(result, groups, list(old_type.get_shape()), old_type)
+            expanded.location = op.location
             rewriter.insert(expanded)
             replacements.append(expanded.result)
         rewriter.replace(op, [], replacements)

@@ -559,6 +559,7 @@ def _convert_signature(conversion: _Conversion, func_op: Operation) -> None:
         new_type = _materialized_type(conversion, func_op, ty)
         new_arg = block.insert_arg(new_type, index)
         new_arg.name_hint = arg.name_hint
+        new_arg.location = arg.location  # MLIR's signature conversion keeps the argument's location
         cast = UnrealizedConversionCastOp.get([new_arg], [ty])
         cast.attributes[_CAST_MARK] = NoneAttr()
         cast.location = func_op.location

@@ -27,3 +27,14 @@ def test_results_are_kept(tmp_path: Path, function: str) -> None:
     assert "kept the results of 1 function" in result.stderr
     folded = function != "@left_alone("
     assert ("tensor.expand_shape" in result.stdout) == folded
+
+
+def test_new_ops_keep_the_location_of_the_op_they_replace(tmp_path: Path) -> None:
+    # The collapsed operands, the smaller generic and the expanded results stand for the generic.
+    (case,) = [c for c in CASES if "@index_of_dropped_loop(" in c]
+    path = tmp_path / "case.mlir"
+    path.write_text(case)
+    result = run_opt([str(path), "-p", PASS, "--mlir-print-debuginfo"])
+    assert result.returncode == 0, result.stderr
+    assert "tensor.collapse_shape" in result.stdout and "tensor.expand_shape" in result.stdout
+    assert "loc(unknown)" not in result.stdout

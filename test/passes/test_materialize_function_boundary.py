@@ -39,3 +39,15 @@ def test_unset_of_swizzled_argument_gives_the_tensor_back(shape: tuple[int, int]
     (got,) = run(after, "unset_swizzled_argument", packed, m, n)
     np.testing.assert_array_equal(expected, logical)
     np.testing.assert_array_equal(got, logical)
+
+
+def test_materialized_arguments_keep_their_locations() -> None:
+    # As MLIR's signature conversion: a packed argument is the same argument, at the same place.
+    case = next(c for c in LIT_FILE.read_text().split("// -----") if "@unset_swizzled_argument" in c)
+    module = parse_module_text(case)
+    func_op = next(op for op in module.walk() if op.name == "func.func")
+    before = [arg.location for arg in func_op.regions[0].blocks[0].args]
+    MaterializeDeviceEncodingPass(gpu_era=ERA).apply(make_context(), module)
+    after = [arg.location for arg in func_op.regions[0].blocks[0].args]
+    assert after == before
+    assert all(type(loc).__name__ == "FileLineColLoc" for loc in after)
