@@ -30,8 +30,8 @@ re-parses and `linalg-generalize-named-ops` can turn any of them into a
 The ops are grouped by family in this package's modules, as xDSL's own
 `dialects/linalg/` is: `basic_ops` (generic, yield, copy, index), `fill_op`,
 `contraction_ops`, `relayout_ops` (pack, unpack), `structured_ops` (transpose,
-broadcast, reduce), `map_op` and `conv_ops`; `bodies`, `syntax` and `verifiers` hold what
-they share. Every name is importable from the package.
+broadcast, reduce), `map_op` and `conv_ops`; `bodies`, `syntax`, `payload_form` (map's and
+reduce's `{ payload.op }` short form) and `verifiers` hold what they share. Every name is importable from the package.
 
 Verifier messages are MLIR's, word for word (types quoted the way MLIR's
 diagnostics quote them); the driver adds MLIR's `'linalg.xxx' op` prefix.

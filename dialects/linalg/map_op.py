@@ -13,11 +13,8 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, region_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Position
 
-from mini_iree.dialects.linalg.basic_ops import YieldOp
-from mini_iree.dialects.linalg.bodies import named_block
-from mini_iree.dialects.linalg.structured_ops import _default_properties
+from mini_iree.dialects.linalg.payload_form import find_payload_op, parse_optional_payload, payload_body, print_payload
 from mini_iree.dialects.linalg.syntax import element_type_or_self, parse_ins_outs, print_ins_outs, quoted_type, shape_of
 
 
@@ -123,82 +120,25 @@ class MapOp(IRDLOperation):
 
     # -- syntax ---------------------------------------------------------------------
 
-    def _short_form_payload(self) -> Operation | None:
-        """The payload op if the mapper is `payload(inputs' scalars)` yielded (MLIR's `findPayloadOp`)."""
-        block = self.body.blocks.first
-        if block is None or len(block.ops) != 2:
-            return None
-        payload = block.first_op
-        assert payload is not None
-        args = block.args
-        if not payload.operands or len(payload.operands) != len(args) - 1:
-            return None
-        if any(operand != arg for operand, arg in zip(payload.operands, args)):
-            return None
-        terminator = block.last_op
-        if not isinstance(terminator, YieldOp) or tuple(terminator.operands) != tuple(payload.results):
-            return None
-        return payload
-
-    @staticmethod
-    def _parse_short_form_body(
-        parser: Parser,
-        name: str,
-        payload_attrs: dict[str, Attribute],
-        inputs: Sequence[SSAValue],
-        init: SSAValue,
-        pos: Position,
-    ) -> Region:
-        op_type = parser.ctx.get_optional_op(name)
-        if op_type is None:
-            parser.raise_error(f"unregistered operation {name}", pos)
-        block = named_block(
-            [element_type_or_self(v.type) for v in (*inputs, init)],
-            ["in"] * len(inputs) + ["init"],
-        )
-        properties_defs = op_type.get_irdl_definition().properties if issubclass(op_type, IRDLOperation) else {}
-        properties = {k: v for k, v in payload_attrs.items() if k in properties_defs}
-        attributes = {k: v for k, v in payload_attrs.items() if k not in properties_defs}
-        payload = op_type.create(
-            operands=list(block.args[:-1]),
-            result_types=[element_type_or_self(init.type)],
-            properties={**_default_properties(op_type), **properties},
-            attributes=attributes,
-        )
-        block.add_ops([payload, YieldOp(payload.results[0])])
-        return Region(block)
-
     @classmethod
     def parse(cls, parser: Parser) -> MapOp:
-        payload_name = None
-        payload_attrs: dict[str, Attribute] = {}
         pos = parser.pos
-        if parser.parse_optional_punctuation("{") is not None:
-            payload_name = parser.parse_identifier()
-            payload_attrs = parser.parse_optional_attr_dict()
-            parser.parse_punctuation("}")
+        payload = parse_optional_payload(parser)
         inputs, outputs = parse_ins_outs(parser)
         if len(outputs) != 1:
             parser.raise_error(f"expected one init in `outs`, got {len(outputs)}", pos, parser.pos)
         attributes = parser.parse_optional_attr_dict()
-        if payload_name is not None:
-            body = cls._parse_short_form_body(parser, payload_name, payload_attrs, inputs, outputs[0], pos)
+        if payload is not None:
+            body = payload_body(parser, *payload, [*inputs, outputs[0]], init_first=False, pos=pos)
         else:
             args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
             body = parser.parse_region(args)
         return cls(inputs, outputs[0], body, attributes)
 
     def print(self, printer: Printer) -> None:
-        payload = self._short_form_payload()
+        payload = find_payload_op(self.body.blocks.first, init_first=False)
         if payload is not None:
-            defaults = _default_properties(type(payload))
-            shown = {
-                **{k: v for k, v in payload.properties.items() if defaults.get(k) != v},
-                **payload.attributes,
-            }
-            printer.print_string(f" {{ {payload.name}")
-            printer.print_op_attributes(shown)
-            printer.print_string(" }")
+            print_payload(printer, payload)
         print_ins_outs(printer, self.inputs, self.outputs)
         printer.print_op_attributes(self.attributes)
         if payload is not None:

@@ -11,14 +11,13 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.irdl import IRDLOperation, SameVariadicOperandSize, irdl_op_definition, prop_def, var_operand_def
+from xdsl.irdl import SameVariadicOperandSize, irdl_op_definition, prop_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Position
 
-from mini_iree.dialects.linalg.basic_ops import YieldOp
-from mini_iree.dialects.linalg.bodies import build_identity_region, named_block
+from mini_iree.dialects.linalg.bodies import build_identity_region
+from mini_iree.dialects.linalg.payload_form import find_payload_op, parse_optional_payload, payload_body, print_payload
 from mini_iree.dialects.linalg.syntax import (
     element_type_or_self,
     i64_array,
@@ -286,16 +285,6 @@ class BroadcastOp(_DstStyleOp):
         self._print_dst_style(printer)
 
 
-def _default_properties(op_type: type[Operation]) -> dict[str, Attribute]:
-    if not issubclass(op_type, IRDLOperation):
-        return {}
-    return {
-        name: prop.default_value
-        for name, prop in op_type.get_irdl_definition().properties.items()
-        if prop.default_value is not None
-    }
-
-
 @irdl_op_definition
 class ReduceOp(_DstStyleOp):
     """Reduce `dimensions` of the inputs into the inits with a combiner region.
@@ -414,70 +403,15 @@ class ReduceOp(_DstStyleOp):
         self._verify_structured()
 
     # The short form `{ arith.addf }` stands for a body with one payload op
-    # applied to (init, inputs...) and yielded.
-
-    def _short_form_payload(self) -> Operation | None:
-        block = self.body.blocks.first
-        if block is None or len(block.ops) != 2:
-            return None
-        payload = block.first_op
-        assert payload is not None
-        args = block.args
-        if not payload.operands or len(payload.operands) != len(args):
-            return None
-        if payload.operands[-1] != args[0]:
-            return None
-        if any(operand != arg for operand, arg in zip(payload.operands, args[1:])):
-            return None
-        terminator = block.last_op
-        if not isinstance(terminator, YieldOp) or len(terminator.operands) != 1:
-            return None
-        if terminator.operands[0].owner is not payload:
-            return None
-        return payload
-
-    @classmethod
-    def _parse_short_form_body(
-        cls,
-        parser: Parser,
-        name: str,
-        payload_attrs: dict[str, Attribute],
-        operands: Sequence[SSAValue],
-        pos: Position,
-    ) -> Region:
-        op_type = parser.ctx.get_optional_op(name)
-        if op_type is None:
-            parser.raise_error(f"unregistered operation {name}", pos)
-        if not operands:
-            parser.raise_error("the short form needs the payload's operands: expected `ins` and `outs`", pos)
-        block = named_block(
-            [element_type_or_self(v.type) for v in operands],
-            ["in"] * (len(operands) - 1) + ["init"],
-        )
-        properties_defs = op_type.get_irdl_definition().properties if issubclass(op_type, IRDLOperation) else {}
-        properties = {k: v for k, v in payload_attrs.items() if k in properties_defs}
-        attributes = {k: v for k, v in payload_attrs.items() if k not in properties_defs}
-        payload = op_type.create(
-            operands=[block.args[-1], *block.args[:-1]],
-            result_types=[element_type_or_self(operands[-1].type)],
-            properties={**_default_properties(op_type), **properties},
-            attributes=attributes,
-        )
-        block.add_ops([payload, YieldOp(payload.results[0])])
-        return Region(block)
+    # applied to (init, inputs...) and yielded (payload_form.py).
 
     @classmethod
     def parse(cls, parser: Parser) -> ReduceOp:
-        payload_name = None
-        payload_attrs: dict[str, Attribute] = {}
         pos = parser.pos
-        if parser.parse_optional_punctuation("{") is not None:
-            payload_name = parser.parse_identifier()
-            payload_attrs = parser.parse_optional_attr_dict()
-            parser.parse_punctuation("}")
+        payload = parse_optional_payload(parser)
         inputs, outputs, dims, attributes = cls._parse_dst_style(parser)
-        if payload_name is not None:
-            body = cls._parse_short_form_body(parser, payload_name, payload_attrs, [*inputs, *outputs], pos)
+        if payload is not None:
+            body = payload_body(parser, *payload, [*inputs, *outputs], init_first=True, pos=pos)
         else:
             args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
             body = parser.parse_region(args)
@@ -490,16 +424,9 @@ class ReduceOp(_DstStyleOp):
         )
 
     def print(self, printer: Printer) -> None:
-        payload = self._short_form_payload()
+        payload = find_payload_op(self.body.blocks.first, init_first=True)
         if payload is not None:
-            defaults = _default_properties(type(payload))
-            shown = {
-                **{k: v for k, v in payload.properties.items() if defaults.get(k) != v},
-                **payload.attributes,
-            }
-            printer.print_string(f" {{ {payload.name}")
-            printer.print_op_attributes(shown)
-            printer.print_string(" }")
+            print_payload(printer, payload)
         self._print_dst_style(printer)
         if payload is not None:
             return
