@@ -48,6 +48,7 @@ from mini_iree.compiler.analysis.dispatch_regions import (
     is_defined_inside,
 )
 from mini_iree.compiler.analysis.encoding_dims import rematerialize_encoding_dims
+from mini_iree.compiler.analysis.encoding_properties import loop_size_carrier
 from mini_iree.compiler.era import run_era
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.queries import (
@@ -240,17 +241,8 @@ def _reified_result_dims(op: linalg.GenericOp, index: int, point: InsertPoint) -
     are built at ``point``, dim after dim. A size only an init carries is read
     off the init, where a ``tensor.empty`` gives it directly.
     """
-    operands = [*op.inputs, *op.outputs]
-    maps = [m.data for m in op.indexing_maps.data]
-    carrier: dict[int, tuple[SSAValue, int]] = {}
-    for value, operand_map in zip(operands, maps):
-        if not isinstance(value.type, TensorType):
-            continue
-        for axis, expr in enumerate(operand_map.results):
-            if isinstance(expr, AffineDimExpr):
-                carrier.setdefault(expr.position, (value, axis))
     result = op.res[index]
-    result_map = maps[len(op.inputs) + index]
+    result_map = op.indexing_maps.data[len(op.inputs) + index].data
     dims: list[SSAValue] = []
     new_ops: list[Operation] = []
     for axis, size in enumerate(result.type.get_shape()):  # type: ignore[attr-defined]
@@ -258,7 +250,9 @@ def _reified_result_dims(op: linalg.GenericOp, index: int, point: InsertPoint) -
             continue
         expr = result_map.results[axis]
         assert isinstance(expr, AffineDimExpr)
-        source, source_axis = carrier[expr.position]
+        carrier = loop_size_carrier(op, expr.position)
+        assert carrier is not None  # the result's own init carries it
+        source, source_axis = carrier
         source_size = source.type.get_shape()[source_axis]  # type: ignore[attr-defined]
         empty = source.owner
         if source_size != DYNAMIC_INDEX:

@@ -415,29 +415,39 @@ def _reified_dim(value: SSAValue, axis: int) -> SSAValue | tuple[SSAValue, int] 
     return None
 
 
+def loop_size_carrier(op: LinalgStructuredOperation, loop: int) -> tuple[SSAValue, int] | None:
+    """The operand and axis whose size is loop ``loop``'s, as MLIR's ``LinalgOp::createLoopRanges`` finds it:
+    the first operand (inputs, then inits) whose map reads the loop as a plain dim."""
+    for value, operand_map in zip([*op.inputs, *op.outputs], indexing_maps(op)):
+        if not isinstance(value.type, TensorType):
+            continue
+        for axis, expr in enumerate(operand_map.results):
+            if isinstance(expr, AffineDimExpr) and expr.position == loop:
+                return value, axis
+    return None
+
+
 def _loop_carrier(
     op: LinalgStructuredOperation, index: int, axis: int
 ) -> tuple[SSAValue, int] | SSAValue | None:
     """Where MLIR's ``LinalgOp::reifyResultShapes`` reads result ``index``'s size along ``axis``.
 
-    The result dim is a loop; its size is that of the first operand (inputs,
-    then inits) whose map reads the loop as a plain dim: that operand and its
-    axis. A size only the init carries is the init's own size along ``axis``.
+    The result dim is a loop, sized by its carrier (:func:`loop_size_carrier`):
+    that operand and its axis, or, for an init, the size the init's producer
+    states if it does. None when the size is static or the dim not a loop.
     """
-    maps = indexing_maps(op)
-    inputs = list(op.inputs)
-    loop = maps[len(inputs) + index].results[axis]
+    loop = indexing_maps(op)[len(op.inputs) + index].results[axis]
     if not isinstance(loop, AffineDimExpr):
         return None
-    for value, operand_map in zip(inputs, maps):
-        if not isinstance(value.type, TensorType):
-            continue
-        for operand_axis, expr in enumerate(operand_map.results):
-            if isinstance(expr, AffineDimExpr) and expr.position == loop.position:
-                if value.type.get_shape()[operand_axis] != DYNAMIC_INDEX:
-                    return None
-                return (value, operand_axis)
-    return _reified_dim(op.outputs[index], axis)
+    carrier = loop_size_carrier(op, loop.position)
+    if carrier is None:
+        return None
+    value, operand_axis = carrier
+    if value.type.get_shape()[operand_axis] != DYNAMIC_INDEX:  # type: ignore[attr-defined]
+        return None
+    if value in op.outputs:
+        return _reified_dim(value, operand_axis)
+    return carrier
 
 
 def get_dynamic_loop_dims(op: LinalgStructuredOperation, insert_point: InsertPoint) -> list[SSAValue]:
