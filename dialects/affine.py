@@ -402,10 +402,140 @@ class CancelDelinearizeOfLinearizeDisjointExactTail(RewritePattern):
         rewriter.replace(op, new_ops, values)
 
 
+def _index_constant(value: int) -> Operation:
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr
+
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def _constant_index(value: SSAValue | int | None) -> int | None:
+    """The integer a basis element or index is known to hold, if it is a constant."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr
+
+    if value is None or isinstance(value, int):
+        return value
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+class DropDelinearizeUnitExtentBasis(RewritePattern):
+    """MLIR's pattern of the same name: a result whose bound is 1 is the constant 0, and the
+    delinearization goes on without that bound."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, DelinearizeIndexOp):
+            return
+        basis = op.mixed_basis
+        bounds = _bounds(basis, len(op.multi_index))
+        unit = [b is not None and _constant_index(b) == 1 for b in bounds]
+        if not any(unit) or all(unit):
+            return
+        zero = _index_constant(0)
+        if op.has_outer_bound:
+            kept_basis = [b for b, u in zip(bounds, unit) if not u]
+        else:  # the first result, without a bound, is never dropped
+            kept_basis = [b for b, u in zip(bounds[1:], unit[1:]) if not u]
+        new = DelinearizeIndexOp(op.linear_index, kept_basis, has_outer_bound=op.has_outer_bound)
+        kept = iter(new.multi_index)
+        values = [zero.results[0] if u else next(kept) for u in unit]
+        rewriter.replace(op, [zero, new], values)
+
+
+class DropLinearizeUnitComponentsIfDisjointOrZero(RewritePattern):
+    """MLIR's pattern of the same name: an index that is the constant 0, or whose bound is 1 in a
+    `disjoint` linearization, adds nothing and is dropped (all of them: the constant 0)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, LinearizeIndexOp):
+            return
+        indices = list(op.multi_index)
+        bounds = _bounds(op.mixed_basis, len(indices))
+        disjoint = op.disjoint is not None
+        drop = [
+            _constant_index(index) == 0 or (disjoint and b is not None and _constant_index(b) == 1)
+            for index, b in zip(indices, bounds)
+        ]
+        if not any(drop):
+            return
+        if all(drop):
+            zero = _index_constant(0)
+            rewriter.replace(op, [zero], [zero.results[0]])
+            return
+        kept_indices = [i for i, d in zip(indices, drop) if not d]
+        kept_bounds = [b for b, d in zip(bounds, drop) if not d]
+        basis = [b for b in kept_bounds if b is not None] if kept_bounds[0] is None else kept_bounds
+        rewriter.replace(op, [LinearizeIndexOp(kept_indices, basis, disjoint=disjoint)])
+
+
+class SplitDelinearizeSpanningLastLinearizeArg(RewritePattern):
+    """MLIR's pattern of the same name: `delinearize(linearize disjoint [..., %x] by (..., 8)) into
+    (..., 2, 4)` splits `%x` by the trailing bounds whose product is the last linearize bound
+    (`delinearize %x into (2, 4)`), and delinearizes what is left of the linearization by the rest."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, DelinearizeIndexOp) or len(op.multi_index) < 2:
+            return
+        lin = op.linear_index.owner
+        if not isinstance(lin, LinearizeIndexOp) or lin.disjoint is None or len(lin.multi_index) < 2:
+            return
+        last = _constant_index(lin.mixed_basis[-1])
+        if last is None:
+            return
+        basis = op.mixed_basis
+        product, split = 1, 0
+        while split < len(basis) and product < last:
+            bound = _constant_index(basis[len(basis) - 1 - split])
+            if bound is None:
+                return
+            product *= bound
+            split += 1
+        # A single matching bound is the exact-tail cancellation's; all of them leave nothing to split.
+        if product != last or split < 2 or split == len(op.multi_index):
+            return
+        indices = list(lin.multi_index)
+        new_ops: list[Operation] = []
+        rest = LinearizeIndexOp(indices[:-1], lin.mixed_basis[:-1], disjoint=True)
+        rest_delin = DelinearizeIndexOp(rest.linear_index, basis[: len(basis) - split], has_outer_bound=op.has_outer_bound)
+        back = DelinearizeIndexOp(indices[-1], basis[len(basis) - split :], has_outer_bound=True)
+        new_ops += [rest, rest_delin, back]
+        rewriter.replace(op, new_ops, [*rest_delin.multi_index, *back.multi_index])
+
+
+class CancelLinearizeOfDelinearizeExact(RewritePattern):
+    """MLIR's CancelLinearizeOfDelinearizePortion, when the portion is the whole linearization:
+    `linearize [%d#0, ..., %d#n] by (B)` of all the results of `%d = delinearize %x into (B)` is `%x`."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, LinearizeIndexOp) or not op.multi_index:
+            return
+        delin = op.multi_index[0].owner
+        if not isinstance(delin, DelinearizeIndexOp) or list(op.multi_index) != list(delin.multi_index):
+            return
+        lin_bounds = _bounds(op.mixed_basis, len(op.multi_index))
+        delin_bounds = _bounds(delin.mixed_basis, len(delin.multi_index))
+        # An outer bound either side may be left out: it never changes the value.
+        if any(a != b for a, b in zip(lin_bounds[1:], delin_bounds[1:])):
+            return
+        if lin_bounds[0] is not None and delin_bounds[0] is not None and lin_bounds[0] != delin_bounds[0]:
+            return
+        rewriter.replace(op, [], [delin.linear_index])
+
+
 class _IndexOpCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (FoldSingleIndexOp(), CancelDelinearizeOfLinearizeDisjointExactTail())
+        return (
+            FoldSingleIndexOp(),
+            CancelDelinearizeOfLinearizeDisjointExactTail(),
+            SplitDelinearizeSpanningLastLinearizeArg(),
+            DropDelinearizeUnitExtentBasis(),
+            DropLinearizeUnitComponentsIfDisjointOrZero(),
+            CancelLinearizeOfDelinearizeExact(),
+        )
 
 
 @irdl_op_definition

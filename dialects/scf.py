@@ -23,8 +23,10 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     TensorType,
+    i1,
     i64,
 )
+from xdsl.dialects import scf as xdsl_scf
 from xdsl.dialects.scf import Scf as _XDSLScf
 from xdsl.dialects.utils import (
     get_dynamic_index_list,
@@ -50,11 +52,13 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     ConstantLike,
+    SingleBlockImplicitTerminator,
     IsTerminator,
     NoTerminator,
     OpTrait,
     Pure,
     RecursiveMemoryEffect,
+    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -454,6 +458,69 @@ def _ensure_in_parallel_terminator(region: Region) -> None:
     last = block.last_op
     if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
         block.add_op(InParallelOp())
+
+
+def _parse_arrow_type_list(parser: Parser) -> list[Attribute]:
+    """MLIR's `parseArrowTypeList` after the `->`: a parenthesized list, or a single type."""
+    if parser.parse_optional_punctuation("(") is None:
+        return [parser.parse_type()]
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return types
+
+
+def _parse_if(cls: type[xdsl_scf.IfOp], parser: Parser) -> xdsl_scf.IfOp:
+    # `scf.if %c -> (types) { ... } else { ... } attr-dict`
+    cond = parser.parse_operand(i1)
+    return_types = _parse_arrow_type_list(parser) if parser.parse_optional_punctuation("->") else []
+    then_region = cls.parse_region_with_yield(parser)
+    else_region = cls.parse_region_with_yield(parser) if parser.parse_optional_keyword("else") else Region()
+    attr_dict = parser.parse_optional_attr_dict()
+    return cls(cond, return_types, then_region, else_region, attr_dict)
+
+
+def _parse_for(cls: type[xdsl_scf.ForOp], parser: Parser) -> xdsl_scf.ForOp:
+    # `scf.for %i = %lb to %ub step %s [iter_args(%a = %init, ...) -> (types)] [: type] { ... } attr-dict`
+    unresolved_indvar = parser.parse_argument(expect_type=False)
+    parser.parse_punctuation("=")
+    lb = parser.parse_unresolved_operand()
+    parser.parse_keyword("to")
+    ub = parser.parse_unresolved_operand()
+    parser.parse_keyword("step")
+    step = parser.parse_unresolved_operand()
+    pos = parser.pos
+    unresolved_iter_args: list[Parser.UnresolvedArgument] = []
+    iter_arg_operands_unresolved: list[UnresolvedOperand] = []
+    iter_arg_types: list[Attribute] = []
+    if parser.parse_optional_keyword("iter_args"):
+        for iter_arg, operand in parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+        ):
+            unresolved_iter_args.append(iter_arg)
+            iter_arg_operands_unresolved.append(operand)
+        parser.parse_punctuation("->")
+        iter_arg_types = _parse_arrow_type_list(parser)
+    iter_arg_operands = parser.resolve_operands(iter_arg_operands_unresolved, iter_arg_types, pos)
+    iter_args = [arg.resolve(t) for arg, t in zip(unresolved_iter_args, iter_arg_types)]
+    indvar_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+    indvar = unresolved_indvar.resolve(indvar_type)
+    body = parser.parse_region((indvar, *iter_args))
+    attrs = parser.parse_optional_attr_dict()
+    bounds = [parser.resolve_operand(v, indvar_type) for v in (lb, ub, step)]
+    for_op = cls(*bounds, iter_arg_operands, body)
+    for_op.attributes |= attrs
+    if not iter_args:
+        for trait in for_op.get_traits_of_type(SingleBlockImplicitTerminator):
+            ensure_terminator(for_op, trait)
+    return for_op
+
+
+# xDSL's scf.if and scf.for want their result types in parentheses; MLIR also reads a single
+# type without them (`-> tensor<4xf32>`), as IREE's tests write it. They print with them.
+xdsl_scf.IfOp.parse = classmethod(_parse_if)  # type: ignore[method-assign, assignment]
+xdsl_scf.ForOp.parse = classmethod(_parse_for)  # type: ignore[method-assign, assignment]
 
 
 Scf = Dialect(

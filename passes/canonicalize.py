@@ -37,7 +37,7 @@ from xdsl.traits import (
 )
 from xdsl.transforms.dead_code_elimination import result_only_effects
 
-from mini_iree.compiler.ir.constants import hoist_and_unique_constants
+from mini_iree.compiler.ir.constants import CommutativeConstantToRight, hoist_and_unique_constants
 from mini_iree.compiler.ir.memo import ClassMemo
 from mini_iree.compiler.ir.queries import effect_free_by_class, op_has_trait
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
@@ -75,6 +75,9 @@ def _is_trivially_dead(op: Operation) -> bool:
     return _would_be_trivially_dead(op)
 
 
+_COMMUTATIVE_CONSTANT_TO_RIGHT = CommutativeConstantToRight()
+
+
 class CanonicalizationPattern(RewritePattern):
     """xDSL's ``GreedyRewritePatternApplier([CanonicalizationRewritePattern()], folding_enabled=True)``.
 
@@ -96,6 +99,11 @@ class CanonicalizationPattern(RewritePattern):
                 folded_values, folded_ops = folded
                 rewriter.replace(op, new_ops=folded_ops, new_results=folded_values)
                 return
+        # MLIR's fold of a commutative op (`foldCommutative`): a constant left operand moves
+        # right in place, keeping the op's flags (xDSL's arith pattern rebuilds it without them).
+        _COMMUTATIVE_CONSTANT_TO_RIGHT.match_and_rewrite(op, rewriter)
+        if rewriter.has_done_action:
+            return
         for pattern in _canonicalization_patterns(op):
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:

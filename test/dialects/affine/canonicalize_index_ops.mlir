@@ -55,3 +55,45 @@ func.func @single(%a: index) -> (index, index) {
   %1 = affine.delinearize_index %a into (16) : index
   return %0, %1 : index, index
 }
+
+// -----
+
+// The last linearized index spans the trailing bounds (2 * 4 = 8): it is split on its own.
+// CHECK-LABEL: func.func @split_last_linearized_index(
+// CHECK-SAME:    %[[A:[a-zA-Z0-9]+]]: index, %[[B:[a-zA-Z0-9]+]]: index
+// CHECK-NEXT:    %[[D:.+]]:2 = affine.delinearize_index %[[B]] into (2, 4) : index, index
+// CHECK-NEXT:    return %[[A]], %[[D]]#0, %[[D]]#1
+func.func @split_last_linearized_index(%a: index, %b: index) -> (index, index, index) {
+  %0 = affine.linearize_index disjoint [%a, %b] by (16, 8) : index
+  %1:3 = affine.delinearize_index %0 into (16, 2, 4) : index, index, index
+  return %1#0, %1#1, %1#2 : index, index, index
+}
+
+// -----
+
+// Linearizing every result of a delinearization by the same bounds gives its input back.
+// CHECK-LABEL: func.func @linearize_of_delinearize(
+// CHECK-SAME:    %[[X:[a-zA-Z0-9]+]]: index
+// CHECK-NEXT:    return %[[X]]
+func.func @linearize_of_delinearize(%x: index) -> index {
+  %d:2 = affine.delinearize_index %x into (2, 4) : index, index
+  %l = affine.linearize_index disjoint [%d#0, %d#1] by (2, 4) : index
+  return %l : index
+}
+
+// -----
+
+// Unit bounds: a delinearized index of bound 1 is 0; a linearized index of bound 1 (disjoint)
+// or equal to 0 adds nothing.
+// CHECK-LABEL: func.func @unit_bounds(
+// CHECK-SAME:    %[[X:[a-zA-Z0-9]+]]: index, %[[Y:[a-zA-Z0-9]+]]: index
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[D:.+]]:2 = affine.delinearize_index %[[X]] into (4, 8) : index, index
+// CHECK-DAG:     %[[L:.+]] = affine.linearize_index disjoint [%[[Y]], %[[X]]] by (4, 8) : index
+// CHECK:         return %[[C0]], %[[D]]#0, %[[L]]
+func.func @unit_bounds(%x: index, %y: index) -> (index, index, index) {
+  %d:3 = affine.delinearize_index %x into (1, 4, 8) : index, index, index
+  %c0 = arith.constant 0 : index
+  %l = affine.linearize_index disjoint [%c0, %y, %x] by (1, 4, 8) : index
+  return %d#0, %d#1, %l : index, index, index
+}

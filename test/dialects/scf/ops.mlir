@@ -196,3 +196,24 @@ func.func @forall_thread_mapping(%lo: index, %m: index, %n: index) {
   } {mapping = [#iree_codegen.workgroup_mapping<x>, #iree_codegen.workgroup_mapping<y>]}
   return
 }
+
+// -----
+
+// MLIR reads a single result type without parentheses after `->` (IREE's tests write it so);
+// it prints them.
+// CHECK-LABEL: func.func @single_result_types_unparenthesized
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<4xf32>) {
+// CHECK:         scf.if %{{.+}} -> (tensor<4xf32>) {
+func.func @single_result_types_unparenthesized(%a: tensor<4xf32>, %n: index, %c: i1) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> tensor<4xf32> {
+    scf.yield %acc : tensor<4xf32>
+  }
+  %s = scf.if %c -> tensor<4xf32> {
+    scf.yield %r : tensor<4xf32>
+  } else {
+    scf.yield %a : tensor<4xf32>
+  }
+  return %s : tensor<4xf32>
+}
