@@ -44,6 +44,7 @@ _XDSL: dict[str, str] = {
     "math": "xdsl.dialects.math:Math",
     "memref": "xdsl.dialects.memref:MemRef",
     "test": "xdsl.dialects.test:Test",
+    "ub": "xdsl.dialects.ub:UB",
 }
 
 

@@ -2,7 +2,8 @@
 
 Only what the data-tiling pipeline prints is defined: `map_store` (named
 `map_scatter` before 2026; both spellings are registered, with the same
-definition) and the `yield` terminator of its index-transformation region,
+definition), its mirror `map_load`, and the `yield` terminator of their
+index-transformation regions,
 plus the syntax of `attention`, which some passes must recognize.
 Syntax and verifier messages follow IREE's
 `compiler/src/iree/compiler/Dialect/LinalgExt/IR/LinalgExtOps.{td,cpp}`.
@@ -53,7 +54,7 @@ class YieldOp(IRDLOperation):
         # IREE checks the yielded values in map_store's region verifier and
         # reports the error on this op; checking here keeps that location.
         parent = self.parent_op()
-        if isinstance(parent, _MapStoreOpBase):
+        if isinstance(parent, _MapStoreOpBase | MapLoadOp):
             parent.verify_yield(self)
 
 
@@ -104,19 +105,7 @@ class _MapStoreOpBase(IRDLOperation):
             raise VerifyException("expected number of block arguments to be equal to the input rank")
         if not all(isinstance(arg.type, IndexType) for arg in body.args):
             raise VerifyException("expected block arguments to be index types")
-        # DestinationStyleOpInterface: a tensor output is returned, a memref is not.
-        num_tensor_outputs = 1 if isinstance(output_type, TensorType) else 0
-        num_tensor_results = 0 if self.result is None else 1
-        if num_tensor_results != num_tensor_outputs:
-            raise VerifyException(
-                f"expected the number of tensor results ({num_tensor_results}) to be equal "
-                f"to the number of output tensors ({num_tensor_outputs})"
-            )
-        if self.result is not None and self.result.type != output_type:
-            raise VerifyException(
-                f"expected type of operand #1 ('{output_type}') to match type of "
-                f"corresponding result ('{self.result.type}')"
-            )
+        _verify_destination_result(self.result, output_type)
         # SingleBlockImplicitTerminator<YieldOp>, with MLIR's message.
         last = body.last_op
         if last is None:
@@ -146,58 +135,80 @@ class _MapStoreOpBase(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        # attr-dict $input `into` $output $transformation_region
-        #   `:` type($input) `into` type($output) (`->` type($results)^)?
-        attrs = parser.parse_optional_attr_dict()
-        input = parser.parse_unresolved_operand()
-        parser.parse_keyword("into")
-        output = parser.parse_unresolved_operand()
-        region = parser.parse_region()
-        parser.parse_punctuation(":")
-        input_type = parser.parse_type()
-        parser.parse_keyword("into")
-        output_type = parser.parse_type()
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types = [parser.parse_type()]
-        # SingleBlockImplicitTerminator: a missing terminator is an empty yield.
-        if not region.blocks:
-            region.add_block(Block())
-        if len(region.blocks) == 1:
-            block = region.block
-            last = block.last_op
-            if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
-                block.add_op(YieldOp())
-        op = cls.build(
-            operands=[parser.resolve_operand(input, input_type), parser.resolve_operand(output, output_type)],
-            result_types=[result_types],
-            attributes=attrs,
-            regions=[region],
-        )
-        return op
+        return _parse_map_op(cls, parser)
 
     def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" ")
-        printer.print_operand(self.input)
-        printer.print_string(" into ")
-        printer.print_operand(self.output)
-        printer.print_string(" ")
-        # Like MLIR's declarative format for SingleBlockImplicitTerminator regions:
-        # the terminator is left out only if it is an empty, attribute-free yield.
-        block = self.transformation_region.blocks.first
-        terminator = None if block is None else block.last_op
-        print_terminator = not (
-            isinstance(terminator, YieldOp) and not terminator.values and not terminator.attributes
+        _print_map_op(self, printer)
+
+
+def _verify_destination_result(result: SSAValue | None, output_type: Attribute) -> None:
+    """DestinationStyleOpInterface's check: a tensor output is returned, a memref is not."""
+    num_tensor_outputs = 1 if isinstance(output_type, TensorType) else 0
+    num_tensor_results = 0 if result is None else 1
+    if num_tensor_results != num_tensor_outputs:
+        raise VerifyException(
+            f"expected the number of tensor results ({num_tensor_results}) to be equal "
+            f"to the number of output tensors ({num_tensor_outputs})"
         )
-        printer.print_region(self.transformation_region, print_block_terminators=print_terminator)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(" into ")
-        printer.print_attribute(self.output.type)
-        if self.result is not None:
-            printer.print_string(" -> ")
-            printer.print_attribute(self.result.type)
+    if result is not None and result.type != output_type:
+        raise VerifyException(
+            f"expected type of operand #1 ('{output_type}') to match type of corresponding result ('{result.type}')"
+        )
+
+
+def _parse_map_op(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
+    """`attr-dict $source `into` $output $transformation_region `:` type($source) `into` type($output)
+    (`->` type($results)^)?`: the syntax of map_store, map_scatter and map_load."""
+    attrs = parser.parse_optional_attr_dict()
+    source = parser.parse_unresolved_operand()
+    parser.parse_keyword("into")
+    output = parser.parse_unresolved_operand()
+    region = parser.parse_region()
+    parser.parse_punctuation(":")
+    source_type = parser.parse_type()
+    parser.parse_keyword("into")
+    output_type = parser.parse_type()
+    result_types: list[Attribute] = []
+    if parser.parse_optional_punctuation("->") is not None:
+        result_types = [parser.parse_type()]
+    # SingleBlockImplicitTerminator: a missing terminator is an empty yield.
+    if not region.blocks:
+        region.add_block(Block())
+    if len(region.blocks) == 1:
+        block = region.block
+        last = block.last_op
+        if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
+            block.add_op(YieldOp())
+    return cls.build(
+        operands=[parser.resolve_operand(source, source_type), parser.resolve_operand(output, output_type)],
+        result_types=[result_types],
+        attributes=attrs,
+        regions=[region],
+    )
+
+
+def _print_map_op(op: IRDLOperation, printer: Printer) -> None:
+    source, output = op.operands
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" ")
+    printer.print_operand(source)
+    printer.print_string(" into ")
+    printer.print_operand(output)
+    printer.print_string(" ")
+    # Like MLIR's declarative format for SingleBlockImplicitTerminator regions:
+    # the terminator is left out only if it is an empty, attribute-free yield.
+    region = op.regions[0]
+    block = region.blocks.first
+    terminator = None if block is None else block.last_op
+    print_terminator = not (isinstance(terminator, YieldOp) and not terminator.values and not terminator.attributes)
+    printer.print_region(region, print_block_terminators=print_terminator)
+    printer.print_string(" : ")
+    printer.print_attribute(source.type)
+    printer.print_string(" into ")
+    printer.print_attribute(output.type)
+    if op.results:
+        printer.print_string(" -> ")
+        printer.print_attribute(op.results[0].type)
 
 
 @irdl_op_definition
@@ -236,6 +247,91 @@ class MapScatterOp(_MapStoreOpBase):
     """
 
     name = "iree_linalg_ext.map_scatter"
+
+
+@irdl_op_definition
+class MapLoadOp(IRDLOperation):
+    """Read every element of `output` from an index of `source` computed by a region.
+
+    ```mlir
+    %r = iree_linalg_ext.map_load %src into %out {
+    ^bb0(%i: index, %j: index):
+      %k = affine.linearize_index disjoint [%i, %j] by (2, 4) : index
+      %pad = arith.constant 0.0 : f32
+      iree_linalg_ext.yield %k, %pad : index, f32
+    } : tensor<8xf32> into tensor<2x4xf32> -> tensor<2x4xf32>
+    ```
+
+    The mirror of `map_store`, for relayouts read at a dispatch's start
+    (combine-source-layout-transformation): the region takes one index per
+    `output` dimension and yields one index per `source` dimension plus a
+    padding value; `output[args] = source[yielded]`, or the padding value
+    where the yielded index is out of the source's bounds.
+    """
+
+    name = "iree_linalg_ext.map_load"
+
+    source = operand_def(ShapedType)
+    output = operand_def(TensorType | MemRefType)
+    result = opt_result_def(TensorType)
+    transformation_region = region_def("single_block")
+
+    def __init__(self, source: SSAValue | Operation, output: SSAValue | Operation, transformation_region: Region | Block):
+        output_type = SSAValue.get(output).type
+        region = transformation_region
+        super().__init__(
+            operands=[source, output],
+            result_types=[[output_type] if isinstance(output_type, TensorType) else []],
+            regions=[region if isinstance(region, Region) else Region(region)],
+        )
+
+    @property
+    def source_rank(self) -> int:
+        source_type = self.source.type
+        assert isinstance(source_type, ShapedType)
+        return source_type.get_num_dims()
+
+    @property
+    def padding_value(self) -> SSAValue:
+        """The value read where the yielded index is out of bounds: the yield's last operand."""
+        terminator = self.transformation_region.block.last_op
+        assert isinstance(terminator, YieldOp)
+        return terminator.values[-1]
+
+    def verify_(self) -> None:
+        source_type = self.source.type
+        output_type = self.output.type
+        assert isinstance(source_type, ShapedType) and isinstance(output_type, ShapedType)
+        if source_type.get_element_type() != output_type.get_element_type():
+            raise VerifyException("expected source and output element types to match")
+        body = self.transformation_region.block
+        if len(body.args) != output_type.get_num_dims():
+            raise VerifyException("expected number of block arguments to be equal to the output rank")
+        if not all(isinstance(arg.type, IndexType) for arg in body.args):
+            raise VerifyException("expected block arguments to be index types")
+        _verify_destination_result(self.result, output_type)
+
+    def verify_yield(self, yield_op: YieldOp) -> None:
+        """One index per source dimension, then a padding value of the source's element type."""
+        source_type = self.source.type
+        if not isinstance(source_type, ShapedType):
+            return  # the operand constraint reports it
+        types = [v.type for v in yield_op.values]
+        if len(types) != source_type.get_num_dims() + 1:
+            raise VerifyException(
+                "expected transformation_region to yield a value for each source dimension and a padding value"
+            )
+        if not all(isinstance(t, IndexType) for t in types[:-1]):
+            raise VerifyException("expected yielded indices to be index types")
+        if types[-1] != source_type.get_element_type():
+            raise VerifyException("expected yielded padding value type to match source element type")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        return _parse_map_op(cls, parser)
+
+    def print(self, printer: Printer) -> None:
+        _print_map_op(self, printer)
 
 
 @irdl_op_definition
@@ -283,6 +379,6 @@ class AttentionOp(IRDLOperation):
 
 IREELinalgExt = Dialect(
     "iree_linalg_ext",
-    [AttentionOp, MapStoreOp, MapScatterOp, YieldOp],
+    [AttentionOp, MapLoadOp, MapStoreOp, MapScatterOp, YieldOp],
     [],
 )

@@ -138,6 +138,10 @@ _PASSES: dict[str, str] = {
     "iree-codegen-combine-result-layout-transformation": (
         "mini_iree.passes.combine_layout_transformation:CombineResultLayoutTransformationPass"
     ),
+    # IREE 2026's mirror for relayouts read at a dispatch's start: one iree_linalg_ext.map_load.
+    "iree-codegen-combine-source-layout-transformation": (
+        "mini_iree.passes.combine_source_layout_transformation:CombineSourceLayoutTransformationPass"
+    ),
 }
 
 # Upstream passes that make pipelines and tests pleasant.

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerType, ShapedType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, ub
 
 from mini_iree.dialects.arith import IndexCastUIOp, ScalingExtFOp, ScalingTruncFOp
 from mini_iree.compiler.interpreter.core import (
@@ -153,6 +153,14 @@ class ArithFunctions(InterpreterFunctions):
     @impl(arith.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args: tuple[Any, ...]):
         return (constant_value(op, op.value, op.result.type),)
+
+    @impl(ub.PoisonOp)
+    def run_poison(self, interpreter: Interpreter, op: ub.PoisonOp, args: tuple[Any, ...]):
+        # Any value refines poison: zero, of the result's type.
+        type_ = op.result.type
+        if isinstance(type_, ShapedType):
+            return (np.zeros(tuple(type_.get_shape()), dtype=numpy_dtype(type_.get_element_type())),)
+        return (scalar_of(0, type_),)
 
     # -- integer arithmetic -----------------------------------------------
 

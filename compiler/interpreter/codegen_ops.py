@@ -325,6 +325,30 @@ def _run_map_store(interpreter: Interpreter, op: Any, source: np.ndarray, output
     output[targets] = source[mask]
 
 
+def _run_map_load(interpreter: Interpreter, op: Any, source: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Gather an array of ``shape`` from ``source`` through the op's index region (a fresh array).
+
+    The region runs once on the output's index grids; where a yielded index is
+    outside the source, the element is the yielded padding value.
+    """
+    grids = np.indices(shape, dtype=np.int64, sparse=True) if shape else ()
+    yielded = run_block(interpreter, op.transformation_region.block, list(grids))
+    if len(yielded) != source.ndim + 1:
+        raise InterpreterError(op, f"region yields {len(yielded)} values; expected {source.ndim} indices and a padding")
+    indices = [np.broadcast_to(np.asarray(i, dtype=np.int64), shape) for i in yielded[:-1]]
+    inside = np.ones(shape, dtype=bool)
+    for index, extent in zip(indices, source.shape):
+        inside &= (index >= 0) & (index < extent)
+    # Out-of-bounds places read element 0 (any in-bounds one would do), then take the padding.
+    clipped = tuple(np.where(inside, index, 0) for index in indices)
+    if source.size == 0:
+        gathered = np.zeros(shape, dtype=source.dtype)
+    else:
+        gathered = source[clipped] if clipped else np.broadcast_to(source, shape)
+    padding = np.asarray(yielded[-1], dtype=source.dtype)
+    return np.where(inside, gathered, padding).astype(source.dtype, copy=False)
+
+
 def _in_place(buffer: np.ndarray, value: np.ndarray) -> bool:
     """Whether ``value`` already is ``buffer``'s memory (a value computed in its store destination)."""
     return (
@@ -350,7 +374,7 @@ def _store_destination(interpreter: Interpreter, op: Any, source: np.ndarray, in
 
 @register_impls
 class LinalgExtFunctions(InterpreterFunctions):
-    """``iree_linalg_ext.map_scatter`` and its 3.13 name ``map_store``."""
+    """``iree_linalg_ext.map_scatter``, its 3.13 name ``map_store``, and ``map_load``."""
 
     def _map_store(self, interpreter: Interpreter, op: Any, args: tuple):
         source = np.asarray(args[0])
@@ -390,6 +414,17 @@ class LinalgExtFunctions(InterpreterFunctions):
             np.copyto(result, output)
         _run_map_store(interpreter, op, source, result, plan)
         return (result,)
+
+    @impl(iree_linalg_ext.MapLoadOp)
+    def run_map_load(self, interpreter: Interpreter, op: iree_linalg_ext.MapLoadOp, args: tuple):
+        source, output = np.asarray(args[0]), args[1]
+        shape = np.shape(output)
+        values = _run_map_load(interpreter, op, source, shape)
+        if isinstance(op.output.type, MemRefType):
+            note_write(interpreter, output)
+            copy_into(output, values)
+            return ()
+        return (values,)
 
     @impl(iree_linalg_ext.MapScatterOp)
     def run_map_scatter(self, interpreter: Interpreter, op: iree_linalg_ext.MapScatterOp, args: tuple):

@@ -47,6 +47,7 @@ DIALECT_MODULES: dict[str, str] = {
     for dialect, name in (
         ("builtin", "builtin_ops"),
         ("arith", "arith_ops"),
+        ("ub", "arith_ops"),
         ("math", "math_ops"),
         ("func", "func_ops"),
         ("tensor", "tensor_ops"),

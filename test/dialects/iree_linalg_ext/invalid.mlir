@@ -154,3 +154,39 @@ func.func @map_store_no_terminator(%input: memref<4xf32>, %output: memref<4xf32>
   }) : (memref<4xf32>, memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @map_load_output_rank(%src: tensor<4xf32>, %out: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{'iree_linalg_ext.map_load' op expected number of block arguments to be equal to the output rank}}
+  %0 = iree_linalg_ext.map_load %src into %out {
+  ^bb0(%i: index):
+    %pad = arith.constant 0.000000e+00 : f32
+    iree_linalg_ext.yield %i, %pad : index, f32
+  } : tensor<4xf32> into tensor<2x2xf32> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @map_load_padding_type(%src: memref<4xf32>, %out: memref<4xf32>) {
+  iree_linalg_ext.map_load %src into %out {
+  ^bb0(%i: index):
+    %pad = arith.constant 0 : i32
+    // expected-error @+1 {{'iree_linalg_ext.yield' op expected yielded padding value type to match source element type}}
+    iree_linalg_ext.yield %i, %pad : index, i32
+  } : memref<4xf32> into memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @map_load_yield_count(%src: memref<2x2xf32>, %out: memref<4xf32>) {
+  iree_linalg_ext.map_load %src into %out {
+  ^bb0(%i: index):
+    %pad = arith.constant 0.000000e+00 : f32
+    // expected-error @+1 {{'iree_linalg_ext.yield' op expected transformation_region to yield a value for each source dimension and a padding value}}
+    iree_linalg_ext.yield %i, %pad : index, f32
+  } : memref<2x2xf32> into memref<4xf32>
+  return
+}

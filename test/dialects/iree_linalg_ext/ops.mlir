@@ -55,3 +55,42 @@ func.func @map_store_memref(%src: tensor<4xf32>, %dest: memref<4xf32>) {
   } : tensor<4xf32> into memref<4xf32>
   return
 }
+
+// -----
+
+// map_load, the mirror of map_store: one index per output dim in, one per source dim and a
+// padding value (read where the index leaves the source) out.
+// CHECK-LABEL: func.func @map_load_pack_tiles
+// CHECK:         %[[R:.+]] = iree_linalg_ext.map_load %{{.+}} into %{{.+}} {
+// CHECK-NEXT:    ^bb0(%[[I:.+]]: index, %[[J:.+]]: index, %[[K:.+]]: index):
+// CHECK-NEXT:      %[[L:.+]] = affine.linearize_index disjoint [%[[I]], %[[K]]] by (2, 4) : index
+// CHECK-NEXT:      %[[P:.+]] = ub.poison : f32
+// CHECK-NEXT:      iree_linalg_ext.yield %[[L]], %[[J]], %[[P]] : index, index, f32
+// CHECK-NEXT:    } : tensor<8x3xf32> into tensor<2x3x4xf32> -> tensor<2x3x4xf32>
+func.func @map_load_pack_tiles(%src: tensor<8x3xf32>, %out: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = iree_linalg_ext.map_load %src into %out {
+  ^bb0(%i: index, %j: index, %k: index):
+    %l = affine.linearize_index disjoint [%i, %k] by (2, 4) : index
+    %pad = ub.poison : f32
+    iree_linalg_ext.yield %l, %j, %pad : index, index, f32
+  } : tensor<8x3xf32> into tensor<2x3x4xf32> -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// On memrefs it writes its output in place and has no result.
+// CHECK-LABEL: func.func @map_load_memref
+// CHECK:         iree_linalg_ext.map_load %{{.+}} into %{{.+}} {
+// CHECK:         } : memref<5xf32> into memref<6xf32>
+// CHECK-NEXT:    return
+func.func @map_load_memref(%src: memref<5xf32>, %out: memref<6xf32>) {
+  iree_linalg_ext.map_load %src into %out {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %s = arith.subi %i, %c1 : index
+    %pad = arith.constant 0.000000e+00 : f32
+    iree_linalg_ext.yield %s, %pad : index, f32
+  } : memref<5xf32> into memref<6xf32>
+  return
+}
