@@ -14,11 +14,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     FunctionType,
+    IndexType,
+    IntegerAttr,
     NoneAttr,
     TensorType,
     UnrealizedConversionCastOp,
@@ -161,6 +163,46 @@ def _cannot_materialize(op: Operation) -> Iterator[None]:
         raise OpError(op, f"cannot be materialized: {error}") from None
 
 
+def _has_runtime_tiles(info: MaterializeEncodingInfo | None) -> bool:
+    return info is not None and DYNAMIC_INDEX in info.inner_tile_sizes
+
+
+def _runtime_inner_tiles(
+    conversion: _Conversion, builder: Builder, op: Operation, ty: TensorType, info: MaterializeEncodingInfo
+) -> Mixed:
+    """The inner tiles of a layout the resolver left to the runtime (IREE's getInnerTileSizesOfr).
+
+    One `iree_codegen.query_tile_sizes` of the encoded type gives a value per
+    dim; a dynamic tile takes its value, a static tile of a dynamic dim an index
+    constant, any other static tile its size. Only VMVX with microkernels asks.
+    """
+    from mini_iree.dialects.iree_codegen import QueryTileSizesOp
+
+    if not conversion.layouts.has_runtime_tiles():
+        raise OpError(op, "cannot be materialized: failed to generate runtime tile size query")
+    if info.swizzle is not None:
+        raise OpError(op, "cannot be materialized: a swizzle of run-time inner tiles")
+    query = builder.insert(QueryTileSizesOp(ty))
+    tiles: Mixed = []
+    for index, size in enumerate(info.inner_tile_sizes):
+        if size == DYNAMIC_INDEX:
+            tiles.append(query.results[index])
+        elif ty.get_shape()[index] == DYNAMIC_INDEX:
+            tiles.append(builder.insert(arith.ConstantOp(IntegerAttr(size, IndexType()))).results[0])
+        else:
+            tiles.append(size)
+    return tiles
+
+
+def _packed_sizes(
+    conversion: _Conversion, builder: Builder, op: Operation, ty: TensorType, info: MaterializeEncodingInfo, logical: Mixed
+) -> Mixed:
+    """All sizes of the packed tensor of `ty` (logical sizes `logical`), run-time tiles queried."""
+    if _has_runtime_tiles(info):
+        return builder.materialized_sizes(info, logical, _runtime_inner_tiles(conversion, builder, op, ty, info))
+    return builder.materialized_sizes(info, logical)
+
+
 class MaterializeInterfaceBindingEncoding(_ConversionPattern):
     """`stream.binding.subspan` / `hal.interface.binding.subspan` of an encoded tensor -> packed type."""
 
@@ -193,7 +235,7 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
                 sizes = logical
                 new_bound = _strip(bound)
             else:
-                sizes = builder.materialized_sizes(info, logical)
+                sizes = _packed_sizes(self.c, builder, op, bound, info, logical)
                 new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
             new_type = type(ty)(ty.access_mode, new_bound)
             dims = [s for s in sizes if isinstance(s, SSAValue)]
@@ -323,6 +365,22 @@ class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
             rewriter.replace(op, new)
 
 
+def _runtime_pack(
+    conversion: _Conversion, builder: Builder, op: Operation, info: MaterializeEncodingInfo, source: SSAValue, logical: Mixed
+) -> tuple[SSAValue, Mixed]:
+    """`set_encoding` with run-time tiles: one `linalg.pack` with a padding value (IREE's
+    lowerSetEncodingOpToPackOp; no size is known to divide a queried tile)."""
+    ty = op.result.type  # type: ignore[attr-defined]
+    tiles = _runtime_inner_tiles(conversion, builder, op, ty, info)
+    element = ty.get_element_type()
+    pad = builder.zero(element)
+    sizes = builder.materialized_sizes(info, logical, tiles)
+    dest = builder.empty(sizes, element)
+    perm = info.outer_dims_perm or list(range(len(logical)))
+    pack = linalg.PackOp(source, dest, info.inner_dims_pos, tiles, pad, perm)  # type: ignore[arg-type]
+    return builder.insert(pack).results[0], sizes
+
+
 class SetEncodingOpLoweringConversion(_ConversionPattern):
     """`set_encoding` -> `linalg.pack padding_value(0)` (+ expand_shape + transpose)."""
 
@@ -336,7 +394,11 @@ class SetEncodingOpLoweringConversion(_ConversionPattern):
                 self.c.record(source, logical, logical)
                 self.c.replace(rewriter, op, [source])
                 return
-            packed, sizes = self.c.builder(op).pack_chain(info, source, logical)
+            builder = self.c.builder(op)
+            if _has_runtime_tiles(info):
+                packed, sizes = _runtime_pack(self.c, builder, op, info, source, logical)
+            else:
+                packed, sizes = builder.pack_chain(info, source, logical)
             self.c.record(packed, logical, sizes)
             self.c.replace(rewriter, op, [packed])
 
@@ -354,6 +416,14 @@ class UnsetEncodingOpLoweringConversion(_ConversionPattern):
                 if source.type != op.result.type:
                     raise OpError(op, "slicing unset_encoding of an identity layout is not materialized")
                 self.c.replace(rewriter, op, [source])
+                return
+            if _has_runtime_tiles(info):
+                builder = self.c.builder(op)
+                dest = builder.empty(result, op.result.type.get_element_type())
+                tiles = _runtime_inner_tiles(self.c, builder, op, op.source.type, info)
+                perm = info.outer_dims_perm or list(range(len(op.source.type.get_shape())))
+                unpack = builder.insert(linalg.UnPackOp(source, dest, info.inner_dims_pos, tiles, perm))  # type: ignore[arg-type]
+                self.c.replace(rewriter, op, [unpack.results[0]])
                 return
             shape = op.source.type.get_shape()
             # A swizzle's inverse transpose takes the packed source's sizes: for a function
@@ -385,7 +455,7 @@ class MaterializeTensorEmptyOp(_ConversionPattern):
             info = self.c.info(op, ty)
             logical = mixed_sizes(ty.get_shape(), list(op.dynamic_sizes))  # type: ignore[attr-defined]
             builder = self.c.builder(op)
-            sizes = logical if info is None or info.is_identity() else builder.materialized_sizes(info, logical)
+            sizes = logical if info is None or info.is_identity() else _packed_sizes(self.c, builder, op, ty, info, logical)
             new = builder.empty(sizes, ty.get_element_type())  # type: ignore[attr-defined]
             self.c.record(new, logical, sizes)
             self.c.replace(rewriter, op, [new])
@@ -528,6 +598,20 @@ class MaterializeGenericOp(_ConversionPattern):
             self.c.replace(rewriter, op, list(new.results))
 
 
+def _runtime_tiled_shape(info: MaterializeEncodingInfo, shape: Sequence[int]) -> list[int | None]:
+    """The packed shape of a layout with run-time tiles: a dim tiled by a queried tile, and the
+    tile itself, are dynamic (IREE's type converter keeps `kDynamic`)."""
+    tile_of = dict(zip(info.inner_dims_pos, info.inner_tile_sizes))
+    outer: list[int | None] = []
+    for d in info.outer_dims_perm or range(len(shape)):
+        size, tile = shape[d], tile_of.get(d)
+        if size == DYNAMIC_INDEX or tile == DYNAMIC_INDEX:
+            outer.append(None)
+        else:
+            outer.append(size if tile is None else -(-size // tile))
+    return outer + [None if t == DYNAMIC_INDEX else t for t in info.inner_tile_sizes]
+
+
 def _materialized_type(conversion: _Conversion, op: Operation, ty: TensorType) -> TensorType:
     """The tensor type an encoded tensor is materialized to (IREE's type converter):
     the packed (swizzled) shape with dynamic outer dims, or the plain type for an identity layout."""
@@ -540,6 +624,8 @@ def _materialized_type(conversion: _Conversion, op: Operation, ty: TensorType) -
     info = conversion.info(op, ty)
     if info is None or info.is_identity():
         return _strip(ty)
+    if _has_runtime_tiles(info):
+        return TensorType(ty.get_element_type(), to_ir_shape(list(_runtime_tiled_shape(info, ty.get_shape()))))
     with _cannot_materialize(op):
         shape = layout.materialized_shape(info, tuple(None if d == DYNAMIC_INDEX else d for d in ty.get_shape()))
     return TensorType(ty.get_element_type(), to_ir_shape(list(shape)))

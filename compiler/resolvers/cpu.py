@@ -276,9 +276,9 @@ def enumerate_vmvx_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: Enco
 
 # The tile IREE's VMVX runtime answers `iree_codegen.query_tile_sizes` with: its
 # generic microkernel tile (`iree_uk_query_matmul_tile_sizes_generic`), M0 = 8,
-# N0 = 8, K0 = 4. mini-iree has no run-time query: the device code of a dynamic
-# VMVX layout is materialized with this tile directly. It never exceeds the 16
-# the host sizes the buffers for.
+# N0 = 8, K0 = 4. The device code of a dynamic VMVX layout asks for it at run time
+# (the interpreter answers the query with it); it never exceeds the 16 the host
+# sizes the buffers for.
 VMVX_RUNTIME_MATMUL_TILE = MatmulTile(8, 8, 4)
 
 
