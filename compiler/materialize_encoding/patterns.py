@@ -216,8 +216,14 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
                 return
             bound = ty.bound_type
             assert isinstance(bound, TensorType)
+            pads = self.c.layouts.padding(op, bound)
             dynamic = sum(1 for s in bound.get_shape() if s == DYNAMIC_INDEX)
             if dynamic != len(op.dynamic_dims):
+                if pads is not None and any(pads):
+                    # Padding pads static dims only: the subspan keeps the dims it has, as
+                    # IREE's padding pattern passes them through without checking them.
+                    self._pad_unchecked(op, bound, pads, rewriter)
+                    return
                 raise OpError(
                     op,
                     f"cannot be materialized: its type has {dynamic} dynamic dimensions but "
@@ -226,7 +232,6 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
             info = self.c.info(op, bound)
             logical = mixed_sizes(bound.get_shape(), list(op.dynamic_dims))
             builder = self.c.builder(op)
-            pads = self.c.layouts.padding(op, bound)
             if pads is not None and any(pads):
                 # A padding layout: the binding holds the padded tensor, row-major.
                 sizes = _padded_sizes(op, pads, logical)
@@ -254,6 +259,32 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
             if pads is not None and any(pads):
                 self.c.padded.add(new.results[0])
             self.c.replace(rewriter, op, [new.results[0]])
+
+    def _pad_unchecked(
+        self, op: Operation, bound: TensorType, pads: list[int], rewriter: PatternRewriter
+    ) -> None:
+        """A padded binding whose dynamic dims do not match its type: the padded type, the same dims.
+        Its loads and stores then take their own dims (`_padded_slice_dims`)."""
+        from mini_iree.compiler.layout.padding import padded_shape
+
+        shape = tuple(None if s == DYNAMIC_INDEX else s for s in bound.get_shape())
+        if any(pad and size is None for pad, size in zip(pads, shape)):
+            raise OpError(op, "cannot be materialized: padding a dynamic dim is not supported")
+        try:
+            padded = padded_shape(pads, shape)
+        except ValueError as error:
+            raise OpError(op, f"cannot be materialized: {error}") from None
+        ty = op.result.type
+        new_type = type(ty)(ty.access_mode, TensorType(bound.get_element_type(), to_ir_shape(list(padded))))  # type: ignore[attr-defined]
+        new = type(op).create(
+            operands=list(op.operands),
+            result_types=[new_type],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        rewriter.insert(new, InsertPoint.before(op))
+        self.c.padded.add(new.results[0])
+        self.c.replace(rewriter, op, [new.results[0]])
 
 
 def _padded_sizes(op: Operation, pads: list[int], logical: Mixed) -> Mixed:
@@ -306,6 +337,16 @@ class MaterializeTensorExtDispatchTensorLoadOp(_ConversionPattern):
                 raise OpError(
                     op, "loads a tensor whose layout differs from its binding's; relayout is not materialized"
                 )
+            if source in self.c.padded:
+                # A padded binding keeps its dynamic dims (padding pads static dims only): the
+                # load keeps its own, as IREE's padding pattern does.
+                new = type(op)(_strip(op.result.type), source, list(op.source_dims), **_same_slice(op))
+                rewriter.insert(new, InsertPoint.before(op))
+                sizes = op.get_mixed_sizes()
+                if len(sizes) == len(op.result.type.get_shape()):
+                    self.c.record(new.result, sizes, sizes)
+                self.c.replace(rewriter, op, [new.result])
+                return
             logical = self.c.logical.get(source)
             if logical is None:
                 raise OpError(op, "reads a binding that was not materialized")
@@ -350,6 +391,10 @@ class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
                 )
             value = self.c.remapped(op, op.value)
             target = self.c.remapped(op, op.target)
+            if target in self.c.padded:
+                # As for loads: a padded binding's store keeps its slice and its own dims.
+                rewriter.replace(op, type(op)(value, target, list(op.target_dims), **_same_slice(op)))
+                return
             logical = self.c.logical.get(target)
             if logical is None:
                 raise OpError(op, "writes a binding that was not materialized")
