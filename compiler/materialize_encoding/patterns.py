@@ -79,10 +79,7 @@ class _Conversion:
     def info(self, op: Operation, ty: Attribute) -> MaterializeEncodingInfo | None:
         if isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase):
             ty = ty.bound_type
-        from mini_iree.compiler.materialize_encoding.convolution import conv_encoding_info
-
-        conv = conv_encoding_info(self.layouts, ty)
-        return conv if conv is not None else self.layouts.info(op, ty)
+        return self.layouts.info(op, ty)
 
     def remapped(self, op: Operation, value: SSAValue) -> SSAValue:
         """The converted value standing for `value` (itself when it has no encoding)."""
