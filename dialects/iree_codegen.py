@@ -1424,6 +1424,38 @@ class UKernelGenericOp(IRDLOperation):
 
 
 @irdl_op_definition
+class QueryTileSizesOp(IRDLOperation):
+    """The inner tile sizes of an encoded tensor type, asked of the runtime (VMVX's microkernels
+    choose them when the executable runs; the compiler leaves them dynamic).
+
+    ```mlir
+    %tiles:2 = iree_codegen.query_tile_sizes tensor<?x?xi8, #encoding> -> index, index
+    ```
+    """
+
+    name = "iree_codegen.query_tile_sizes"
+
+    # Checked in verify_ with ODS's messages (TensorTypeAttr, Variadic<Index>).
+    tensor_type = prop_def(Attribute)
+    results_ = var_result_def(Attribute)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict $tensor_type `->` type($results_)"
+
+    def __init__(self, tensor_type: TensorType, count: int | None = None):
+        count = len(tensor_type.get_shape()) if count is None else count
+        super().__init__(properties={"tensor_type": tensor_type}, result_types=[[IndexType()] * count])
+
+    def verify_(self) -> None:
+        if not isinstance(self.tensor_type, TensorType):
+            raise VerifyException("attribute 'tensor_type' failed to satisfy constraint: Tensor type attribute")
+        for result in self.results_:
+            if not isinstance(result.type, IndexType):
+                raise VerifyException(f"result #0 must be variadic of index, but got '{result.type}'")
+
+
+@irdl_op_definition
 class FusionBarrierOp(IRDLOperation):
     """Keeps producers and consumers of a tensor from fusing through it.
 
@@ -1918,6 +1950,7 @@ IREECodegen = Dialect(
         StoreToBufferOp,
         InnerTiledOp,
         FusionBarrierOp,
+        QueryTileSizesOp,
         IndexHintOp,
         DispatchConfigOp,
         YieldOp,

@@ -435,4 +435,19 @@ class LinalgExtFunctions(InterpreterFunctions):
         return self._map_store(interpreter, op, args)
 
 
-FUNCTIONS = (CodegenFunctions, LinalgExtFunctions)
+@register_impls
+class TileQueryFunctions(InterpreterFunctions):
+    """``iree_codegen.query_tile_sizes``: the tiles the VMVX runtime's microkernels choose
+    (``iree_uk_query_tile_sizes_2d``: its generic M0 = N0 = 8, K0 = 4, per operand role)."""
+
+    @impl(iree_codegen.QueryTileSizesOp)
+    def run_query_tile_sizes(self, interpreter: Interpreter, op: iree_codegen.QueryTileSizesOp, args: tuple):
+        from mini_iree.compiler.materialize_encoding.layouts import runtime_tile_sizes
+
+        tiles = runtime_tile_sizes(op.tensor_type)
+        if tiles is None or len(tiles) != len(op.results):
+            raise InterpreterError(op, f"the runtime has no tile sizes for {op.tensor_type}")
+        return tuple(tiles)
+
+
+FUNCTIONS = (CodegenFunctions, LinalgExtFunctions, TileQueryFunctions)

@@ -12,8 +12,8 @@ and the convolution on them becomes one 9-D ``linalg.generic``
 layout: its encodings are dropped and it runs as it is.
 
 The tile choice (``enumerateCPUConvTiles``, ``getEncodingInfoForConv``) is
-IREE's CPU resolver's; it lives here beside the lowering and is asked before
-the resolver (``conv_encoding_info``).
+IREE's CPU resolver's; it lives here beside the lowering, and the CPU resolver
+(``compiler/resolvers/cpu.py``) asks it for ``op_type = conv`` encodings.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, Float32Type, TensorType
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -35,7 +35,6 @@ from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
 
 if TYPE_CHECKING:
     from mini_iree.compiler.materialize_encoding.builders import Builder
-    from mini_iree.compiler.materialize_encoding.layouts import LayoutSource
     from mini_iree.dialects import hal
 
 # ---------------------------------------------------------------------------------------
@@ -111,22 +110,6 @@ def cpu_conv_encoding_info(target: hal.ExecutableTargetAttr, encoding: iree_enco
         return MaterializeEncodingInfo()
     info = get_encoding_info_for_conv(encoding, tiles[0])
     return MaterializeEncodingInfo() if info is None else info
-
-
-def conv_encoding_info(layouts: LayoutSource, ty: Attribute) -> MaterializeEncodingInfo | None:
-    """The layout of a tensor with an unserialized ``op_type = conv`` encoding on a CPU
-    target (``#iree_cpu.cpu_encoding_resolver``); None for any other tensor, which the
-    layout source answers."""
-    from mini_iree.compiler.resolvers.cpu import CPUResolver
-
-    if not isinstance(ty, TensorType) or layouts.padding_resolver is not None or layouts.target is None:
-        return None
-    encoding = ty.encoding
-    if not isinstance(encoding, iree_encoding.EncodingAttr) or encoding.is_serialized():
-        return None
-    if encoding.get_op_type() != iree_encoding.EncodingOpType.CONV or type(layouts.resolver) is not CPUResolver:
-        return None
-    return cpu_conv_encoding_info(layouts.target, encoding)
 
 
 # ---------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from xdsl.ir import Attribute, Operation
 
 from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.diagnostics import OpError
+from mini_iree.compiler.resolvers.cpu import has_ukernel
 from mini_iree.compiler.resolvers.interface import LayoutResolver
 from mini_iree.compiler.resolvers.registry import resolver_for, resolver_of, same_kind, same_resolver_kind
 from mini_iree.dialects import hal, iree_encoding, iree_tensor_ext
@@ -231,33 +232,17 @@ class LayoutSource:
         if key in self._cache:
             return self._cache[key]
         info = self._resolve(op, encoding)
-        if DYNAMIC_INDEX in info.inner_tile_sizes:
-            info = self._runtime_tiles(op, encoding)
-        elif isinstance(encoding, iree_encoding.EncodingAttr) and _layouts_of(encoding) is None:
+        if isinstance(encoding, iree_encoding.EncodingAttr) and _layouts_of(encoding) is None:
             info = adjust_tile_sizes_for_bitcast(encoding, ty.get_element_type(), info)
         self._cache[key] = info
         return info
 
-    def _runtime_tiles(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
-        """A dynamic (VMVX microkernel) tile, as the runtime's tile query answers it.
-
-        The layout is rebuilt from the contraction encoding: the tensor's own, or the
-        one the resolver records with its layout (VMVX's `encoding_attr`).
-        """
+    def has_runtime_tiles(self) -> bool:
+        """Whether a dynamic inner tile may be asked of the runtime (`iree_codegen.query_tile_sizes`):
+        IREE's getInnerTileSizesOfr allows it only for a VMVX target with microkernels."""
         resolver = self.resolver
-        source: Attribute | None = encoding
-        layouts = _layouts_of(encoding)
-        if layouts is not None:
-            writers = [(layout, resolver_for(layout)) for layout in layouts]
-            runtime = [(layout, r) for layout, r in writers if r is not None and r.has_runtime_tiles]
-            resolver = runtime[0][1] if len(runtime) == 1 else None
-            source = resolver.runtime_source(runtime[0][0]) if resolver is not None else None
-        info = None
-        if isinstance(source, iree_encoding.EncodingAttr) and not isinstance(source.layouts, ArrayAttr):
-            info = resolver.runtime_encoding_info(source) if resolver is not None else None
-        if info is None:
-            raise OpError(op, "has dynamic inner tiles but no VMVX contraction encoding to choose them from")
-        return info
+        return resolver is not None and resolver.has_runtime_tiles and self.target is not None and has_ukernel(self.target)
+
 
     def _resolve(self, op: Operation, encoding: Attribute) -> MaterializeEncodingInfo:
         if isinstance(encoding, iree_encoding.IdentityAttr | iree_encoding.PaddingAttr):
@@ -301,3 +286,28 @@ class LayoutSource:
             # identity_resolver: the encodings are dropped and the ops run as they are.
             return MaterializeEncodingInfo() if info is None else info
         raise OpError(op, f"unsupported tensor encoding {encoding}")
+
+
+def runtime_tile_sizes(ty: TensorType) -> list[int] | None:
+    """The inner tile sizes the VMVX runtime answers `iree_codegen.query_tile_sizes` on `ty` with.
+
+    The runtime chooses them from the contraction encoding: the tensor's own, or
+    the one a VMVX layout records (`encoding_attr`), as IREE's lowering of the
+    query to the `query_tile_sizes.2d` microkernel reads it. None: no such encoding.
+    """
+    encoding: Attribute | None = ty.encoding
+    layouts = _layouts_of(encoding)  # type: ignore[arg-type]
+    resolver = None
+    if layouts is not None:
+        writers = [(layout, resolver_for(layout)) for layout in layouts]
+        runtime = [(layout, r) for layout, r in writers if r is not None and r.has_runtime_tiles]
+        if len(runtime) != 1:
+            return None
+        layout, resolver = runtime[0]
+        encoding = resolver.runtime_source(layout)
+    if not isinstance(encoding, iree_encoding.EncodingAttr) or isinstance(encoding.layouts, ArrayAttr):
+        return None
+    from mini_iree.compiler.resolvers.cpu import vmvx_runtime_encoding_info
+
+    info = vmvx_runtime_encoding_info(encoding) if resolver is None else resolver.runtime_encoding_info(encoding)
+    return None if info is None or info.is_identity() else list(info.inner_tile_sizes)

@@ -14,11 +14,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     FunctionType,
+    IndexType,
+    IntegerAttr,
     NoneAttr,
     TensorType,
     UnrealizedConversionCastOp,
@@ -77,10 +79,7 @@ class _Conversion:
     def info(self, op: Operation, ty: Attribute) -> MaterializeEncodingInfo | None:
         if isinstance(ty, iree_tensor_ext.DispatchTensorTypeBase):
             ty = ty.bound_type
-        from mini_iree.compiler.materialize_encoding.convolution import conv_encoding_info
-
-        conv = conv_encoding_info(self.layouts, ty)
-        return conv if conv is not None else self.layouts.info(op, ty)
+        return self.layouts.info(op, ty)
 
     def remapped(self, op: Operation, value: SSAValue) -> SSAValue:
         """The converted value standing for `value` (itself when it has no encoding)."""
@@ -161,6 +160,46 @@ def _cannot_materialize(op: Operation) -> Iterator[None]:
         raise OpError(op, f"cannot be materialized: {error}") from None
 
 
+def _has_runtime_tiles(info: MaterializeEncodingInfo | None) -> bool:
+    return info is not None and DYNAMIC_INDEX in info.inner_tile_sizes
+
+
+def _runtime_inner_tiles(
+    conversion: _Conversion, builder: Builder, op: Operation, ty: TensorType, info: MaterializeEncodingInfo
+) -> Mixed:
+    """The inner tiles of a layout the resolver left to the runtime (IREE's getInnerTileSizesOfr).
+
+    One `iree_codegen.query_tile_sizes` of the encoded type gives a value per
+    dim; a dynamic tile takes its value, a static tile of a dynamic dim an index
+    constant, any other static tile its size. Only VMVX with microkernels asks.
+    """
+    from mini_iree.dialects.iree_codegen import QueryTileSizesOp
+
+    if not conversion.layouts.has_runtime_tiles():
+        raise OpError(op, "cannot be materialized: failed to generate runtime tile size query")
+    if info.swizzle is not None:
+        raise OpError(op, "cannot be materialized: a swizzle of run-time inner tiles")
+    query = builder.insert(QueryTileSizesOp(ty))
+    tiles: Mixed = []
+    for index, size in enumerate(info.inner_tile_sizes):
+        if size == DYNAMIC_INDEX:
+            tiles.append(query.results[index])
+        elif ty.get_shape()[index] == DYNAMIC_INDEX:
+            tiles.append(builder.insert(arith.ConstantOp(IntegerAttr(size, IndexType()))).results[0])
+        else:
+            tiles.append(size)
+    return tiles
+
+
+def _packed_sizes(
+    conversion: _Conversion, builder: Builder, op: Operation, ty: TensorType, info: MaterializeEncodingInfo, logical: Mixed
+) -> Mixed:
+    """All sizes of the packed tensor of `ty` (logical sizes `logical`), run-time tiles queried."""
+    if _has_runtime_tiles(info):
+        return builder.materialized_sizes(info, logical, _runtime_inner_tiles(conversion, builder, op, ty, info))
+    return builder.materialized_sizes(info, logical)
+
+
 class MaterializeInterfaceBindingEncoding(_ConversionPattern):
     """`stream.binding.subspan` / `hal.interface.binding.subspan` of an encoded tensor -> packed type."""
 
@@ -174,8 +213,14 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
                 return
             bound = ty.bound_type
             assert isinstance(bound, TensorType)
+            pads = self.c.layouts.padding(op, bound)
             dynamic = sum(1 for s in bound.get_shape() if s == DYNAMIC_INDEX)
             if dynamic != len(op.dynamic_dims):
+                if pads is not None and any(pads):
+                    # Padding pads static dims only: the subspan keeps the dims it has, as
+                    # IREE's padding pattern passes them through without checking them.
+                    self._pad_unchecked(op, bound, pads, rewriter)
+                    return
                 raise OpError(
                     op,
                     f"cannot be materialized: its type has {dynamic} dynamic dimensions but "
@@ -184,7 +229,6 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
             info = self.c.info(op, bound)
             logical = mixed_sizes(bound.get_shape(), list(op.dynamic_dims))
             builder = self.c.builder(op)
-            pads = self.c.layouts.padding(op, bound)
             if pads is not None and any(pads):
                 # A padding layout: the binding holds the padded tensor, row-major.
                 sizes = _padded_sizes(op, pads, logical)
@@ -193,7 +237,7 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
                 sizes = logical
                 new_bound = _strip(bound)
             else:
-                sizes = builder.materialized_sizes(info, logical)
+                sizes = _packed_sizes(self.c, builder, op, bound, info, logical)
                 new_bound = TensorType(bound.get_element_type(), to_ir_shape(static_shape(sizes)))
             new_type = type(ty)(ty.access_mode, new_bound)
             dims = [s for s in sizes if isinstance(s, SSAValue)]
@@ -212,6 +256,32 @@ class MaterializeInterfaceBindingEncoding(_ConversionPattern):
             if pads is not None and any(pads):
                 self.c.padded.add(new.results[0])
             self.c.replace(rewriter, op, [new.results[0]])
+
+    def _pad_unchecked(
+        self, op: Operation, bound: TensorType, pads: list[int], rewriter: PatternRewriter
+    ) -> None:
+        """A padded binding whose dynamic dims do not match its type: the padded type, the same dims.
+        Its loads and stores then take their own dims (`_padded_slice_dims`)."""
+        from mini_iree.compiler.layout.padding import padded_shape
+
+        shape = tuple(None if s == DYNAMIC_INDEX else s for s in bound.get_shape())
+        if any(pad and size is None for pad, size in zip(pads, shape)):
+            raise OpError(op, "cannot be materialized: padding a dynamic dim is not supported")
+        try:
+            padded = padded_shape(pads, shape)
+        except ValueError as error:
+            raise OpError(op, f"cannot be materialized: {error}") from None
+        ty = op.result.type
+        new_type = type(ty)(ty.access_mode, TensorType(bound.get_element_type(), to_ir_shape(list(padded))))  # type: ignore[attr-defined]
+        new = type(op).create(
+            operands=list(op.operands),
+            result_types=[new_type],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        rewriter.insert(new, InsertPoint.before(op))
+        self.c.padded.add(new.results[0])
+        self.c.replace(rewriter, op, [new.results[0]])
 
 
 def _padded_sizes(op: Operation, pads: list[int], logical: Mixed) -> Mixed:
@@ -264,6 +334,16 @@ class MaterializeTensorExtDispatchTensorLoadOp(_ConversionPattern):
                 raise OpError(
                     op, "loads a tensor whose layout differs from its binding's; relayout is not materialized"
                 )
+            if source in self.c.padded:
+                # A padded binding keeps its dynamic dims (padding pads static dims only): the
+                # load keeps its own, as IREE's padding pattern does.
+                new = type(op)(_strip(op.result.type), source, list(op.source_dims), **_same_slice(op))
+                rewriter.insert(new, InsertPoint.before(op))
+                sizes = op.get_mixed_sizes()
+                if len(sizes) == len(op.result.type.get_shape()):
+                    self.c.record(new.result, sizes, sizes)
+                self.c.replace(rewriter, op, [new.result])
+                return
             logical = self.c.logical.get(source)
             if logical is None:
                 raise OpError(op, "reads a binding that was not materialized")
@@ -308,6 +388,10 @@ class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
                 )
             value = self.c.remapped(op, op.value)
             target = self.c.remapped(op, op.target)
+            if target in self.c.padded:
+                # As for loads: a padded binding's store keeps its slice and its own dims.
+                rewriter.replace(op, type(op)(value, target, list(op.target_dims), **_same_slice(op)))
+                return
             logical = self.c.logical.get(target)
             if logical is None:
                 raise OpError(op, "writes a binding that was not materialized")
@@ -323,6 +407,22 @@ class MaterializeTensorExtDispatchTensorStoreOp(_ConversionPattern):
             rewriter.replace(op, new)
 
 
+def _runtime_pack(
+    conversion: _Conversion, builder: Builder, op: Operation, info: MaterializeEncodingInfo, source: SSAValue, logical: Mixed
+) -> tuple[SSAValue, Mixed]:
+    """`set_encoding` with run-time tiles: one `linalg.pack` with a padding value (IREE's
+    lowerSetEncodingOpToPackOp; no size is known to divide a queried tile)."""
+    ty = op.result.type  # type: ignore[attr-defined]
+    tiles = _runtime_inner_tiles(conversion, builder, op, ty, info)
+    element = ty.get_element_type()
+    pad = builder.zero(element)
+    sizes = builder.materialized_sizes(info, logical, tiles)
+    dest = builder.empty(sizes, element)
+    perm = info.outer_dims_perm or list(range(len(logical)))
+    pack = linalg.PackOp(source, dest, info.inner_dims_pos, tiles, pad, perm)  # type: ignore[arg-type]
+    return builder.insert(pack).results[0], sizes
+
+
 class SetEncodingOpLoweringConversion(_ConversionPattern):
     """`set_encoding` -> `linalg.pack padding_value(0)` (+ expand_shape + transpose)."""
 
@@ -336,7 +436,11 @@ class SetEncodingOpLoweringConversion(_ConversionPattern):
                 self.c.record(source, logical, logical)
                 self.c.replace(rewriter, op, [source])
                 return
-            packed, sizes = self.c.builder(op).pack_chain(info, source, logical)
+            builder = self.c.builder(op)
+            if _has_runtime_tiles(info):
+                packed, sizes = _runtime_pack(self.c, builder, op, info, source, logical)
+            else:
+                packed, sizes = builder.pack_chain(info, source, logical)
             self.c.record(packed, logical, sizes)
             self.c.replace(rewriter, op, [packed])
 
@@ -354,6 +458,14 @@ class UnsetEncodingOpLoweringConversion(_ConversionPattern):
                 if source.type != op.result.type:
                     raise OpError(op, "slicing unset_encoding of an identity layout is not materialized")
                 self.c.replace(rewriter, op, [source])
+                return
+            if _has_runtime_tiles(info):
+                builder = self.c.builder(op)
+                dest = builder.empty(result, op.result.type.get_element_type())
+                tiles = _runtime_inner_tiles(self.c, builder, op, op.source.type, info)
+                perm = info.outer_dims_perm or list(range(len(op.source.type.get_shape())))
+                unpack = builder.insert(linalg.UnPackOp(source, dest, info.inner_dims_pos, tiles, perm))  # type: ignore[arg-type]
+                self.c.replace(rewriter, op, [unpack.results[0]])
                 return
             shape = op.source.type.get_shape()
             # A swizzle's inverse transpose takes the packed source's sizes: for a function
@@ -385,7 +497,7 @@ class MaterializeTensorEmptyOp(_ConversionPattern):
             info = self.c.info(op, ty)
             logical = mixed_sizes(ty.get_shape(), list(op.dynamic_sizes))  # type: ignore[attr-defined]
             builder = self.c.builder(op)
-            sizes = logical if info is None or info.is_identity() else builder.materialized_sizes(info, logical)
+            sizes = logical if info is None or info.is_identity() else _packed_sizes(self.c, builder, op, ty, info, logical)
             new = builder.empty(sizes, ty.get_element_type())  # type: ignore[attr-defined]
             self.c.record(new, logical, sizes)
             self.c.replace(rewriter, op, [new])
@@ -528,6 +640,20 @@ class MaterializeGenericOp(_ConversionPattern):
             self.c.replace(rewriter, op, list(new.results))
 
 
+def _runtime_tiled_shape(info: MaterializeEncodingInfo, shape: Sequence[int]) -> list[int | None]:
+    """The packed shape of a layout with run-time tiles: a dim tiled by a queried tile, and the
+    tile itself, are dynamic (IREE's type converter keeps `kDynamic`)."""
+    tile_of = dict(zip(info.inner_dims_pos, info.inner_tile_sizes))
+    outer: list[int | None] = []
+    for d in info.outer_dims_perm or range(len(shape)):
+        size, tile = shape[d], tile_of.get(d)
+        if size == DYNAMIC_INDEX or tile == DYNAMIC_INDEX:
+            outer.append(None)
+        else:
+            outer.append(size if tile is None else -(-size // tile))
+    return outer + [None if t == DYNAMIC_INDEX else t for t in info.inner_tile_sizes]
+
+
 def _materialized_type(conversion: _Conversion, op: Operation, ty: TensorType) -> TensorType:
     """The tensor type an encoded tensor is materialized to (IREE's type converter):
     the packed (swizzled) shape with dynamic outer dims, or the plain type for an identity layout."""
@@ -540,6 +666,8 @@ def _materialized_type(conversion: _Conversion, op: Operation, ty: TensorType) -
     info = conversion.info(op, ty)
     if info is None or info.is_identity():
         return _strip(ty)
+    if _has_runtime_tiles(info):
+        return TensorType(ty.get_element_type(), to_ir_shape(list(_runtime_tiled_shape(info, ty.get_shape()))))
     with _cannot_materialize(op):
         shape = layout.materialized_shape(info, tuple(None if d == DYNAMIC_INDEX else d for d in ty.get_shape()))
     return TensorType(ty.get_element_type(), to_ir_shape(list(shape)))

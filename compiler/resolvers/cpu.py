@@ -24,7 +24,8 @@ run on a CPU MMA intrinsic, unrolled, as `iree_codegen.inner_tiled` with
 `#iree_cpu.data_tiled_mma_layout` (`compiler/layout/cpu_mma.py` chooses it); each
 operand's tile is the swizzled tile of that MMA and a narrow N is not transposed.
 
-Not modelled: convolution encodings.
+Convolution encodings (`op_type = conv`) take the (OC, IC) tile of
+`compiler/materialize_encoding/convolution.py` (enumerateCPUConvTiles).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from mini_iree.compiler.resolvers.matmul_info import (
 )
 from mini_iree.dialects import hal
 from mini_iree.dialects.iree_codegen import MaterializeEncodingInfo
-from mini_iree.dialects.iree_encoding import EncodingAttr
+from mini_iree.dialects.iree_encoding import EncodingAttr, EncodingOpType
 
 # ---------------------------------------------------------------------------
 # Target configuration queries (Codegen/Utils/Utils.cpp)
@@ -276,9 +277,9 @@ def enumerate_vmvx_matmul_tiles(target: hal.ExecutableTargetAttr, encoding: Enco
 
 # The tile IREE's VMVX runtime answers `iree_codegen.query_tile_sizes` with: its
 # generic microkernel tile (`iree_uk_query_matmul_tile_sizes_generic`), M0 = 8,
-# N0 = 8, K0 = 4. mini-iree has no run-time query: the device code of a dynamic
-# VMVX layout is materialized with this tile directly. It never exceeds the 16
-# the host sizes the buffers for.
+# N0 = 8, K0 = 4. The device code of a dynamic VMVX layout asks for it at run time
+# (the interpreter answers the query with it); it never exceeds the 16 the host
+# sizes the buffers for.
 VMVX_RUNTIME_MATMUL_TILE = MatmulTile(8, 8, 4)
 
 
@@ -472,6 +473,11 @@ class CPUResolver(DataTilingResolver):
 
     def encoding_info(self, encoding: EncodingAttr, era: EraProfile) -> MaterializeEncodingInfo | None:
         assert self.target is not None
+        if encoding.get_op_type() is EncodingOpType.CONV:
+            # A convolution's operands take an (OC, IC) tile (getEncodingInfoForConv), or the identity.
+            from mini_iree.compiler.materialize_encoding.convolution import cpu_conv_encoding_info
+
+            return cpu_conv_encoding_info(self.target, encoding)
         if enable_inner_tiled(self.target):
             return inner_tiled_encoding_info(self.target, encoding)
         tiles = enumerate_cpu_matmul_tiles(self.target, encoding, scalable_rvv=scalable_2026(era))

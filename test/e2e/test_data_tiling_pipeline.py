@@ -284,12 +284,17 @@ def test_broadcast_matmul_keeps_the_identity_layout(target: str):
 
 @pytest.mark.parametrize("program", [MATMUL, INPUTS / "matmul_i8.mlir", INPUTS / "matmul_u8.mlir"])
 def test_vmvx_microkernel_tiles_are_left_to_the_runtime(program: Path):
-    """`vmvx:ukernels=all`: the host sizes buffers for 16-wide tiles, the device packs the runtime's 8x4 (M0/N0 x K0)."""
+    """`vmvx:ukernels=all`: the host sizes buffers for 16-wide tiles, the device asks the runtime for its
+    tiles (`iree_codegen.query_tile_sizes`, answered 8x4 for M0/N0 x K0) and packs with them."""
     result = _compile(program, "vmvx:ukernels=all")
     assert result.returncode == 0, result.stderr
     assert "arith.ceildivsi" in result.stdout and "arith.constant 16 : index" in result.stdout
-    assert re.search(r"linalg\.mmt4d ins\(.*tensor<\?x\?x8x4xi?\w+>, tensor<\?x\?x8x4x", result.stdout)
-    assert "iree_encoding" not in result.stdout
+    assert "iree_codegen.query_tile_sizes" in result.stdout
+    assert re.search(r"linalg\.mmt4d ins\(.*tensor<\?x\?x\?x\?xi?\w+>, tensor<\?x\?x\?x\?x", result.stdout)
+    assert re.search(r"linalg\.pack .* inner_tiles = \[%\w+#0, %\w+#1\]", result.stdout)
+    # Only the queries name an encoding: the runtime chooses the tiles from it.
+    body = [line for line in result.stdout.splitlines() if not line.startswith("#")]
+    assert all("query_tile_sizes" in line for line in body if "#encoding" in line or "iree_encoding" in line)
     for size in (0, 7, 19):
         _assert_same_results(program, result.stdout, size)
 

@@ -47,12 +47,7 @@ def _case_id(case: str) -> str:
 
 
 # Cases of the walkthrough-era file (its RUN line names the separate pass) that fail, and why.
-KNOWN_FAILURES_WALKTHROUGH_ERA = {
-    "dynamic_set_zero_pad_encoding_and_store": (
-        "its bindings of tensor<?x2048xf16> attach no dynamic dim; later IREE added `{%dynamic_sz}` to the "
-        "test, and mini-iree-opt reports the missing dims instead of guessing them"
-    ),
-}
+KNOWN_FAILURES_WALKTHROUGH_ERA: dict[str, str] = {}
 
 
 @pytest.mark.skipif(_source() is None, reason="needs an IREE checkout: set IREE_SRC to its root")

@@ -317,3 +317,19 @@ func.func @ukernel_result_type(%out: tensor<10xf32>) -> tensor<?xf32> {
   %0 = iree_codegen.ukernel.generic "foo" outs(%out : tensor<10xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+func.func @query_tile_sizes_non_index_result() -> i32 {
+  // expected-error @+1 {{result #0 must be variadic of index, but got 'i32'}}
+  %0 = iree_codegen.query_tile_sizes tensor<?x?xf32> -> i32
+  return %0 : i32
+}
+
+// -----
+
+func.func @query_tile_sizes_of_a_memref() -> index {
+  // expected-error @+1 {{attribute 'tensor_type' failed to satisfy constraint: Tensor type attribute}}
+  %0 = "iree_codegen.query_tile_sizes"() <{tensor_type = memref<?xf32>}> : () -> index
+  return %0 : index
+}

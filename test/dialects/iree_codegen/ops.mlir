@@ -192,3 +192,15 @@ func.func @ukernel(%in: tensor<?x?xf32>, %out: tensor<?xf32>, %buf: memref<?xf32
       (%n : i64) fn_def_attrs {hal.import.bitcode = true} strided_dims([[0], [], [1]]) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A tile query names the encoded tensor type whose tiles the runtime chooses, one index per dim.
+// CHECK-LABEL: func.func @query_tile_sizes(
+// CHECK:         %[[TILES:.+]]:2 = iree_codegen.query_tile_sizes tensor<?x?xi8, #{{.+}}> -> index, index
+// CHECK:         return %[[TILES]]#0, %[[TILES]]#1 : index, index
+#encoding = #iree_encoding.encoding<operand_index = 0 : i64, op_type = matmul, element_types = [i8, i8, i32], user_indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iteration_sizes = [?, ?, ?]>
+func.func @query_tile_sizes() -> (index, index) {
+  %0:2 = iree_codegen.query_tile_sizes tensor<?x?xi8, #encoding> -> index, index
+  return %0#0, %0#1 : index, index
+}
