@@ -101,6 +101,10 @@ class EraProfile:
     """`#iree_encoding.testing` prints its layouts as `layouts = [...]` (the only form IREE 3.13 parses)."""
 
     # Codegen.
+    swizzle_noop_transpose_folded: bool
+    """materialize-device-encoding lowers a swizzle whose transpose only moves unit dims to one
+    `tensor.expand_shape` (`collapse_shape` for unset_encoding), or to nothing when it changes no
+    shape; otherwise always expand_shape + linalg.transpose."""
     grouped_relayout_folding: bool
     """The GPU combine-layout-transformation folds reshapes group by group into `map_store` and
     combines only chains with a pack, unpack, reshape or pad (otherwise whole chains into `map_scatter`)."""
@@ -126,6 +130,7 @@ WALKTHROUGH = EraProfile(
     cpu_name_field=False,
     vmvx_ukernels_field=False,
     testing_keyword_form=False,
+    swizzle_noop_transpose_folded=False,
     grouped_relayout_folding=False,
 )
 """The data-tiling walkthrough's IREE (September 2025): the default."""
@@ -150,6 +155,7 @@ IREE_3_13 = EraProfile(
     cpu_name_field=True,
     vmvx_ukernels_field=True,
     testing_keyword_form=True,
+    swizzle_noop_transpose_folded=True,
     grouped_relayout_folding=True,
 )
 """IREE 3.13 (`iree-base-compiler==3.13.0`)."""

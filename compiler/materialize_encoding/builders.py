@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.layout.size_expr import Const, Dim, SizeExpr, ceildiv
 from mini_iree.compiler.layout.size_lowering import AFFINE, SizeLowering
@@ -63,10 +64,12 @@ def dynamic_values(sizes: Sequence[int | SSAValue]) -> list[SSAValue]:
 class Builder:
     """Inserts ops before `anchor`, zero constants at the start of `entry`.
 
-    Every op it inserts is built for `anchor` and takes its location.
+    Every op it inserts is built for `anchor` and takes its location. `era`
+    (None: the run's) says how a swizzle is lowered.
     """
 
-    def __init__(self, anchor: Operation, entry: Block):
+    def __init__(self, anchor: Operation, entry: Block, era: str | EraProfile | None = None):
+        self.fold_noop_swizzle = era_profile(era).swizzle_noop_transpose_folded
         self.point = InsertPoint.before(anchor)
         self.location = anchor.location
         self.entry = entry
@@ -162,7 +165,8 @@ class Builder:
     def pack_chain(
         self, info: MaterializeEncodingInfo, source: SSAValue, logical: Sequence[int | SSAValue]
     ) -> tuple[SSAValue, Mixed]:
-        """`set_encoding`: linalg.pack (+ tensor.expand_shape + linalg.transpose for a swizzle).
+        """`set_encoding`: linalg.pack (+ tensor.expand_shape + linalg.transpose for a swizzle;
+        in IREE 3.13 only the expand_shape, or nothing, when the transpose moves no data).
 
         Returns the materialized value and its sizes.
         """
@@ -175,7 +179,7 @@ class Builder:
             return self._scalable_pack(info, source, logical)
         outer = self.packed_outer_sizes(info, logical)
         value = source
-        for step in layout.materialization_ops(info, shape):
+        for step in layout.materialization_ops(info, shape, self.fold_noop_swizzle):
             if isinstance(step, PackOp):
                 sizes = outer + list(step.result_shape[len(shape) :])
                 dest = self.empty(sizes, element)
@@ -252,15 +256,38 @@ class Builder:
         if info.swizzle is not None:
             outer = list(packed[: len(shape)]) if packed is not None else self.packed_outer_sizes(info, logical)
         value = source
-        for step in layout.unmaterialization_ops(info, shape):
+        for step in layout.unmaterialization_ops(info, shape, self.fold_noop_swizzle):
             if isinstance(step, TransposeOp):
                 sizes = outer + list(step.result_shape[len(shape) :])
                 dest = self.empty(sizes, element)  # type: ignore[arg-type]
                 value = self.insert(linalg.TransposeOp(value, dest, step.permutation)).results[0]
             elif isinstance(step, CollapseShapeOp):
                 ty = TensorType(element, to_ir_shape(step.result_shape))
-                value = self.insert(tensor.CollapseShapeOp(value, step.reassociation, ty)).results[0]  # type: ignore[arg-type]
+                expand = value.owner
+                if (
+                    isinstance(expand, tensor.ExpandShapeOp)
+                    and expand.src.type == ty
+                    and tensor.reassociation_attr(step.reassociation) == expand.reassociation
+                ):
+                    # MLIR's collapse_shape folder (IREE's clean-up folds it): the
+                    # collapse undoes the expand_shape of a set_encoding.
+                    value = expand.src
+                else:
+                    value = self.insert(tensor.CollapseShapeOp(value, step.reassociation, ty)).results[0]  # type: ignore[arg-type]
             elif isinstance(step, UnPackOp):
+                pack = value.owner
+                if (
+                    isinstance(pack, linalg.PackOp)
+                    and pack.padding_value is None
+                    and pack.source.type == TensorType(element, to_ir_shape(static_shape(result)))
+                    and pack.get_inner_dims_pos() == tuple(step.inner_dims_pos)
+                    and pack.get_outer_dims_perm() == tuple(step.outer_dims_perm)
+                    and pack.get_mixed_tiles() == list(step.inner_tiles)
+                ):
+                    # MLIR's unpack(pack(x)) -> x canonicalization (IREE's clean-up runs it):
+                    # the unpack undoes a pack that added no padding.
+                    value = pack.source
+                    continue
                 dest = self.empty(result, element)
                 value = self.insert(
                     linalg.UnPackOp(value, dest, step.inner_dims_pos, step.inner_tiles, step.outer_dims_perm)  # type: ignore[arg-type]
