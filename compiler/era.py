@@ -87,6 +87,10 @@ class EraProfile:
     """A serialized swizzle dim carries its thread distribution factor (`["CrossThread", 16, 1 : i8]`)."""
     inner_tiled_semantics: bool
     """`iree_codegen.inner_tiled` carries `#iree_gpu.mma_semantics<...>`."""
+    gpu_vector_contractions_inner_tiled: bool
+    """A GPU matvec/vecmat operand keeps the whole intrinsic tile (the swizzle group of the loop the
+    contraction lacks stays), and the contraction lowers to `iree_codegen.inner_tiled` over its two
+    loops; otherwise that group is dropped and the contraction refused."""
 
     # Target attributes, as the era's target backends describe each chip.
     gpu_block_intrinsics: bool
@@ -125,6 +129,7 @@ WALKTHROUGH = EraProfile(
     gpu_lists_interleaved_operands=False,
     gpu_distribution_factors=False,
     inner_tiled_semantics=False,
+    gpu_vector_contractions_inner_tiled=False,
     gpu_block_intrinsics=False,
     gpu_memory_fields=False,
     cpu_name_field=False,
@@ -150,6 +155,7 @@ IREE_3_13 = EraProfile(
     gpu_lists_interleaved_operands=True,
     gpu_distribution_factors=True,
     inner_tiled_semantics=True,
+    gpu_vector_contractions_inner_tiled=True,
     gpu_block_intrinsics=True,
     gpu_memory_fields=True,
     cpu_name_field=True,

@@ -329,6 +329,25 @@ def materialized_dim_sources(info: MaterializeEncodingInfo, rank: int) -> tuple[
     return tuple(sources[p] for p in swizzle_permutation(rank, swizzle))
 
 
+def holds_whole_tiles(info: MaterializeEncodingInfo) -> bool:
+    """Whether the swizzle has more groups than the pack has tiles.
+
+    IREE 3.13 gives a GPU matvec/vecmat vector operand the swizzle of a whole
+    intrinsic tile (matvec's RHS keeps its N group): its type holds the whole
+    tile, but no pack + reshape reaches it (IREE's set_encoding builds an
+    expand_shape its verifier rejects).
+    """
+    return info.swizzle is not None and len(info.swizzle.expand_shape) > len(info.inner_tile_sizes)
+
+
 def materialized_shape(info: MaterializeEncodingInfo, shape: Shape) -> Shape:
-    """The shape of the materialized tensor: the pack's result, swizzled when there is a swizzle."""
+    """The shape of the materialized tensor: the pack's result, swizzled when there is a swizzle.
+
+    A layout that holds whole tiles (`holds_whole_tiles`) has the pack's outer
+    dims and the whole swizzled tile, as IREE's type converter builds it.
+    """
+    if holds_whole_tiles(info):
+        assert info.swizzle is not None
+        outer = packed_shape(shape, info.inner_dims_pos, inner_tiles(info), _outer_perm(info, len(shape)))
+        return tuple(outer[: len(shape)]) + tuple(info.swizzle.swizzled_shape())
     return materialization_ops(info, shape)[-1].result_shape

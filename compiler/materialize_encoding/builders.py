@@ -70,6 +70,7 @@ class Builder:
 
     def __init__(self, anchor: Operation, entry: Block, era: str | EraProfile | None = None):
         self.fold_noop_swizzle = era_profile(era).swizzle_noop_transpose_folded
+        self.anchor = anchor
         self.point = InsertPoint.before(anchor)
         self.location = anchor.location
         self.entry = entry
@@ -175,6 +176,7 @@ class Builder:
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
+        self._refuse_whole_tiles(info, len(shape), "tensor.expand_shape")
         if any(info.scalable_tiles or []):
             return self._scalable_pack(info, source, logical)
         outer = self.packed_outer_sizes(info, logical)
@@ -205,6 +207,22 @@ class Builder:
             else:  # pragma: no cover - materialization_ops only yields the three above
                 raise AssertionError(step)
         return value, outer + list(step.result_shape[len(shape) :])  # type: ignore[operator]
+
+    def _refuse_whole_tiles(self, info: MaterializeEncodingInfo, rank: int, reshape: str) -> None:
+        """A layout whose swizzle tiles more than its pack (IREE 3.13's matvec vector operands)
+        has no set/unset_encoding: IREE's reshape between the pack and the swizzle fails its
+        verifier, which is the error it reports."""
+        from mini_iree.compiler.ir.diagnostics import OpError
+        from mini_iree.compiler.layout import iree_encoding as layout
+
+        if layout.holds_whole_tiles(info):
+            assert info.swizzle is not None
+            raise OpError(
+                self.anchor,
+                f"'{reshape}' op expected collapsed rank ({rank + len(info.inner_tile_sizes)}) to equal the "
+                f"number of reassociation maps ({rank + len(info.swizzle.expand_shape)}).",
+                prefix_op_name=False,
+            )
 
     def _scalable_pack(
         self, info: MaterializeEncodingInfo, source: SSAValue, logical: Sequence[int | SSAValue]
@@ -242,6 +260,7 @@ class Builder:
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
+        self._refuse_whole_tiles(info, len(shape), "tensor.collapse_shape")
         if any(info.scalable_tiles or []):
             if info.swizzle is not None:
                 raise ValueError("scalable inner tiles with a swizzle cannot be materialized")
