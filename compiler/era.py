@@ -87,6 +87,10 @@ class EraProfile:
     """A serialized swizzle dim carries its thread distribution factor (`["CrossThread", 16, 1 : i8]`)."""
     inner_tiled_semantics: bool
     """`iree_codegen.inner_tiled` carries `#iree_gpu.mma_semantics<...>`."""
+    gpu_vector_contractions_inner_tiled: bool
+    """A GPU matvec/vecmat operand keeps the whole intrinsic tile (the swizzle group of the loop the
+    contraction lacks stays), and the contraction lowers to `iree_codegen.inner_tiled` over its two
+    loops; otherwise that group is dropped and the contraction refused."""
 
     # Target attributes, as the era's target backends describe each chip.
     gpu_block_intrinsics: bool
@@ -101,6 +105,10 @@ class EraProfile:
     """`#iree_encoding.testing` prints its layouts as `layouts = [...]` (the only form IREE 3.13 parses)."""
 
     # Codegen.
+    swizzle_noop_transpose_folded: bool
+    """materialize-device-encoding lowers a swizzle whose transpose only moves unit dims to one
+    `tensor.expand_shape` (`collapse_shape` for unset_encoding), or to nothing when it changes no
+    shape; otherwise always expand_shape + linalg.transpose."""
     grouped_relayout_folding: bool
     """The GPU combine-layout-transformation folds reshapes group by group into `map_store` and
     combines only chains with a pack, unpack, reshape or pad (otherwise whole chains into `map_scatter`)."""
@@ -121,11 +129,13 @@ WALKTHROUGH = EraProfile(
     gpu_lists_interleaved_operands=False,
     gpu_distribution_factors=False,
     inner_tiled_semantics=False,
+    gpu_vector_contractions_inner_tiled=False,
     gpu_block_intrinsics=False,
     gpu_memory_fields=False,
     cpu_name_field=False,
     vmvx_ukernels_field=False,
     testing_keyword_form=False,
+    swizzle_noop_transpose_folded=False,
     grouped_relayout_folding=False,
 )
 """The data-tiling walkthrough's IREE (September 2025): the default."""
@@ -145,11 +155,13 @@ IREE_3_13 = EraProfile(
     gpu_lists_interleaved_operands=True,
     gpu_distribution_factors=True,
     inner_tiled_semantics=True,
+    gpu_vector_contractions_inner_tiled=True,
     gpu_block_intrinsics=True,
     gpu_memory_fields=True,
     cpu_name_field=True,
     vmvx_ukernels_field=True,
     testing_keyword_form=True,
+    swizzle_noop_transpose_folded=True,
     grouped_relayout_folding=True,
 )
 """IREE 3.13 (`iree-base-compiler==3.13.0`)."""

@@ -125,6 +125,68 @@ def swizzle_permutation(rank: int, swizzle: TileSwizzle) -> tuple[int, ...]:
     return tuple(range(rank)) + tuple(rank + p for p in swizzle.permutation)
 
 
+def swizzle_transpose_is_layout_noop(swizzle: TileSwizzle) -> bool:
+    """Whether the swizzle's permutation keeps its non-unit dims in order (IREE's
+    isSwizzlePermutationLayoutNoOp).
+
+    Unit dims span no memory, so such a transpose moves no data: the expanded
+    and the permuted tile have the same linearized layout.
+    """
+    sizes = swizzle_expanded_shape(swizzle)
+    previous = -1
+    for source in swizzle.permutation:
+        if sizes[source] == 1:
+            continue
+        if source < previous:
+            return False
+        previous = source
+    return True
+
+
+def swizzle_folded_reassociation(
+    rank: int, tiles: Sequence[int | None], swizzle: TileSwizzle
+) -> tuple[tuple[int, ...], ...] | None:
+    """The one reshape between the packed tile (`tiles`) and the permuted swizzled
+    tile that stands for a layout no-op transpose (IREE's getSwizzleFoldedReassociation).
+
+    Each tile takes the next permuted dims until their product reaches it (at
+    least one dim, so a tile of 1 is not empty); the unit dims left at the end go
+    to the last tile. None when the permuted dims cannot be grouped that way: a
+    later tile's non-unit dim placed before an earlier all-unit tile's dims.
+    """
+    permuted = [swizzle_expanded_shape(swizzle)[p] for p in swizzle.permutation]
+    groups: list[tuple[int, ...]] = [(d,) for d in range(rank)]
+    index = 0
+    for tile in tiles:
+        if tile is None:
+            return None
+        group: list[int] = []
+        product = 1
+        while True:
+            if index >= len(permuted):
+                return None
+            group.append(rank + index)
+            product *= permuted[index]
+            index += 1
+            if product >= tile:
+                break
+        if product != tile:
+            return None
+        groups.append(tuple(group))
+    if any(size != 1 for size in permuted[index:]):
+        return None
+    groups[-1] += tuple(range(rank + index, rank + len(permuted)))
+    return tuple(groups)
+
+
+def _folded_swizzle_reassociation(info: MaterializeEncodingInfo, rank: int) -> tuple[tuple[int, ...], ...] | None:
+    """The single reshape a swizzle lowers to when its transpose moves no data, else None."""
+    swizzle = info.swizzle
+    if swizzle is None or not swizzle_transpose_is_layout_noop(swizzle):
+        return None
+    return swizzle_folded_reassociation(rank, inner_tiles(info), swizzle)
+
+
 def swizzle_steps(outer_shape: Shape, swizzle: TileSwizzle) -> list[Step]:
     """The `tensor.expand_shape` + `linalg.transpose` a swizzle adds after the pack.
 
@@ -175,8 +237,15 @@ def encoding_relayout(info: MaterializeEncodingInfo, shape: Shape) -> Relayout:
     return Relayout(tuple(shape), tuple(steps))
 
 
-def materialization_ops(info: MaterializeEncodingInfo, shape: Shape) -> list[MaterializationOp]:
-    """`set_encoding` lowered: pack, then (with a swizzle) expand_shape and transpose."""
+def materialization_ops(
+    info: MaterializeEncodingInfo, shape: Shape, fold_noop_swizzle: bool = False
+) -> list[MaterializationOp]:
+    """`set_encoding` lowered: pack, then (with a swizzle) expand_shape and transpose.
+
+    With `fold_noop_swizzle` (IREE 3.13), a swizzle whose transpose only moves
+    unit dims is one expand_shape straight into the permuted shape, and nothing
+    at all when that reshape changes no shape (the folded expand_shape).
+    """
     rank = len(shape)
     verify_encoding_info(info, rank)
     packed = packed_tensor_shape(info, shape)
@@ -184,7 +253,12 @@ def materialization_ops(info: MaterializeEncodingInfo, shape: Shape) -> list[Mat
         PackOp(tuple(info.inner_dims_pos), inner_tiles(info), _outer_perm(info, rank), packed)
     ]
     swizzle = info.swizzle
-    if swizzle is not None:
+    folded = _folded_swizzle_reassociation(info, rank) if fold_noop_swizzle else None
+    if swizzle is not None and folded is not None:
+        permuted = tuple(packed[:rank]) + tuple(swizzle.swizzled_shape())
+        if len(permuted) != len(packed):
+            ops.append(ExpandShapeOp(folded, permuted))
+    elif swizzle is not None:
         expanded = tuple(packed[:rank]) + swizzle_expanded_shape(swizzle)
         ops.append(ExpandShapeOp(swizzle_reassociation(rank, swizzle), expanded))
         perm = swizzle_permutation(rank, swizzle)
@@ -192,13 +266,23 @@ def materialization_ops(info: MaterializeEncodingInfo, shape: Shape) -> list[Mat
     return ops
 
 
-def unmaterialization_ops(info: MaterializeEncodingInfo, shape: Shape) -> list[MaterializationOp]:
-    """`unset_encoding` lowered: inverse transpose, collapse_shape, unpack."""
-    forward = materialization_ops(info, shape)
+def unmaterialization_ops(
+    info: MaterializeEncodingInfo, shape: Shape, fold_noop_swizzle: bool = False
+) -> list[MaterializationOp]:
+    """`unset_encoding` lowered: inverse transpose, collapse_shape, unpack.
+
+    With `fold_noop_swizzle`, the inverse of `materialization_ops`' folded
+    swizzle: one collapse_shape, or nothing.
+    """
+    forward = materialization_ops(info, shape, fold_noop_swizzle)
     pack = forward[0]
     assert isinstance(pack, PackOp)
     ops: list[MaterializationOp] = []
-    if info.swizzle is not None:
+    if len(forward) == 2:
+        expand = forward[1]
+        assert isinstance(expand, ExpandShapeOp)
+        ops.append(CollapseShapeOp(expand.reassociation, pack.result_shape))
+    elif info.swizzle is not None and len(forward) == 3:
         expand, transpose = forward[1], forward[2]
         assert isinstance(expand, ExpandShapeOp) and isinstance(transpose, TransposeOp)
         ops.append(TransposeOp(inverse_permutation(transpose.permutation), expand.result_shape))
@@ -245,6 +329,25 @@ def materialized_dim_sources(info: MaterializeEncodingInfo, rank: int) -> tuple[
     return tuple(sources[p] for p in swizzle_permutation(rank, swizzle))
 
 
+def holds_whole_tiles(info: MaterializeEncodingInfo) -> bool:
+    """Whether the swizzle has more groups than the pack has tiles.
+
+    IREE 3.13 gives a GPU matvec/vecmat vector operand the swizzle of a whole
+    intrinsic tile (matvec's RHS keeps its N group): its type holds the whole
+    tile, but no pack + reshape reaches it (IREE's set_encoding builds an
+    expand_shape its verifier rejects).
+    """
+    return info.swizzle is not None and len(info.swizzle.expand_shape) > len(info.inner_tile_sizes)
+
+
 def materialized_shape(info: MaterializeEncodingInfo, shape: Shape) -> Shape:
-    """The shape of the materialized tensor: the pack's result, swizzled when there is a swizzle."""
+    """The shape of the materialized tensor: the pack's result, swizzled when there is a swizzle.
+
+    A layout that holds whole tiles (`holds_whole_tiles`) has the pack's outer
+    dims and the whole swizzled tile, as IREE's type converter builds it.
+    """
+    if holds_whole_tiles(info):
+        assert info.swizzle is not None
+        outer = packed_shape(shape, info.inner_dims_pos, inner_tiles(info), _outer_perm(info, len(shape)))
+        return tuple(outer[: len(shape)]) + tuple(info.swizzle.swizzled_shape())
     return materialization_ops(info, shape)[-1].result_shape

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from mini_iree.compiler.era import EraProfile, era_profile
 from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.layout.size_expr import Const, Dim, SizeExpr, ceildiv
 from mini_iree.compiler.layout.size_lowering import AFFINE, SizeLowering
@@ -63,10 +64,13 @@ def dynamic_values(sizes: Sequence[int | SSAValue]) -> list[SSAValue]:
 class Builder:
     """Inserts ops before `anchor`, zero constants at the start of `entry`.
 
-    Every op it inserts is built for `anchor` and takes its location.
+    Every op it inserts is built for `anchor` and takes its location. `era`
+    (None: the run's) says how a swizzle is lowered.
     """
 
-    def __init__(self, anchor: Operation, entry: Block):
+    def __init__(self, anchor: Operation, entry: Block, era: str | EraProfile | None = None):
+        self.fold_noop_swizzle = era_profile(era).swizzle_noop_transpose_folded
+        self.anchor = anchor
         self.point = InsertPoint.before(anchor)
         self.location = anchor.location
         self.entry = entry
@@ -162,7 +166,8 @@ class Builder:
     def pack_chain(
         self, info: MaterializeEncodingInfo, source: SSAValue, logical: Sequence[int | SSAValue]
     ) -> tuple[SSAValue, Mixed]:
-        """`set_encoding`: linalg.pack (+ tensor.expand_shape + linalg.transpose for a swizzle).
+        """`set_encoding`: linalg.pack (+ tensor.expand_shape + linalg.transpose for a swizzle;
+        in IREE 3.13 only the expand_shape, or nothing, when the transpose moves no data).
 
         Returns the materialized value and its sizes.
         """
@@ -171,11 +176,12 @@ class Builder:
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
+        self._refuse_whole_tiles(info, len(shape), "tensor.expand_shape")
         if any(info.scalable_tiles or []):
             return self._scalable_pack(info, source, logical)
         outer = self.packed_outer_sizes(info, logical)
         value = source
-        for step in layout.materialization_ops(info, shape):
+        for step in layout.materialization_ops(info, shape, self.fold_noop_swizzle):
             if isinstance(step, PackOp):
                 sizes = outer + list(step.result_shape[len(shape) :])
                 dest = self.empty(sizes, element)
@@ -201,6 +207,22 @@ class Builder:
             else:  # pragma: no cover - materialization_ops only yields the three above
                 raise AssertionError(step)
         return value, outer + list(step.result_shape[len(shape) :])  # type: ignore[operator]
+
+    def _refuse_whole_tiles(self, info: MaterializeEncodingInfo, rank: int, reshape: str) -> None:
+        """A layout whose swizzle tiles more than its pack (IREE 3.13's matvec vector operands)
+        has no set/unset_encoding: IREE's reshape between the pack and the swizzle fails its
+        verifier, which is the error it reports."""
+        from mini_iree.compiler.ir.diagnostics import OpError
+        from mini_iree.compiler.layout import iree_encoding as layout
+
+        if layout.holds_whole_tiles(info):
+            assert info.swizzle is not None
+            raise OpError(
+                self.anchor,
+                f"'{reshape}' op expected collapsed rank ({rank + len(info.inner_tile_sizes)}) to equal the "
+                f"number of reassociation maps ({rank + len(info.swizzle.expand_shape)}).",
+                prefix_op_name=False,
+            )
 
     def _scalable_pack(
         self, info: MaterializeEncodingInfo, source: SSAValue, logical: Sequence[int | SSAValue]
@@ -238,6 +260,7 @@ class Builder:
 
         element = source.type.get_element_type()  # type: ignore[attr-defined]
         shape = static_shape(logical)
+        self._refuse_whole_tiles(info, len(shape), "tensor.collapse_shape")
         if any(info.scalable_tiles or []):
             if info.swizzle is not None:
                 raise ValueError("scalable inner tiles with a swizzle cannot be materialized")
@@ -252,15 +275,38 @@ class Builder:
         if info.swizzle is not None:
             outer = list(packed[: len(shape)]) if packed is not None else self.packed_outer_sizes(info, logical)
         value = source
-        for step in layout.unmaterialization_ops(info, shape):
+        for step in layout.unmaterialization_ops(info, shape, self.fold_noop_swizzle):
             if isinstance(step, TransposeOp):
                 sizes = outer + list(step.result_shape[len(shape) :])
                 dest = self.empty(sizes, element)  # type: ignore[arg-type]
                 value = self.insert(linalg.TransposeOp(value, dest, step.permutation)).results[0]
             elif isinstance(step, CollapseShapeOp):
                 ty = TensorType(element, to_ir_shape(step.result_shape))
-                value = self.insert(tensor.CollapseShapeOp(value, step.reassociation, ty)).results[0]  # type: ignore[arg-type]
+                expand = value.owner
+                if (
+                    isinstance(expand, tensor.ExpandShapeOp)
+                    and expand.src.type == ty
+                    and tensor.reassociation_attr(step.reassociation) == expand.reassociation
+                ):
+                    # MLIR's collapse_shape folder (IREE's clean-up folds it): the
+                    # collapse undoes the expand_shape of a set_encoding.
+                    value = expand.src
+                else:
+                    value = self.insert(tensor.CollapseShapeOp(value, step.reassociation, ty)).results[0]  # type: ignore[arg-type]
             elif isinstance(step, UnPackOp):
+                pack = value.owner
+                if (
+                    isinstance(pack, linalg.PackOp)
+                    and pack.padding_value is None
+                    and pack.source.type == TensorType(element, to_ir_shape(static_shape(result)))
+                    and pack.get_inner_dims_pos() == tuple(step.inner_dims_pos)
+                    and pack.get_outer_dims_perm() == tuple(step.outer_dims_perm)
+                    and pack.get_mixed_tiles() == list(step.inner_tiles)
+                ):
+                    # MLIR's unpack(pack(x)) -> x canonicalization (IREE's clean-up runs it):
+                    # the unpack undoes a pack that added no padding.
+                    value = pack.source
+                    continue
                 dest = self.empty(result, element)
                 value = self.insert(
                     linalg.UnPackOp(value, dest, step.inner_dims_pos, step.inner_tiles, step.outer_dims_perm)  # type: ignore[arg-type]

@@ -174,9 +174,20 @@ def lower_to_inner_tiled(
     if isinstance(kind, iree_gpu.DataTiledScaledMMAAttr):
         return _lower_scaled_to_inner_tiled(builder, op, kind, encodings, operands, era)
     dims = get_contraction_dims(encodings[LHS])
+    profile = era_profile(era)
+    if dims is not None and (not dims.m or not dims.n) and profile.gpu_vector_contractions_inner_tiled:
+        # IREE 3.13 types a matvec's vector operands as whole intrinsic tiles (the
+        # resolver keeps the swizzle group of the missing loop), so one intrinsic
+        # runs on them as on a matmul's; the maps index the loops the op has.
+        maps = _operand_maps(dims.batch, {"m": dims.m, "n": dims.n, "k": dims.k}, encodings)
+        semantics = iree_gpu.MMASemanticsAttr(False, False) if profile.inner_tiled_semantics else None
+        inner = iree_codegen.InnerTiledOp(
+            [operands[LHS], operands[RHS]], [operands[-1]], maps, _iterators_of(op, maps[0].num_dims), kind, semantics
+        )
+        return builder.insert(inner).results[0]
     if dims is None or not dims.m or not dims.n:
-        # IREE 2026 types a matvec's RHS as a whole N x K intrinsic tile of which one
-        # row is the vector; mini-iree's layouts keep one swizzle group per packed dim.
+        # The walkthrough's layouts keep one swizzle group per packed dim: no intrinsic
+        # tile to run on a vector operand.
         raise OpError(op, "only matmul-like contractions (with M and N loops) lower to iree_codegen.inner_tiled")
     loops = (["b"] if dims.batch else []) + ["m", "n", "k"]
     pos = {name: i for i, name in enumerate(loops)}
@@ -189,7 +200,7 @@ def lower_to_inner_tiled(
     parallel = linalg.IteratorTypeAttr.parallel()
     reduction = linalg.IteratorTypeAttr.reduction()
     iterators = [parallel] * (len(loops) - 1) + [reduction]
-    semantics = iree_gpu.MMASemanticsAttr(False, False) if era_profile(era).inner_tiled_semantics else None
+    semantics = iree_gpu.MMASemanticsAttr(False, False) if profile.inner_tiled_semantics else None
     inner = iree_codegen.InnerTiledOp([operands[LHS], operands[RHS]], [operands[-1]], maps, iterators, kind, semantics)
     return builder.insert(inner).results[0]
 

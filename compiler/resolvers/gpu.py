@@ -643,8 +643,11 @@ def encoding_swizzle(
     """The swizzle of this operand's inner tile (IREE's getEncodingSwizzle).
 
     The intrinsic's groups are (M, K) for LHS, (N, K) for RHS and (M, N) for
-    ACC; a group whose loop this operand does not index (matvec's RHS N,
-    vecmat's LHS M, a broadcast) is removed so one group remains per inner tile.
+    ACC; a group whose loop this operand does not index (a broadcast) is
+    removed. The group of a loop the contraction lacks (matvec's N, vecmat's
+    M) stays in IREE 3.13 (its `shouldHaveDim`): the vector operands then hold
+    a whole intrinsic tile, more than their one packed dim. The walkthrough
+    era drops it too, so one group remains per inner tile.
     """
     dims = get_contraction_dims(encoding)
     operand = encoding.get_operand_index()
@@ -654,9 +657,12 @@ def encoding_swizzle(
     if swizzle is None:
         return None
     groups = {LHS: (dims.m, dims.k), RHS: (dims.n, dims.k), ACC: (dims.m, dims.n)}[operand]
+    whole_tiles = era_profile(era).gpu_vector_contractions_inner_tiled
     # Inner to outer, so earlier group indices stay valid.
     for index in reversed(range(len(groups))):
         loops = groups[index]
+        if not loops and whole_tiles:
+            continue
         if not loops or encoding.map_dim_to_operand_index(loops[0]) is None:
             _remove_group(swizzle, index)
     return swizzle

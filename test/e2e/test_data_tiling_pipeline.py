@@ -9,7 +9,9 @@ on each target, and its gfx942 stream half must print dump 17.
 
 Programs the GPU lowering cannot take are refused with a clear error, never
 miscompiled: matvec/vecmat (no `inner_tiled` without both M and N; IREE cannot
-either, iree-org/iree#23046). Elementwise consumers of a swizzled GPU result
+either, iree-org/iree#23046). In the IREE 3.13 era their vector operands hold
+whole intrinsic tiles, which the contraction takes but no encode dispatch can
+write: the pipeline refuses the layout itself. Elementwise consumers of a swizzled GPU result
 (bias + relu) run on its swizzled tiles and must keep their results.
 """
 
@@ -42,6 +44,13 @@ CASES = [(program, target) for program in PROGRAMS for target in TARGETS] + [("t
 GPU_REFUSED = {
     "matvec": "only matmul-like contractions (with M and N loops) lower to iree_codegen.inner_tiled",
     "vecmat": "only matmul-like contractions (with M and N loops) lower to iree_codegen.inner_tiled",
+}
+
+# The same programs in the IREE 3.13 era: the whole-tile layout of a vector operand is refused
+# when its storage size is computed (IREE's verifyPackedLayoutWithType).
+GPU_REFUSED_3_13 = {
+    "matvec": "swizzle expandShape size (2) does not match innerTileSizes size (1)",
+    "vecmat": "swizzle expandShape size (2) does not match innerTileSizes size (1)",
 }
 
 
@@ -80,6 +89,14 @@ def test_whole_pipeline_keeps_results(program: str, target: str):
     assert "hal.executable" in result.stdout or "dispatch" not in result.stdout
     for size in (0, 7) if program != "two_devices" else (5,):
         _assert_same_results(path, result.stdout, size)
+
+
+@pytest.mark.parametrize("program", sorted(GPU_REFUSED_3_13))
+def test_gpu_vector_contractions_refused_in_iree_3_13(program: str):
+    result = _compile(INPUTS / f"{program}.mlir", TARGETS["gfx942"], "--iree-era=3.13")
+    assert result.returncode == 1, result.stdout
+    assert GPU_REFUSED_3_13[program] in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
 
 
 @pytest.mark.parametrize("target", TARGETS)
