@@ -448,7 +448,7 @@ SCALED_MMA_SUBGROUP_SIZE = 64
 """Both scaled MFMA intrinsics run on 64-lane CDNA subgroups."""
 
 
-def intrinsic_swizzle(intrinsic: MMAIntrinsic, operand: int) -> TileSwizzle | None:
+def intrinsic_swizzle(intrinsic: MMAIntrinsic, operand: int, replicated_threads: bool = True) -> TileSwizzle | None:
     """The swizzle of one intrinsic's operand tile: its register order.
 
     None for intrinsics without a 2-D register layout (see
@@ -457,10 +457,12 @@ def intrinsic_swizzle(intrinsic: MMAIntrinsic, operand: int) -> TileSwizzle | No
     layout = single_subgroup_layout(intrinsic, operand)
     if layout is None:
         return None
-    return layout_swizzle(layout, intrinsic.subgroup_size, transposed=operand == RHS)
+    return layout_swizzle(layout, intrinsic.subgroup_size, transposed=operand == RHS, replicated_threads=replicated_threads)
 
 
-def layout_swizzle(layout: SubgroupLayout, subgroup_size: int, transposed: bool) -> TileSwizzle:
+def layout_swizzle(
+    layout: SubgroupLayout, subgroup_size: int, transposed: bool, replicated_threads: bool = True
+) -> TileSwizzle:
     """IREE's getIntrinsicSwizzle: the TileSwizzle of one operand's register layout.
 
     `transposed` operands (RHS and RHS scales) are stored N-major, so their
@@ -481,7 +483,7 @@ def layout_swizzle(layout: SubgroupLayout, subgroup_size: int, transposed: bool)
             swizzle.expand(i, SwizzleDim.internal(element[i]))
     distribution_factor = subgroup_size // _product(thread)
     for i in range(rank):
-        if thread[i] != 1 or tstrides[i] == 0:
+        if thread[i] != 1 or (tstrides[i] == 0 and replicated_threads):
             factor = distribution_factor if tstrides[i] == 0 else 1
             swizzle.expand(i, SwizzleDim.cross_thread(thread[i], factor))
     if thread[0] != 1 and thread[1] != 1 and tstrides[0] > tstrides[1]:
@@ -795,7 +797,7 @@ class DataTiledMMAAttr(ParametrizedAttribute, InnerTileDescAttr):
         return swizzle
 
     def _swizzle(self, operand: int, walkthrough_era: bool) -> TileSwizzle | None:
-        swizzle = intrinsic_swizzle(self.intrinsic.data, operand)
+        swizzle = intrinsic_swizzle(self.intrinsic.data, operand, replicated_threads=not walkthrough_era)
         if swizzle is None:
             return None
         # Then, the K unrolling of both inputs was always interleaved.
