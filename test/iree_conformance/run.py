@@ -17,7 +17,8 @@ Each RUN line runs as IREE wrote it, ``iree-opt`` replaced by ``mini-iree-opt``
 as ``--split-input-file`` does. Every piece ("case") runs on its own, and FileCheck
 (the ``filecheck`` package) checks its output against the CHECK lines of that piece
 only, with the RUN line's prefixes; variables captured by the checks of earlier
-pieces stay defined, as in one FileCheck run over the file. A case passes when every
+pieces stay defined, and the output of pieces without checks is read before the
+next piece's, as in one FileCheck run over the file. A case passes when every
 RUN line of the file passes on it. ``--verify-diagnostics`` cases compare the
 ``expected-error`` comments of the piece with mini-iree-opt's diagnostics.
 
@@ -512,6 +513,10 @@ def run_case(
     return CaseResult(case.file, case.index, "pass", kind=case.kind)
 
 
+# Where, among a RUN line's FileCheck variables, the output of the pieces without checks waits.
+_UNCHECKED = "\0unchecked output"
+
+
 def _run_one(case: Case, run: RunLine, timeout: float, variables: dict[str, str | int]) -> CaseResult:
     # The piece keeps its line numbers (blank lines before it), so that diagnostics
     # and expected-error comments agree on lines as they do in the whole file.
@@ -544,11 +549,17 @@ def _run_one(case: Case, run: RunLine, timeout: float, variables: dict[str, str 
             code, out, err = _run_opt([*more, piped])
             err = err.replace(piped, f"<output of iree-opt {stage - 1}>")
         if code != 0:
+            variables.pop(_UNCHECKED, None)
             message = _first_line(err).replace(path, name)
             return result("error", _with_source(message, path) or f"exit status {code}")
         if run.check_prefixes is None or not has_checks(case.text, run.check_prefixes):
+            # Its output may be what the next piece's checks are about (a test writing a
+            # function's CHECK lines after the `// -----` that follows it): one FileCheck over
+            # the whole file would read it before the next piece's output.
+            variables[_UNCHECKED] = str(variables.get(_UNCHECKED, "")) + out
             return result("pass")
-        fc_code, fc_err = _run_filecheck(path, out, run.check_prefixes, variables)
+        unchecked = str(variables.pop(_UNCHECKED, ""))
+        fc_code, fc_err = _run_filecheck(path, unchecked + out, run.check_prefixes, variables)
         if fc_code != 0:
             reason = _filecheck_reason(fc_err).replace(path, name) or "FileCheck failed"
             return result("fail", reason)
