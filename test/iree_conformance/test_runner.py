@@ -293,3 +293,26 @@ def test_has_checks_knows_directives_from_other_prefixes(runner):
     assert runner.has_checks("// CHECK-ALL-LABEL: x", ["CHECK-ALL", "CHECK"])
     # Lines of another RUN line's prefix: this RUN line has nothing to check in the piece.
     assert not runner.has_checks("// CHECK-CONV-DAG: x\n// CHECK-CONV: y", ["CHECK-ALL", "CHECK"])
+
+
+def test_checks_after_a_separator_read_the_output_before_it(runner, tmp_path, capsys):
+    # IREE's x86_64 materialization test writes a function's CHECK lines after the `// -----`
+    # that follows it: one FileCheck over the file reads the earlier piece's output first.
+    root = tmp_path / "iree"
+    _write(
+        root,
+        "Dialect/Util/Transforms/test/late_checks.mlir",
+        "// RUN: iree-opt --split-input-file --iree-util-hoist-into-globals %s | FileCheck %s\n"
+        "util.func @first() {\n  util.return\n}\n"
+        "// -----\n"
+        "// CHECK-LABEL: util.func public @first\n"
+        "// CHECK-LABEL: util.func public @second\n"
+        "util.func @second() {\n  util.return\n}\n"
+        "// -----\n"
+        "// CHECK-LABEL: util.func public @second\n"
+        "util.func @third() {\n  util.return\n}\n",
+    )
+    code, out = _run(runner, capsys, "--iree-src", str(root), "--commit", "76efc5896b", "--json", "--jobs", "1")
+    statuses = {c["index"]: c["status"] for c in json.loads(out)["cases"]}
+    # The third piece's checks see only its own output (the second piece had checks): @second is not there.
+    assert statuses == {1: "pass", 2: "pass", 3: "fail"}
