@@ -78,6 +78,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import PassFailedException
 
 from mini_iree.compiler.ir.locations import fused_location, give_location
+from mini_iree.compiler.ir.queries import transpose_like_permutation
 from mini_iree.compiler.ir.selective_walker import SelectivePatternRewriteWalker
 from mini_iree.compiler.layout.shapes import inverse_permutation
 from mini_iree.compiler.layout.size_expr import Const, Dim, Op, SizeExpr, constant_value
@@ -201,29 +202,6 @@ def _source_sizes(value: SSAValue) -> list[SizeExpr]:
 # ---------------------------------------------------------------------------
 # The chain as layout-algebra steps
 # ---------------------------------------------------------------------------
-
-
-def transpose_like_permutation(op: Operation) -> tuple[int, ...] | None:
-    """The `linalg.transpose` permutation of a transpose-like `linalg.generic`, else None."""
-    if not isinstance(op, linalg.GenericOp) or len(op.inputs) != 1 or len(op.outputs) != 1:
-        return None
-    maps = [m.data for m in op.indexing_maps]
-    if any(str(t.data) != "parallel" for t in op.iterator_types) or maps[1] != AffineMap.identity(maps[1].num_dims):
-        return None
-    from xdsl.ir.affine import AffineDimExpr
-
-    results = maps[0].results
-    if not all(isinstance(r, AffineDimExpr) for r in results):
-        return None
-    positions = [r.position for r in results]  # type: ignore[union-attr]
-    if sorted(positions) != list(range(len(positions))) or len(positions) != maps[0].num_dims:
-        return None
-    body = op.body.block
-    ops = list(body.ops)
-    if len(ops) != 1 or ops[0].operands[0] is not body.args[0]:
-        return None
-    # input index k = output index positions[k]; transpose: result dim j = source dim perm[j].
-    return inverse_permutation(positions)
 
 
 def _is_zero_offset_unit_stride_slice(op: Operation) -> bool:

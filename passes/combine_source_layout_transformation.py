@@ -75,12 +75,11 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
-from mini_iree.compiler.ir.queries import is_broadcast_op_interface
+from mini_iree.compiler.ir.queries import is_broadcast_op_interface, transpose_like_permutation
 from mini_iree.compiler.layout.pack_lowering import pack_steps, unpack_steps
 from mini_iree.compiler.layout.size_expr import constant_value
 from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
 from mini_iree.dialects import affine, iree_codegen, iree_linalg_ext, linalg, tensor
-from mini_iree.passes.combine_layout_transformation import transpose_like_permutation
 
 __all__ = [
     "CombineSourceLayoutTransformationPass",

@@ -38,6 +38,7 @@ __all__ = [
     "is_bit_extend_op",
     "is_broadcast_op_interface",
     "is_broadcasting_op",
+    "transpose_like_permutation",
     "effect_free_by_class",
     "instance_test",
     "nested_ops",
@@ -215,3 +216,33 @@ def is_broadcast_op_interface(op: Operation) -> bool:
         return False
     positions = [e.position if isinstance(e, AffineDimExpr) else -1 for e in in_map.results]
     return all(p >= 0 for p in positions) and all(a < b for a, b in zip(positions, positions[1:]))
+
+
+def transpose_like_permutation(op: Operation) -> tuple[int, ...] | None:
+    """MLIR's ``isaTransposeOpInterface``: the `linalg.transpose` permutation a generic performs, else None.
+
+    The generic must read its single input along a permutation of its (all parallel) loops,
+    write its init along the identity and yield the input as it is.
+    """
+    from mini_iree.dialects import linalg  # not at start-up: mini-iree-opt may never need linalg
+
+    if not isinstance(op, linalg.GenericOp) or len(op.inputs) != 1 or len(op.outputs) != 1:
+        return None
+    maps = [m.data for m in op.indexing_maps]
+    if not _all_parallel(op) or not _is_identity(maps[1]):
+        return None
+    results = maps[0].results
+    if not all(isinstance(r, AffineDimExpr) for r in results):
+        return None
+    positions = [r.position for r in results]  # type: ignore[union-attr]
+    if sorted(positions) != list(range(len(positions))) or len(positions) != maps[0].num_dims:
+        return None
+    body = op.body.block
+    ops = list(body.ops)
+    if len(ops) != 1 or ops[0].operands[0] is not body.args[0]:
+        return None
+    # Input dim k is read at loop positions[k]; a transpose's result dim j is source dim perm[j].
+    perm = [0] * len(positions)
+    for k, loop in enumerate(positions):
+        perm[loop] = k
+    return tuple(perm)
