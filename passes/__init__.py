@@ -81,6 +81,7 @@ _PASSES: dict[str, str] = {
     "iree-dispatch-creation-convert-dispatch-regions-to-workgroups": (
         "mini_iree.passes.convert_dispatch_regions_to_workgroups:ConvertDispatchRegionsToWorkgroupsPass"
     ),
+    "iree-flow-capture-dynamic-dims": "mini_iree.passes.capture_dynamic_dims:CaptureDynamicDimsPass",
     "iree-flow-outline-dispatch-regions": "mini_iree.passes.outline_dispatch_regions:OutlineDispatchRegionsPass",
     "iree-flow-annotate-dispatches": "mini_iree.passes.annotate_dispatches:AnnotateDispatchesPass",
     "iree-flow-deduplicate-executables": "mini_iree.passes.deduplicate_executables:DeduplicateExecutablesPass",
@@ -357,6 +358,10 @@ _PIPELINES: dict[str, Pipeline] = {
             "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
             # Reshapes between dispatches become flow.tensor.reshape.
             "iree-dispatch-creation-convert-tensor-to-flow",
+            # IREE's flow pipeline starts by tying dispatch tensors to their sizes.
+            "iree-flow-capture-dynamic-dims",
+            "canonicalize",
+            "cse",
             "iree-flow-outline-dispatch-regions",
             "iree-flow-annotate-dispatches",
             "iree-flow-deduplicate-executables",

@@ -8,8 +8,8 @@ when a result is computed in place into it) and is read with
 ``writeonly`` dispatch tensor with ``iree_tensor_ext.dispatch.tensor.store``; the
 dynamic sizes of both travel as ``index`` operands.
 
-IREE reaches the dump-09 form of the op in four steps, done here at once so the
-output reads like the walkthrough's:
+IREE reaches the dump-09 form of the op in four steps; the first three are
+done here at once so the output reads like the walkthrough's:
 
 * the conversion itself (IREE's ``rewriteFlowDispatchRegionToFlowDispatchWorkgroups``);
 * the closure clean-up ``canonicalize`` applies to it: captured ``arith.constant``
@@ -18,8 +18,9 @@ output reads like the walkthrough's:
   ``index`` operand is part of the workload, marked in the body with
   ``iree_tensor_ext.dispatch.workload.ordinal``, and the ``count`` region holds
   ``iree_tensor_ext.dispatch.workgroup_count_from_slice``;
-* ``iree-flow-capture-dynamic-dims``: a ``flow.dispatch.tie_shape`` gives each
-  dynamic dispatch tensor its sizes.
+* ``iree-flow-capture-dynamic-dims`` (a pass of its own, run later in IREE's
+  flow pipeline): a ``flow.dispatch.tie_shape`` gives each dynamic dispatch
+  tensor its sizes.
 
 Operands are ordered tensors first, then their sizes, the result sizes, then the
 other captured values, as in the walkthrough's dump 09. A region with more than
@@ -180,23 +181,16 @@ def convert_region_to_workgroups(region_op: flow.DispatchRegionOp) -> flow.Dispa
         prologue.append(marker)
         inner[value] = marker.result
 
-    # Each dynamic dispatch tensor (operands, then untied results) is tied to its
-    # sizes; loads and stores go through the tied value.
-    def bind(arg: SSAValue, dims: list[SSAValue]) -> tuple[SSAValue, list[SSAValue]]:
-        if not dims:
-            return arg, dims
-        tie = flow.DispatchTieShapeOp(arg, dims)
-        prologue.append(tie)
-        return tie.result, dims
-
+    # Loads and stores take the sizes through their ordinals; IREE ties the
+    # dispatch tensors to them later (iree-flow-capture-dynamic-dims).
     binding_of = {
-        value: bind(new_block.args[index], [inner[d] for d in tensor_dims[value]])
+        value: (new_block.args[index], [inner[d] for d in tensor_dims[value]])
         for index, value in enumerate(arguments)
         if isinstance(value.type, TensorType)
     }
     output_args = iter(new_block.args[len(arguments) :])
     result_bindings = {
-        i: bind(next(output_args), [inner[d] for d in dispatch_result_dims(region_op, i)])
+        i: (next(output_args), [inner[d] for d in dispatch_result_dims(region_op, i)])
         for i in range(len(region_op.results))
         if tied[i] == flow.UNTIED_INDEX
     }
@@ -236,7 +230,7 @@ def convert_region_to_workgroups(region_op: flow.DispatchRegionOp) -> flow.Dispa
         default_workgroup_count_region(len(workload)),
     )
     workgroups.attributes |= region_op.attributes
-    # IREE builds the op and all its plumbing (loads, stores, ties, ordinals,
+    # IREE builds the op and all its plumbing (loads, stores, ordinals,
     # the count region) at the region's location; moved ops keep their own.
     workgroups.location = region_op.location
     give_location(workgroups, region_op.location)

@@ -8,8 +8,12 @@ constant 0) is merged into a neighbouring dimension with ``tensor.collapse_shape
 the generic runs on the smaller operands with the loop gone from its maps, and
 each result is expanded back with ``tensor.expand_shape``.
 
-IREE's control leaves ops already inside a dispatch alone. Handled here:
-generics on tensors without encodings, whose maps read every dimension with a
+IREE's control leaves ops already inside a dispatch alone, and (IREE 3.13) ops
+on a tensor whose encoding cannot be collapsed: only encodings implementing
+``getCollapsedEncoding`` can, and of those ``#iree_encoding.packed_storage``
+collapses to itself; the reshapes and the smaller generic keep it. Earlier
+IREE had no such hook, and mini-iree then leaves every encoded op alone.
+Handled here: generics whose maps read every dimension with a
 loop or a constant, and whose results have static shapes (the
 ``tensor.expand_shape`` then needs no sizes); a ``linalg.index`` of a dropped
 loop becomes the constant 0. Any other op is left as it is. Of IREE's
@@ -38,7 +42,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     TensorType,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -50,7 +54,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from mini_iree.compiler.analysis.dispatch_regions import is_outside_dispatch
-from mini_iree.dialects import linalg, tensor
+from mini_iree.compiler.era import run_era
+from mini_iree.dialects import iree_encoding, linalg, tensor
 
 __all__ = ["DropUnitDims", "FoldUnitExtentDimsPass"]
 
@@ -68,12 +73,22 @@ def _static_loop_ranges(op: linalg.GenericOp, maps: Sequence[AffineMap]) -> list
     return ranges
 
 
+def _collapsed_encoding(encoding: Attribute) -> Attribute | None:
+    """The encoding of a collapsed (or expanded) tensor, None if it cannot be reshaped (IREE's
+    ``getCollapsedEncoding`` hook: ``packed_storage`` stays as it is, other encodings do not collapse)."""
+    if isinstance(encoding, NoneAttr):
+        return encoding
+    if isinstance(encoding, iree_encoding.PackedStorageAttr) and run_era().name == "3.13":
+        return encoding
+    return None
+
+
 def _supported(op: linalg.GenericOp) -> list[AffineMap] | None:
     """The op's maps if the rewrite handles it, else None."""
     if not is_outside_dispatch(op):
         return None  # IREE's control: ops already in a dispatch keep their dims
     operands = [*op.inputs, *op.outputs]
-    if not all(isinstance(v.type, TensorType) and isinstance(v.type.encoding, NoneAttr) for v in operands):
+    if not all(isinstance(v.type, TensorType) and _collapsed_encoding(v.type.encoding) is not None for v in operands):
         return None
     if not all(isinstance(r, TensorType) and all(d >= 0 for d in r.get_shape()) for r in op.result_types):
         return None
@@ -160,7 +175,7 @@ class DropUnitDims(RewritePattern):
             if target == list(value_type.get_shape()):
                 new_operands.append(value)
                 continue
-            target_type = TensorType(value_type.get_element_type(), target)
+            target_type = TensorType(value_type.get_element_type(), target, _collapsed_encoding(value_type.encoding))
             empty = value.owner
             if isinstance(empty, tensor.EmptyOp):
                 # What the clean-up makes of collapse_shape(tensor.empty): a smaller empty.

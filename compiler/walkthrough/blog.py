@@ -83,6 +83,9 @@ PLACES: dict[str, BlogPlace] = {
     "iree-dispatch-creation-convert-tensor-to-flow": BlogPlace(
         STREAM, note="host reshapes to flow.tensor.reshape; the post's matmul has none"
     ),
+    "iree-flow-capture-dynamic-dims": BlogPlace(
+        STREAM, note="dispatch tensors tied to their sizes (dump 09's tie_shape)"
+    ),
     "iree-flow-outline-dispatch-regions": BlogPlace(STREAM, note="outlined to executables"),
     "iree-flow-annotate-dispatches": BlogPlace(STREAM, note="the dispatch names of dump 09"),
     "iree-flow-deduplicate-executables": BlogPlace(

@@ -172,6 +172,9 @@ STREAM_PREFIX = ",".join(
     [
         "data-tiling-dispatch-creation{target=gfx942}",
         "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
+        "iree-flow-capture-dynamic-dims",
+        "canonicalize",
+        "cse",
         "iree-flow-outline-dispatch-regions",
         "iree-flow-annotate-dispatches",
         "iree-flow-deduplicate-executables",

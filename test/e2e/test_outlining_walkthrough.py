@@ -21,6 +21,9 @@ DEVICES = "iree-hal-assign-target-devices{targetDevices=gfx942},iree-hal-materia
 OUTLINING = ",".join(
     [
         "iree-dispatch-creation-convert-dispatch-regions-to-workgroups",
+        "iree-flow-capture-dynamic-dims",
+        "canonicalize",
+        "cse",
         "iree-flow-outline-dispatch-regions",
         "iree-flow-annotate-dispatches",
         "iree-flow-deduplicate-executables",

@@ -295,7 +295,7 @@ def test_padding_program_keeps_results(tmp_path):
     stages = (
         "iree-hal-assign-target-devices{targetDevices=gfx942:encoding-layout-resolver=pad},"
         "iree-hal-materialize-target-devices,iree-dispatch-creation-convert-dispatch-regions-to-workgroups,"
-        "iree-flow-outline-dispatch-regions,iree-stream-conversion,canonicalize,cse,iree-stream-specialize-encodings"
+        "iree-flow-capture-dynamic-dims,canonicalize,cse,iree-flow-outline-dispatch-regions,iree-stream-conversion,canonicalize,cse,iree-stream-specialize-encodings"
     )
     stream_form = run_opt([str(chain), "-p", stages])
     assert stream_form.returncode == 0, stream_form.stderr

@@ -313,7 +313,7 @@ def test_padding_program_keeps_results(tmp_path, size):
     stages = (
         "iree-hal-assign-target-devices{targetDevices=gfx942:encoding-layout-resolver=pad},"
         "iree-hal-materialize-target-devices,iree-dispatch-creation-convert-dispatch-regions-to-workgroups,"
-        "iree-flow-outline-dispatch-regions,iree-stream-conversion,canonicalize,cse"
+        "iree-flow-capture-dynamic-dims,canonicalize,cse,iree-flow-outline-dispatch-regions,iree-stream-conversion,canonicalize,cse"
     )
     stream_form = run_opt([str(PADDED_CHAIN), "-p", stages])
     assert stream_form.returncode == 0, stream_form.stderr

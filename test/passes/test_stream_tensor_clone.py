@@ -33,6 +33,7 @@ TO_STREAM = (
     "data-tiling-dispatch-creation{target=x86_64:+avx512f},"
     "iree-dispatch-creation-convert-dispatch-regions-to-workgroups,"
     "iree-dispatch-creation-convert-tensor-to-flow,"
+    "iree-flow-capture-dynamic-dims,canonicalize,cse,"
     "iree-flow-outline-dispatch-regions,"
     "iree-stream-conversion"
 )
