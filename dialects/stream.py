@@ -2239,6 +2239,13 @@ class CmdDispatchOp(IRDLOperation):
 
 
 
+from mini_iree.dialects.stream_async_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
+    AsyncCopyOp,
+    AsyncFillOp,
+    AsyncSliceOp,
+    AsyncSplatOp,
+    AsyncUpdateOp,
+)
 from mini_iree.dialects.stream_tensor_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
     TensorFillOp,
     TensorSliceOp,
@@ -2268,6 +2275,11 @@ Stream = Dialect(
         AsyncTransferOp,
         AsyncCastOp,
         AsyncCloneOp,
+        AsyncSplatOp,
+        AsyncSliceOp,
+        AsyncFillOp,
+        AsyncUpdateOp,
+        AsyncCopyOp,
         AsyncAllocaOp,
         TensorEmptyOp,
         AsyncConstantOp,
