@@ -13,6 +13,9 @@ many bytes it takes. This pass, run on each top-level function and initializer:
   ``dim * 4224``);
 * turns ``stream.tensor.dispatch`` into ``stream.async.dispatch`` on byte
   ranges (``%18[%c0 to %17 for %17]``), dropping the tensor types;
+* turns ``stream.tensor.splat`` / ``fill`` / ``slice`` / ``update`` into their
+  ``stream.async`` forms on byte ranges, with byte patterns for splats and fills
+  (``passes/encode_host_tensor_ranges.py``);
 * turns ``stream.tensor.constant`` into ``stream.async.constant`` with its size
   (i1 elements widened to i8 storage), which folds ``stream.resource.size``
   of it to that size;
@@ -52,6 +55,13 @@ from mini_iree.compiler.layout.storage import (
     tensor_storage_size,
 )
 from mini_iree.dialects import stream
+from mini_iree.passes.encode_host_tensor_ranges import (
+    EncodeTensorFillOp,
+    EncodeTensorSliceOp,
+    EncodeTensorSplatOp,
+    EncodeTensorUpdateOp,
+    FoldAsyncSliceOp,
+)
 from mini_iree.dialects.stream_canonicalization import FoldTensorCloneOp
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -247,11 +257,16 @@ class EncodeHostTensorsPass(ModulePass):
                 EncodeTensorSizeOfOp(nsw),
                 EncodeTensorConstantOp(nsw),
                 EncodeTensorEmptyOp(),
+                EncodeTensorSplatOp(),
                 # The greedy driver folds before it rewrites: a clone with one use is its source.
                 FoldTensorCloneOp(),
                 EncodeTensorCloneOp(nsw),
+                EncodeTensorSliceOp(),
+                EncodeTensorFillOp(),
+                EncodeTensorUpdateOp(),
                 EncodeTensorDispatchOp(),
                 FoldResourceSizeOp(),
+                FoldAsyncSliceOp(),
             ]
         )
         # The module's own functions and initializers (IREE's ``FunctionLikeNest``), not those in executables.

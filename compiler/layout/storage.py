@@ -44,6 +44,7 @@ __all__ = [
     "StorageSizeError",
     "dense_storage_size",
     "is_unserialized",
+    "element_byte_offset_scale",
     "legal_storage_bit_width",
     "needs_sub_byte_packing",
     "packed_storage_size",
@@ -177,6 +178,18 @@ def legal_storage_bit_width(tensor: TensorType) -> int:
     return _rounded_byte_width(bits) * 8
 
 
+def element_byte_offset_scale(tensor: TensorType) -> tuple[str, int]:
+    """How an element index becomes a byte offset (`calculateStorageElementOffsetInBytes`).
+
+    `("divui", n)` when `n` elements share a byte (i4: 2, i1 with packed_storage: 8),
+    else `("muli", n)` for `n` bytes an element (i1 and i3 are widened to one byte).
+    """
+    bits = legal_storage_bit_width(tensor)
+    if _packs_sub_byte(bits, _has_packed_storage(tensor)):
+        return "divui", 8 // bits
+    return "muli", _rounded_byte_width(bits)
+
+
 # ---------------------------------------------------------------------------
 # Sizes
 # ---------------------------------------------------------------------------
@@ -217,7 +230,7 @@ def dense_storage_size(b: SizeBuilder, tensor: TensorType, nsw: bool = False) ->
         value = b.muli(value, dynamic_dim(index), nsw and packed)
     if packs:
         if not packed and all(extent is not None for extent in shape) and (static_count * bits) % 8 != 0:
-            raise StorageSizeError(f"{tensor} does not have integral number of total bytes")
+            raise StorageSizeError(f"'{tensor}' does not have integral number of total bytes")
         value = b.ceildivui(value, Const(8 // bits))
     return value
 
