@@ -62,6 +62,9 @@ from mini_iree.dialects.flow import (
     verify_tied_operands,
     verify_workgroup_count_return,
 )
+# The dialect's types live in `stream_types`, so that its op modules can use them
+# without importing this module; they are re-exported here.
+from mini_iree.dialects.stream_types import BindingType, Lifetime, ResourceType, TimepointType  # noqa: F401
 from mini_iree.dialects.utils import print_dynamic_dims, verify_op_dynamic_dims
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -79,7 +82,6 @@ from xdsl.ir import (
     Attribute,
     Dialect,
     Operation,
-    ParametrizedAttribute,
     Region,
     SSAValue,
     TypeAttribute,
@@ -88,7 +90,6 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -100,7 +101,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
@@ -113,85 +114,6 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
-
-# ---------------------------------------------------------------------------
-# Types
-# ---------------------------------------------------------------------------
-
-
-class Lifetime(StrEnum):
-    """How long a resource lives and who manages it (``*`` = not decided yet)."""
-
-    UNKNOWN = "*"
-    EXTERNAL = "external"
-    STAGING = "staging"
-    TRANSIENT = "transient"
-    VARIABLE = "variable"
-    CONSTANT = "constant"
-
-
-@irdl_attr_definition
-class ResourceType(ParametrizedAttribute, TypeAttribute):
-    """A sized block of device memory: ``!stream.resource<*>``, ``!stream.resource<external>``...
-
-    Values of this type always travel with their byte size, written
-    ``!stream.resource<*>{%size}`` in op syntax.
-
-    https://iree.dev/reference/mlir-dialects/Stream/#resourcetype
-    """
-
-    name = "stream.resource"
-
-    lifetime: StringAttr
-
-    SIZE_AWARE: ClassVar[bool] = True
-
-    def __init__(self, lifetime: Lifetime | str = Lifetime.UNKNOWN):
-        super().__init__(StringAttr(str(lifetime)))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr]:
-        with parser.in_angle_brackets():
-            if parser.parse_optional_punctuation("*") is not None:
-                return (StringAttr(Lifetime.UNKNOWN),)
-            pos = parser.pos
-            lifetime = parser.parse_identifier(" (resource lifetime)")
-            if lifetime not in set(Lifetime):
-                parser.raise_error(f"unknown lifetime value: {lifetime}", pos, parser.pos)
-        return (StringAttr(lifetime),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.lifetime.data}>")
-
-    def verify(self) -> None:
-        if self.lifetime.data not in set(Lifetime):
-            raise VerifyException(f"unknown lifetime value: {self.lifetime.data}")
-
-    @property
-    def lifetime_kind(self) -> Lifetime:
-        return Lifetime(self.lifetime.data)
-
-
-@irdl_attr_definition
-class BindingType(ParametrizedAttribute, TypeAttribute):
-    """A dispatch function's handle on one of its resources: ``!stream.binding``.
-
-    https://iree.dev/reference/mlir-dialects/Stream/#bindingtype
-    """
-
-    name = "stream.binding"
-
-
-@irdl_attr_definition
-class TimepointType(ParametrizedAttribute, TypeAttribute):
-    """A point on a device timeline that async work can wait on: ``!stream.timepoint``.
-
-    https://iree.dev/reference/mlir-dialects/Stream/#timepointtype
-    """
-
-    name = "stream.timepoint"
-
 
 UNUSED_ENCODING = NoneType()
 """Encoding recorded for a dispatch operand that is not a tensor (IREE uses ``!util.unused``)."""

@@ -13,6 +13,7 @@ https://iree.dev/reference/mlir-dialects/Stream/#streamasyncsplat-streamasyncspl
 
 from __future__ import annotations
 
+from mini_iree.dialects.stream_types import ResourceType, TimepointType
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
@@ -28,8 +29,6 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
-from mini_iree.dialects.stream import ResourceType, TimepointType
 
 _AFFINITY = "(`on` `(` $affinity^ `)`)?"
 

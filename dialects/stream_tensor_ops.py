@@ -66,13 +66,14 @@ def _parse_size(parser: Parser) -> SSAValue:
     return parser.resolve_operand(size, IndexType())
 
 
-def _parse_tied_target(parser: Parser, target: UnresolvedOperand) -> tuple[Attribute, SSAValue]:
-    """IREE's custom<ShapedTiedResult>: `%target as !stream.resource<*>{%size}`."""
-    start = parser.pos
-    tied = parser.parse_unresolved_operand()
-    if tied.operand_name != target.operand_name or tied.index != target.index:
-        parser.raise_error("the result must be tied to the target operand", start, parser.pos)
-    parser.parse_keyword("as")
+def _parse_tied_target(parser: Parser) -> tuple[Attribute, SSAValue]:
+    """IREE's custom<ShapedTiedResult>: `%target as !stream.resource<*>{%size}`.
+
+    The result is always tied to the target; like IREE's parser, the name written
+    before `as` is not checked (and may be left out).
+    """
+    if parser.parse_optional_unresolved_operand() is not None:
+        parser.parse_keyword("as")
     type_ = parser.parse_type()
     return type_, _parse_size(parser)
 
@@ -213,7 +214,7 @@ class TensorFillOp(IRDLOperation):
         encoding = parser.parse_type()
         dims = _parse_dims(parser, encoding)
         parser.parse_keyword("in")
-        target_type, size = _parse_tied_target(parser, target)
+        target_type, size = _parse_tied_target(parser)
         index = IndexType()
         op = cls.create(
             operands=[
@@ -295,7 +296,7 @@ class TensorUpdateOp(IRDLOperation):
         target_encoding = parser.parse_type()
         target_dims = _parse_dims(parser, target_encoding)
         parser.parse_keyword("in")
-        target_type, target_size = _parse_tied_target(parser, target)
+        target_type, target_size = _parse_tied_target(parser)
         op = cls.create(
             operands=[
                 parser.resolve_operand(target, target_type),
