@@ -2164,14 +2164,18 @@ class CmdDispatchOp(IRDLOperation):
 from mini_iree.dialects.stream_async_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
     AsyncCopyOp,
     AsyncFillOp,
+    AsyncLoadOp,
     AsyncSliceOp,
     AsyncSplatOp,
+    AsyncStoreOp,
     AsyncUpdateOp,
 )
 from mini_iree.dialects.stream_tensor_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
     TensorFillOp,
+    TensorLoadOp,
     TensorSliceOp,
     TensorSplatOp,
+    TensorStoreOp,
     TensorUpdateOp,
 )
 
@@ -2182,6 +2186,8 @@ Stream = Dialect(
         TensorFillOp,
         TensorSliceOp,
         TensorUpdateOp,
+        TensorLoadOp,
+        TensorStoreOp,
         ExecutableOp,
         ExecutableExportOp,
         ReturnOp,
@@ -2202,6 +2208,8 @@ Stream = Dialect(
         AsyncFillOp,
         AsyncUpdateOp,
         AsyncCopyOp,
+        AsyncLoadOp,
+        AsyncStoreOp,
         AsyncAllocaOp,
         TensorEmptyOp,
         AsyncConstantOp,

@@ -474,3 +474,109 @@ class AsyncCopyOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_same_type(self.target, self.result, "target, result")
+
+
+def _verify_staging(value: SSAValue, index: int) -> None:
+    """IREE's Stream_StagingResource operand constraint (host-visible memory)."""
+    type_ = value.type
+    if not isinstance(type_, ResourceType) or type_.lifetime.data != "staging":
+        raise VerifyException(f"operand #{index} must be staging resource, but got '{type_}'")
+
+
+@irdl_op_definition
+class AsyncLoadOp(IRDLOperation):
+    """Reads a value at a byte offset of a staging resource.
+
+        %0 = stream.async.load %r[%c0] : !stream.resource<staging>{%size} -> f32
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasyncload-streamasyncloadop
+    """
+
+    name = "stream.async.load"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    result = result_def()
+
+    assembly_format = (
+        "$source `[` $source_offset `]` `:` type($source) `` `{` $source_size `}` `->` type($result)"
+        " attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        result_type: Attribute,
+        source: SSAValue | Operation,
+        source_size: SSAValue | Operation,
+        source_offset: SSAValue | Operation,
+    ):
+        super().__init__(operands=[source, source_size, source_offset], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _verify_staging(self.source, 0)
+
+
+@irdl_op_definition
+class AsyncStoreOp(IRDLOperation):
+    """Writes a value at a byte offset of a staging resource, in place.
+
+        %0 = stream.async.store %v, %r[%c0] : f32 -> %r as !stream.resource<staging>{%size}
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasyncstore-streamasyncstoreop
+    """
+
+    name = "stream.async.store"
+
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    value = operand_def()
+    result = result_def(ResourceType)
+
+    def __init__(
+        self,
+        target: SSAValue | Operation,
+        target_size: SSAValue | Operation,
+        target_offset: SSAValue | Operation,
+        value: SSAValue | Operation,
+    ):
+        target_value = SSAValue.get(target)
+        super().__init__(operands=[target, target_size, target_offset, value], result_types=[target_value.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncStoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        offset = _parse_index(parser)
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        target_type, target_size = _parse_shaped_tied_result(parser)
+        op = cls(
+            parser.resolve_operand(target, target_type),
+            target_size,
+            offset,
+            parser.resolve_operand(value, value_type),
+        )
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        printer.print_string("[")
+        printer.print_operand(self.target_offset)
+        printer.print_string("] : ")
+        printer.print_attribute(self.value.type)
+        _print_tied(printer, self.target, self.target_size)
+        _print_attributes(printer, self)
+
+    def verify_(self) -> None:
+        _verify_staging(self.target, 0)
+        _verify_same_type(self.target, self.result, "target, result")

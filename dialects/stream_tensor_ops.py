@@ -1,4 +1,5 @@
-"""The stream tensor ops that fill, slice and update resources: `splat`, `fill`, `slice`, `update`.
+"""The stream tensor ops that fill, slice and update resources: `splat`, `fill`, `slice`, `update`,
+and read or write one element of a staging resource: `load`, `store`.
 
 Part of the `stream` dialect (`dialects/stream.py` lists them); kept here because they
 share a syntax of their own: a resource seen as a tensor type with its dynamic sizes,
@@ -31,8 +32,9 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.utils import count_dynamic
+from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
 
 _AFFINITY = "(`on` `(` $affinity^ `)`)?"
 
@@ -336,6 +338,162 @@ class TensorUpdateOp(IRDLOperation):
         _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
         _print_tied(printer, self.target, self.target_size)
         _print_attributes(printer, self)
+
+
+def _verify_staging(value: SSAValue, index: int) -> None:
+    """IREE's Stream_StagingResource operand constraint (host-visible memory)."""
+    type_ = value.type
+    if getattr(type_, "name", None) != "stream.resource" or type_.lifetime.data != "staging":  # type: ignore[attr-defined]
+        raise VerifyException(f"operand #{index} must be staging resource, but got '{type_}'")
+
+
+def _verify_indices(encoding: Attribute, indices: Sequence[SSAValue]) -> None:
+    if isinstance(encoding, TensorType) and len(indices) != encoding.get_num_dims():
+        raise VerifyException("indices rank mismatch")
+
+
+def _parse_optional_indices(parser: Parser) -> list[SSAValue]:
+    if parser.parse_optional_punctuation("[") is None:
+        return []
+    indices = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation("]")
+    return [parser.resolve_operand(i, IndexType()) for i in indices]
+
+
+def _print_optional_indices(printer: Printer, indices: Sequence[SSAValue]) -> None:
+    if indices:
+        printer.print_string("[")
+        printer.print_list(indices, printer.print_operand)
+        printer.print_string("]")
+
+
+@irdl_op_definition
+class TensorLoadOp(IRDLOperation):
+    """Reads one element of a tensor held by a staging resource.
+
+        %0 = stream.tensor.load %r[%c0] : tensor<?xf32>{%d} in !stream.resource<staging>{%size} -> f32
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorload-streamtensorloadop
+    """
+
+    name = "stream.tensor.load"
+
+    source = operand_def()
+    source_encoding = prop_def(TypeAttribute)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorLoadOp:
+        source = parser.parse_unresolved_operand()
+        indices = _parse_optional_indices(parser)
+        parser.parse_punctuation(":")
+        encoding = parser.parse_type()
+        dims = _parse_dims(parser, encoding)
+        parser.parse_keyword("in")
+        source_type = parser.parse_type()
+        size = _parse_size(parser)
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls.create(
+            operands=[parser.resolve_operand(source, source_type), *dims, size, *indices],
+            result_types=[result_type],
+            properties={"source_encoding": encoding},
+        )
+        op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(indices))
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        _print_optional_indices(printer, self.indices)
+        printer.print_string(" : ")
+        _print_encoded(printer, self.source_encoding, self.source_encoding_dims)
+        printer.print_string(" in ")
+        printer.print_attribute(self.source.type)
+        printer.print_string("{")
+        printer.print_operand(self.source_size)
+        printer.print_string("} -> ")
+        printer.print_attribute(self.result.type)
+        _print_attributes(printer, self)
+
+    def verify_(self) -> None:
+        _verify_staging(self.source, 0)
+        verify_op_dynamic_dims([self.source_encoding], self.source_encoding_dims, set_name="type")
+        _verify_indices(self.source_encoding, self.indices)
+
+
+@irdl_op_definition
+class TensorStoreOp(IRDLOperation):
+    """Writes one element of a tensor held by a staging resource, in place.
+
+        %0 = stream.tensor.store %v, %r[%c0] : f32 -> tensor<?xf32>{%d} in %r as !stream.resource<staging>{%size}
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorstore-streamtensorstoreop
+    """
+
+    name = "stream.tensor.store"
+
+    target = operand_def()
+    target_encoding = prop_def(TypeAttribute)
+    target_encoding_dims = var_operand_def(IndexType)
+    target_size = operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    value = operand_def()
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorStoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        indices = _parse_optional_indices(parser)
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        encoding = parser.parse_type()
+        dims = _parse_dims(parser, encoding)
+        parser.parse_keyword("in")
+        target_type, size = _parse_tied_target(parser)
+        op = cls.create(
+            operands=[
+                parser.resolve_operand(target, target_type),
+                *dims,
+                size,
+                *indices,
+                parser.resolve_operand(value, value_type),
+            ],
+            result_types=[target_type],
+            properties={"target_encoding": encoding},
+        )
+        op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(indices), 1)
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        _print_optional_indices(printer, self.indices)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" -> ")
+        _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
+        _print_tied(printer, self.target, self.target_size)
+        _print_attributes(printer, self)
+
+    def verify_(self) -> None:
+        _verify_staging(self.target, 0)
+        verify_op_dynamic_dims([self.target_encoding], self.target_encoding_dims, set_name="type")
+        _verify_indices(self.target_encoding, self.indices)
 
 
 def _segments(*sizes: int):

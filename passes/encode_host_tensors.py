@@ -13,7 +13,7 @@ many bytes it takes. This pass, run on each top-level function and initializer:
   ``dim * 4224``);
 * turns ``stream.tensor.dispatch`` into ``stream.async.dispatch`` on byte
   ranges (``%18[%c0 to %17 for %17]``), dropping the tensor types;
-* turns ``stream.tensor.splat`` / ``fill`` / ``slice`` / ``update`` into their
+* turns ``stream.tensor.splat`` / ``fill`` / ``slice`` / ``update`` / ``load`` / ``store`` into their
   ``stream.async`` forms on byte ranges, with byte patterns for splats and fills
   (below: "Byte ranges");
 * turns ``stream.tensor.constant`` into ``stream.async.constant`` with its size
@@ -484,6 +484,37 @@ class EncodeTensorUpdateOp(RewritePattern):
         b.replace(update)
 
 
+class EncodeTensorLoadOp(RewritePattern):
+    """``stream.tensor.load`` -> ``stream.async.load`` at the element's byte offset.
+
+    A packed sub-byte element shares its byte with others: IREE leaves such a load
+    alone (so does this pattern), as it does a complex one here (no ``complex`` dialect
+    to bitcast it with).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorLoadOp, rewriter: PatternRewriter) -> None:
+        tensor = _check_encoding(op, op.source_encoding)
+        if needs_sub_byte_packing(tensor) or not isinstance(op.result.type, IntegerType | AnyFloat | IndexType):
+            return
+        b = _Builder(rewriter, op)
+        offset = _element_byte_offset(tensor, op.source_encoding_dims, op.indices, b)
+        b.replace(stream.AsyncLoadOp(op.result.type, op.source, op.source_size, offset))
+
+
+class EncodeTensorStoreOp(RewritePattern):
+    """``stream.tensor.store`` -> ``stream.async.store`` at the element's byte offset (not packed sub-byte)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorStoreOp, rewriter: PatternRewriter) -> None:
+        tensor = _check_encoding(op, op.target_encoding)
+        if needs_sub_byte_packing(tensor):
+            return
+        b = _Builder(rewriter, op)
+        offset = _element_byte_offset(tensor, op.target_encoding_dims, op.indices, b)
+        b.replace(stream.AsyncStoreOp(op.target, op.target_size, offset, op.value))
+
+
 class FoldAsyncSliceOp(RewritePattern):
     """A ``stream.async.slice`` whose result size is its source size is its source (IREE's folder)."""
 
@@ -522,6 +553,8 @@ class EncodeHostTensorsPass(ModulePass):
                 EncodeTensorSliceOp(),
                 EncodeTensorFillOp(),
                 EncodeTensorUpdateOp(),
+                EncodeTensorLoadOp(),
+                EncodeTensorStoreOp(),
                 EncodeTensorDispatchOp(),
                 FoldResourceSizeOp(),
                 FoldAsyncSliceOp(),

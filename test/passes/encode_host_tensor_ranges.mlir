@@ -104,3 +104,24 @@ util.func public @whole_slice(%r: !stream.resource<*>, %size: index) -> !stream.
 // CHECK-LABEL: @whole_slice(
 // CHECK-NOT:     stream.async.slice
 // CHECK:         util.return %arg0
+
+// -----
+
+// Loads and stores of one element become byte-offset loads and stores; an i1 is a
+// byte of its own. Packed sub-byte elements share a byte: those are left alone.
+util.func public @load_store(%r: !stream.resource<staging>, %d: index, %size: index, %i: index, %j: index, %b: i1, %q: i4) -> (f16, !stream.resource<staging>, !stream.resource<staging>) {
+  %0 = stream.tensor.load %r[%i, %j] : tensor<?x5xf16>{%d} in !stream.resource<staging>{%size} -> f16
+  %1 = stream.tensor.store %b, %r[%i] : i1 -> tensor<?xi1>{%d} in %r as !stream.resource<staging>{%size}
+  %2 = stream.tensor.store %q, %r[%i] : i4 -> tensor<?xi4>{%d} in %r as !stream.resource<staging>{%size}
+  util.return %0, %1, %2 : f16, !stream.resource<staging>, !stream.resource<staging>
+}
+// CHECK-LABEL: @load_store(
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C5:.+]] = arith.constant 5 : index
+// CHECK:         %[[M:.+]] = arith.muli %arg3, %[[C5]] : index
+// CHECK-NEXT:    %[[A:.+]] = arith.addi %[[M]], %arg4 : index
+// CHECK-NEXT:    %[[OFF:.+]] = arith.muli %[[A]], %[[C2]] : index
+// CHECK-NEXT:    %[[L:.+]] = stream.async.load %arg0[%[[OFF]]] : !stream.resource<staging>{%arg2} -> f16
+// CHECK-NEXT:    %[[S:.+]] = stream.async.store %arg5, %arg0[%arg3] : i1 -> %arg0 as !stream.resource<staging>{%arg2}
+// CHECK-NEXT:    %[[Q:.+]] = stream.tensor.store %arg6, %arg0[%arg3] : i4 -> tensor<?xi4>{%arg1} in %arg0 as !stream.resource<staging>{%arg2}
+// CHECK-NEXT:    util.return %[[L]], %[[S]], %[[Q]]

@@ -19,3 +19,22 @@ util.func public @async_ops(%r: !stream.resource<*>, %size: index, %u: !stream.r
   %4 = stream.async.copy %2[%c0 to %c8], %3[%c0 to %c8], %c8 : !stream.resource<*>{%c8} -> %3 as !stream.resource<*>{%size}
   util.return %4 : !stream.resource<*>
 }
+
+// -----
+
+// Loads and stores of one element of a staging resource, at tensor indices and at byte offsets.
+// CHECK-LABEL: util.func public @load_store(
+// CHECK:         stream.tensor.load %arg0[%c0, %arg2] : tensor<?x4xf32>{%arg1} in !stream.resource<staging>{%arg3} -> f32
+// CHECK:         stream.tensor.load %arg0 : tensor<f32> in !stream.resource<staging>{%arg3} -> f32
+// CHECK:         stream.tensor.store %arg4, %arg0[%c0, %arg2] : f32 -> tensor<?x4xf32>{%arg1} in %arg0 as !stream.resource<staging>{%arg3}
+// CHECK:         stream.async.load %arg0[%c0] : !stream.resource<staging>{%arg3} -> f32
+// CHECK:         stream.async.store %arg4, %arg0[%c0] : f32 -> %arg0 as !stream.resource<staging>{%arg3}
+util.func public @load_store(%r: !stream.resource<staging>, %d: index, %j: index, %size: index, %v: f32) -> (f32, f32, f32, !stream.resource<staging>, !stream.resource<staging>) {
+  %c0 = arith.constant 0 : index
+  %0 = stream.tensor.load %r[%c0, %j] : tensor<?x4xf32>{%d} in !stream.resource<staging>{%size} -> f32
+  %1 = stream.tensor.load %r : tensor<f32> in !stream.resource<staging>{%size} -> f32
+  %2 = stream.tensor.store %v, %r[%c0, %j] : f32 -> tensor<?x4xf32>{%d} in %r as !stream.resource<staging>{%size}
+  %3 = stream.async.load %r[%c0] : !stream.resource<staging>{%size} -> f32
+  %4 = stream.async.store %v, %r[%c0] : f32 -> %r as !stream.resource<staging>{%size}
+  util.return %0, %1, %3, %2, %4 : f32, f32, f32, !stream.resource<staging>, !stream.resource<staging>
+}

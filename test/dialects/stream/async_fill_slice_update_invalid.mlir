@@ -33,3 +33,31 @@ util.func public @slice_lifetime(%r: !stream.resource<*>, %size: index) -> !stre
   %0 = stream.async.slice %r[%c0 to %size] : !stream.resource<*>{%size} -> !stream.resource<transient>{%size}
   util.return %0 : !stream.resource<transient>
 }
+
+// -----
+
+// Loads and stores read host-visible (staging) memory.
+util.func public @load_not_staging(%r: !stream.resource<*>, %size: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'stream.tensor.load' op operand #0 must be staging resource, but got '!stream.resource<*>'}}
+  %0 = stream.tensor.load %r[%c0] : tensor<4xf32> in !stream.resource<*>{%size} -> f32
+  util.return %0 : f32
+}
+
+// -----
+
+util.func public @load_rank(%r: !stream.resource<staging>, %size: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'stream.tensor.load' op indices rank mismatch}}
+  %0 = stream.tensor.load %r[%c0, %c0] : tensor<4xf32> in !stream.resource<staging>{%size} -> f32
+  util.return %0 : f32
+}
+
+// -----
+
+util.func public @async_store_not_staging(%r: !stream.resource<transient>, %size: index, %v: f32) -> !stream.resource<transient> {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'stream.async.store' op operand #0 must be staging resource, but got '!stream.resource<transient>'}}
+  %0 = stream.async.store %v, %r[%c0] : f32 -> %r as !stream.resource<transient>{%size}
+  util.return %0 : !stream.resource<transient>
+}
