@@ -672,4 +672,50 @@ class StreamAsyncRangeFunctions(InterpreterFunctions):
         return (result,)
 
 
-FUNCTIONS = (*FUNCTIONS, StreamAsyncRangeFunctions)
+
+@register_impls
+class StreamElementFunctions(InterpreterFunctions):
+    """``stream.tensor.load`` / ``store`` at tensor indices, ``stream.async.load`` / ``store`` at byte offsets."""
+
+    @impl(stream.TensorLoadOp)
+    def run_tensor_load(self, interpreter: Interpreter, op: stream.TensorLoadOp, args: tuple):
+        from mini_iree.compiler.interpreter.core import scalar_of
+
+        values = dict(zip(op.operands, args))
+        dims = [int(values[d]) for d in op.source_encoding_dims]
+        array = _load_array(op, values[op.source], op.source_encoding, dims)
+        index = tuple(int(values[i]) for i in op.indices)
+        return (scalar_of(array[index], op.result.type),)
+
+    @impl(stream.TensorStoreOp)
+    def run_tensor_store(self, interpreter: Interpreter, op: stream.TensorStoreOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        dims = [int(values[d]) for d in op.target_encoding_dims]
+        result = _copy_of(op, values[op.target], int(values[op.target_size]))
+        array = _load_array(op, result, op.target_encoding, dims)
+        array[tuple(int(values[i]) for i in op.indices)] = values[op.value]
+        return (result,)
+
+    @impl(stream.AsyncLoadOp)
+    def run_async_load(self, interpreter: Interpreter, op: stream.AsyncLoadOp, args: tuple):
+        from mini_iree.compiler.interpreter.core import scalar_of
+
+        values = dict(zip(op.operands, args))
+        source = values[op.source]
+        dtype = numpy_dtype(op.result.type)
+        offset = int(values[op.source_offset])
+        data = source[_byte_range(op, source, offset, offset + dtype.itemsize)]
+        return (scalar_of(data.view(dtype)[0], op.result.type),)
+
+    @impl(stream.AsyncStoreOp)
+    def run_async_store(self, interpreter: Interpreter, op: stream.AsyncStoreOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        result = _copy_of(op, values[op.target], int(values[op.target_size]))
+        dtype = numpy_dtype(op.value.type)
+        offset = int(values[op.target_offset])
+        data = np.asarray(values[op.value]).astype(dtype).reshape(1).view(np.uint8)
+        result[_byte_range(op, result, offset, offset + dtype.itemsize)] = data
+        return (result,)
+
+
+FUNCTIONS = (*FUNCTIONS, StreamAsyncRangeFunctions, StreamElementFunctions)

@@ -1,4 +1,4 @@
-"""encode-host-tensors on stream.tensor.splat/fill/slice/update: the same results before and after.
+"""encode-host-tensors on stream.tensor.splat/fill/slice/update/load/store: the same results before and after.
 
 Each program runs under the interpreter before the pass (tensor ops, which see
 the logical tensor) and after it (``stream.async`` ops on bytes), on the same
@@ -169,3 +169,46 @@ def test_packed_splat_is_a_byte_of_repeated_bits():
     np.testing.assert_array_equal(result, np.full(4, 0xFF, np.uint8))
     (result,) = run(after, "splat", False, 2)
     np.testing.assert_array_equal(result, np.zeros(4, np.uint8))
+
+
+# Loads and stores of one element of a staging resource (not packed: IREE leaves those alone).
+ELEMENT_PROGRAM = """
+util.func public @load(%r: !stream.resource<staging>, %d: index, %i: index, %j: index) -> {e} {{
+  %size = stream.tensor.sizeof tensor<?x5x{e}>{{%d}} : index
+  %0 = stream.tensor.load %r[%i, %j] : tensor<?x5x{e}>{{%d}} in !stream.resource<staging>{{%size}} -> {e}
+  util.return %0 : {e}
+}}
+util.func public @store(%r: !stream.resource<staging>, %v: {e}, %d: index, %i: index, %j: index) -> !stream.resource<staging> {{
+  %size = stream.tensor.sizeof tensor<?x5x{e}>{{%d}} : index
+  %0 = stream.tensor.store %v, %r[%i, %j] : {e} -> tensor<?x5x{e}>{{%d}} in %r as !stream.resource<staging>{{%size}}
+  util.return %0 : !stream.resource<staging>
+}}
+"""
+
+SCALARS = {"i1": np.bool_, "f16": np.float16, "f32": np.float32, "i32": np.int32}
+
+
+def _element_modules(element: str):
+    text = ELEMENT_PROGRAM.format(e=element)
+    before, after = parse_module_text(text), parse_module_text(text)
+    EncodeHostTensorsPass().apply(make_context(), after)
+    assert "stream.tensor.load" not in str(after) and "stream.tensor.store" not in str(after)
+    return before, after
+
+
+@pytest.mark.parametrize("element", list(SCALARS))
+@pytest.mark.parametrize(("i", "j"), [(0, 0), (2, 3), (3, 4)])
+def test_load_and_store_keep_results(element, i, j):
+    rng = np.random.default_rng(i * 10 + j)
+    dtype = SCALARS[element]
+    d = 4
+    array = (rng.standard_normal((d, 5)) * 10).astype(dtype)
+    before, after = _element_modules(element)
+    loads = [run(module, "load", array.reshape(-1).view(np.uint8).copy(), d, i, j)[0] for module in (before, after)]
+    assert loads[0] == loads[1] == array[i, j]
+    value = dtype(not array[i, j]) if dtype is np.bool_ else dtype(-3)
+    stores = [run(module, "store", array.reshape(-1).view(np.uint8).copy(), value, d, i, j)[0] for module in (before, after)]
+    np.testing.assert_array_equal(stores[0], stores[1])
+    expected = array.copy()
+    expected[i, j] = value
+    np.testing.assert_array_equal(np.asarray(stores[1]).view(dtype).reshape(d, 5), expected)
