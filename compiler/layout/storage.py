@@ -27,6 +27,7 @@ knows about IR values.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, NoneAttr, TensorType
@@ -48,6 +49,7 @@ __all__ = [
     "legal_storage_bit_width",
     "needs_sub_byte_packing",
     "packed_storage_size",
+    "set_packed_i1_storage",
     "tensor_storage_size",
 ]
 
@@ -147,8 +149,21 @@ def _rounded_byte_width(bits: int) -> int:
     return 1 << (nbytes - 1).bit_length()
 
 
+# IREE's `--iree-experimental-packed-i1-storage` (Sept 2025; gone by IREE 3.13): every
+# tensor is stored as if it had `#iree_encoding.packed_storage`, i1 packed eight to a byte.
+_PACKED_I1_STORAGE: ContextVar[bool] = ContextVar("mini_iree_packed_i1_storage", default=False)
+
+
+def set_packed_i1_storage(enabled: bool) -> None:
+    """Set `--iree-experimental-packed-i1-storage` for this run."""
+    _PACKED_I1_STORAGE.set(bool(enabled))
+
+
 def _has_packed_storage(tensor: TensorType) -> bool:
     from mini_iree.dialects import iree_encoding
+
+    if _PACKED_I1_STORAGE.get():
+        return True
 
     encoding = tensor.encoding
     if isinstance(encoding, iree_encoding.PackedStorageAttr):
