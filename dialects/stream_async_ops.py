@@ -1,10 +1,11 @@
-"""The stream async ops that write bytes of resources: `splat`, `fill`, `slice`, `update`, `copy`.
+"""The stream async ops on bytes of resources: `splat`, `fill`, `slice`, `update`, `copy`, `load`, `store`.
 
 Part of the `stream` dialect (`dialects/stream.py` lists them); kept here because they
 share a syntax of their own. `iree-stream-encode-host-tensors` lowers the tensor ops of
 `dialects/stream_tensor_ops.py` to them: the tensor types are gone, offsets and sizes
 are in bytes (`%r[%offset to %end]`, `[... for %length]` when the op writes a range),
-and splat/fill patterns are integers of 8, 16, 32 or 64 bits. The ops that write into
+splat/fill patterns are integers of 8, 16, 32 or 64 bits, and loads and stores of one
+value read and write host-visible (`staging`) resources. The ops that write into
 their target in place print it as IREE's `custom<ShapedTiedResult>`,
 `-> %target as !stream.resource<*>{%size}`.
 
