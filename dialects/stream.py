@@ -2176,6 +2176,7 @@ from mini_iree.dialects.stream_tensor_ops import (  # noqa: E402 - ops of this d
     TensorSliceOp,
     TensorSplatOp,
     TensorStoreOp,
+    TensorTraceOp,
     TensorUpdateOp,
 )
 
@@ -2188,6 +2189,7 @@ Stream = Dialect(
         TensorUpdateOp,
         TensorLoadOp,
         TensorStoreOp,
+        TensorTraceOp,
         ExecutableOp,
         ExecutableExportOp,
         ReturnOp,

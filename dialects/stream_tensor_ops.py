@@ -1,5 +1,6 @@
 """The stream tensor ops that fill, slice and update resources: `splat`, `fill`, `slice`, `update`,
-and read or write one element of a staging resource: `load`, `store`.
+read or write one element of a staging resource (`load`, `store`), and print
+staging resources at runtime (`trace`).
 
 Part of the `stream` dialect (`dialects/stream.py` lists them); kept here because they
 share a syntax of their own: a resource seen as a tensor type with its dynamic sizes,
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -31,7 +32,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
@@ -340,11 +341,11 @@ class TensorUpdateOp(IRDLOperation):
         _print_attributes(printer, self)
 
 
-def _verify_staging(value: SSAValue, index: int) -> None:
+def _verify_staging(value: SSAValue, index: int, constraint: str = "staging resource") -> None:
     """IREE's Stream_StagingResource operand constraint (host-visible memory)."""
     type_ = value.type
     if getattr(type_, "name", None) != "stream.resource" or type_.lifetime.data != "staging":  # type: ignore[attr-defined]
-        raise VerifyException(f"operand #{index} must be staging resource, but got '{type_}'")
+        raise VerifyException(f"operand #{index} must be {constraint}, but got '{type_}'")
 
 
 def _verify_indices(encoding: Attribute, indices: Sequence[SSAValue]) -> None:
@@ -494,6 +495,93 @@ class TensorStoreOp(IRDLOperation):
         _verify_staging(self.target, 0)
         verify_op_dynamic_dims([self.target_encoding], self.target_encoding_dims, set_name="type")
         _verify_indices(self.target_encoding, self.indices)
+
+
+@irdl_op_definition
+class TensorTraceOp(IRDLOperation):
+    """Prints the tensors held by staging resources at runtime, under a key.
+
+        stream.tensor.trace "key" = [
+          %0 : tensor<?x4xf32>{%d} in !stream.resource<staging>{%size}
+        ]
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensortrace-streamtensortraceop
+    """
+
+    name = "stream.tensor.trace"
+
+    key = prop_def(StringAttr)
+    resources = var_operand_def()
+    resource_sizes = var_operand_def(IndexType)
+    resource_encodings = prop_def(ArrayAttr)
+    resource_encoding_dims = var_operand_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(MemoryWriteEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorTraceOp:
+        key = parser.parse_str_literal()
+        parser.parse_punctuation("=")
+
+        def parse_entry() -> tuple[SSAValue, Attribute, list[SSAValue], SSAValue]:
+            # IREE's custom<EncodedResourceOperands>: `%r : tensor<...>{%dims} in type{%size}`.
+            operand = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            encoding = parser.parse_type()
+            dims = _parse_dims(parser, encoding)
+            parser.parse_keyword("in")
+            type_ = parser.parse_type()
+            return parser.resolve_operand(operand, type_), encoding, dims, _parse_size(parser)
+
+        entries = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_entry)
+        op = cls.create(
+            operands=[
+                *(e[0] for e in entries),
+                *(e[3] for e in entries),
+                *(d for e in entries for d in e[2]),
+            ],
+            properties={"key": StringAttr(key), "resource_encodings": ArrayAttr([e[1] for e in entries])},
+        )
+        op.properties["operandSegmentSizes"] = _segments(len(entries), len(entries), sum(len(e[2]) for e in entries))
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.key.data)
+        printer.print_string(" = [")
+        dims = list(self.resource_encoding_dims)
+        entries = list(zip(self.resources, self.resource_sizes, self.resource_encodings.data))
+        with printer.indented():
+            for i, (resource, size, encoding) in enumerate(entries):
+                printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+                printer.print_operand(resource)
+                printer.print_string(" : ")
+                count = count_dynamic(encoding) if isinstance(encoding, TensorType) else 0
+                _print_encoded(printer, encoding, dims[:count])
+                dims = dims[count:]
+                printer.print_string(" in ")
+                printer.print_attribute(resource.type)
+                printer.print_string("{")
+                printer.print_operand(size)
+                printer.print_string("}")
+                if i + 1 < len(entries):
+                    printer.print_string(",")
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("]")
+        _print_attributes(printer, self)
+
+    def verify_(self) -> None:
+        encodings = self.resource_encodings.data
+        if not (len(self.resources) == len(encodings) == len(self.resource_sizes)):
+            raise VerifyException(
+                "each resource needs a matching resource encoding and size (array length mismatch)"
+            )
+        verify_op_dynamic_dims(list(encodings), self.resource_encoding_dims, set_name="type")
+        # ODS numbers operand groups: the resources are group #0, checked as one variadic.
+        for resource in self.resources:
+            _verify_staging(resource, 0, "variadic of staging resource")
 
 
 def _segments(*sizes: int):

@@ -718,4 +718,10 @@ class StreamElementFunctions(InterpreterFunctions):
         return (result,)
 
 
+    @impl(stream.TensorTraceOp)
+    def run_tensor_trace(self, interpreter: Interpreter, op: stream.TensorTraceOp, args: tuple):
+        # IREE prints the tensors at runtime; the results of the program do not change.
+        return ()
+
+
 FUNCTIONS = (*FUNCTIONS, StreamAsyncRangeFunctions, StreamElementFunctions)

@@ -61,3 +61,11 @@ util.func public @async_store_not_staging(%r: !stream.resource<transient>, %size
   %0 = stream.async.store %v, %r[%c0] : f32 -> %r as !stream.resource<transient>{%size}
   util.return %0 : !stream.resource<transient>
 }
+
+// -----
+
+util.func public @trace_not_staging(%r: !stream.resource<*>, %size: index) {
+  // expected-error @+1 {{'stream.tensor.trace' op operand #0 must be variadic of staging resource, but got '!stream.resource<*>'}}
+  stream.tensor.trace "K" = [%r : tensor<4xf32> in !stream.resource<*>{%size}]
+  util.return
+}
