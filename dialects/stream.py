@@ -2161,6 +2161,7 @@ class CmdDispatchOp(IRDLOperation):
 
 
 
+from mini_iree.dialects.stream_async_call import AsyncCallOp, AsyncFuncOp  # noqa: E402 - ops with a syntax of their own
 from mini_iree.dialects.stream_async_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
     AsyncCopyOp,
     AsyncFillOp,
@@ -2212,6 +2213,8 @@ Stream = Dialect(
         AsyncCopyOp,
         AsyncLoadOp,
         AsyncStoreOp,
+        AsyncFuncOp,
+        AsyncCallOp,
         AsyncAllocaOp,
         TensorEmptyOp,
         AsyncConstantOp,
