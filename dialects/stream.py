@@ -47,6 +47,7 @@ from mini_iree.dialects.flow import (
     is_size_aware,
     parse_dispatch_entry_points,
     parse_exact_dims,
+    parse_tied_result,
     parse_optional_workload,
     parse_shaped_function_type,
     parse_shaped_type,
@@ -1343,6 +1344,57 @@ def _resolve_await(parser: Parser, timepoint: UnresolvedOperand | None) -> SSAVa
     return parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None
 
 
+def _parse_region_results(
+    parser: Parser, operands: Sequence[UnresolvedOperand], operand_types: Sequence[Attribute]
+) -> tuple[list[Attribute], list[UnresolvedOperand], list[int]]:
+    """IREE's shaped result list of a resource region: `-> type{%size}`, `-> %captured{%size}`
+    (a result tied to a captured operand) or `-> (...)`; types, sizes and tied operand indices."""
+    types: list[Attribute] = []
+    sizes: list[UnresolvedOperand] = []
+    tied: list[int] = []
+    if parser.parse_optional_punctuation("->") is None:
+        return types, sizes, tied
+
+    def parse_one() -> None:
+        ty, index = parse_tied_result(parser, operands, operand_types)
+        types.append(ty)
+        tied.append(index)
+        sizes.extend(parse_exact_dims(parser, 1 if is_size_aware(ty) else 0))
+
+    if parser.parse_optional_punctuation("(") is not None:
+        if parser.parse_optional_punctuation(")") is None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
+            parser.parse_punctuation(")")
+    else:
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
+    return types, sizes, tied
+
+
+def _print_region_results(
+    printer: Printer,
+    results: Sequence[SSAValue],
+    sizes: Sequence[SSAValue],
+    operands: Sequence[SSAValue],
+    tied_operands: ArrayAttr[IntegerAttr] | None,
+) -> None:
+    if not results:
+        return
+    printer.print_string(" -> ")
+    if len(results) > 1:
+        printer.print_string("(")
+    rest: Sequence[SSAValue] = list(sizes)
+    for i, result in enumerate(results):
+        if i:
+            printer.print_string(", ")
+        tied = tied_operand_index(tied_operands, i)
+        print_tied_result(printer, result.type, operands[tied] if tied != UNTIED_INDEX else None)
+        n = 1 if is_size_aware(result.type) else 0
+        print_dynamic_dims(printer, rest[:n])
+        rest = rest[n:]
+    if len(results) > 1:
+        printer.print_string(")")
+
+
 class _ExecutionRegionOp(IRDLOperation, ABC):
     """``stream.async.execute`` and ``stream.cmd.execute``: a region run on a device as one
     unit after ``await``, the resources it uses captured as block arguments (``with``),
@@ -1470,6 +1522,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
     resource_operand_sizes = var_operand_def(IndexType)
     result_sizes = var_operand_def(IndexType)
     await_timepoint = opt_operand_def(TimepointType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
     affinity = opt_prop_def(Attribute)
     res = var_result_def(ResourceType)
     result_timepoint = result_def(TimepointType)
@@ -1486,6 +1539,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
         body: Region,
         affinity: Attribute | None = None,
         await_timepoint: SSAValue | Operation | None = None,
+        tied_operands: Sequence[int] = (),
     ):
         super().__init__(
             operands=[
@@ -1495,22 +1549,14 @@ class AsyncExecuteOp(_ExecutionRegionOp):
                 [await_timepoint] if await_timepoint is not None else [],
             ],
             result_types=[result_types, TimepointType()],
-            properties={"affinity": affinity},
+            properties={"affinity": affinity, "tied_operands": tied_operands_attr(tied_operands)},
             regions=[body],
         )
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncExecuteOp:
         affinity, timepoint, operands, arguments, sizes = cls.parse_head(parser)
-        result_types: list[Attribute] = []
-        result_sizes: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            if parser.parse_optional_punctuation("(") is not None:
-                if parser.parse_optional_punctuation(")") is None:
-                    result_types, result_sizes = _parse_resource_list(parser)
-                    parser.parse_punctuation(")")
-            else:
-                result_types, result_sizes = _parse_resource_list(parser)
+        result_types, result_sizes, tied = _parse_region_results(parser, operands, [a.type for a in arguments])
         body = parser.parse_region(arguments)
         _parse_timepoint_result(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
@@ -1522,6 +1568,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
             body,
             affinity,
             _resolve_await(parser, timepoint),
+            tied,
         )
         if attrs is not None:
             op.attributes |= attrs.data
@@ -1529,13 +1576,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
 
     def print(self, printer: Printer) -> None:
         self.print_head(printer)
-        if self.res:
-            printer.print_string(" -> ")
-            if len(self.res) > 1:
-                printer.print_string("(")
-            _print_resource_list(printer, self.res, self.result_sizes)
-            if len(self.res) > 1:
-                printer.print_string(")")
+        _print_region_results(printer, self.res, self.result_sizes, self.resource_operands, self.tied_operands)
         self.print_body_and_timepoint(printer, print_block_terminators=True)
 
     def verify_(self) -> None:
@@ -1551,10 +1592,96 @@ class AsyncExecuteOp(_ExecutionRegionOp):
             raise VerifyException("expected the region to end in stream.yield")
         if [v.type for v in terminator.resource_operands] != [r.type for r in self.res]:
             raise VerifyException("stream.yield types do not match the op's result types")
+        verify_tied_operands(self.tied_operands, len(self.res), len(self.resource_operands))
 
     def asm_result_names(self) -> list[str | None]:
         """IREE names the results ``%results`` and ``%result_timepoint``."""
         return ["results"] * len(self.res) + ["result_timepoint"]
+
+
+@irdl_op_definition
+class AsyncConcurrentOp(_ExecutionRegionOp):
+    """A region of an execution region whose ops may run concurrently with one another.
+
+    Like ``stream.async.execute`` without the timeline: it captures resources
+    (``with``), yields its results, and a result may be tied to a captured operand.
+
+        %1 = stream.async.concurrent with(%arg3 as %arg4: !stream.resource<*>{%s}) -> %arg3{%s} {
+          stream.yield %arg4 : !stream.resource<*>{%s}
+        }
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasyncconcurrent-streamasyncconcurrentop
+    """
+
+    name = "stream.async.concurrent"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(Attribute)
+    res = var_result_def(ResourceType)
+    body = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        resource_operands: Sequence[SSAValue | Operation],
+        resource_operand_sizes: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        result_sizes: Sequence[SSAValue | Operation],
+        body: Region,
+        affinity: Attribute | None = None,
+        tied_operands: Sequence[int] = (),
+    ):
+        super().__init__(
+            operands=[resource_operands, resource_operand_sizes, result_sizes],
+            result_types=[result_types],
+            properties={"affinity": affinity, "tied_operands": tied_operands_attr(tied_operands)},
+            regions=[body],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncConcurrentOp:
+        affinity = parse_optional_affinity(parser, "on")
+        operands, arguments, sizes = _parse_captures(parser)
+        result_types, result_sizes, tied = _parse_region_results(parser, operands, [a.type for a in arguments])
+        body = parser.parse_region(arguments)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(
+            [parser.resolve_operand(o, a.type) for o, a in zip(operands, arguments)],
+            resolve_index_operands(parser, sizes),
+            result_types,
+            resolve_index_operands(parser, result_sizes),
+            body,
+            affinity,
+            tied,
+        )
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_affinity(printer, "on", self.affinity)
+        printer.print_string(" ")
+        _print_captures(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)
+        _print_region_results(printer, self.res, self.result_sizes, self.resource_operands, self.tied_operands)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), AsyncExecuteOp | AsyncConcurrentOp):
+            raise VerifyException("expects parent op to be one of 'stream.async.execute, stream.async.concurrent'")
+        self.verify_captures()
+        verify_value_sizes(self.res, self.result_sizes)
+        terminator = self.body.block.last_op
+        if not isinstance(terminator, YieldOp):
+            raise VerifyException("expected the region to end in stream.yield")
+        if [v.type for v in terminator.resource_operands] != [r.type for r in self.res]:
+            raise VerifyException("stream.yield types do not match the op's result types")
+        verify_tied_operands(self.tied_operands, len(self.res), len(self.resource_operands))
 
 
 @irdl_op_definition
@@ -2221,6 +2348,7 @@ Stream = Dialect(
         ResourceSizeOp,
         YieldOp,
         AsyncExecuteOp,
+        AsyncConcurrentOp,
         TimepointAwaitOp,
         TimepointJoinOp,
         ResourceAllocaOp,

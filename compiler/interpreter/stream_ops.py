@@ -724,4 +724,15 @@ class StreamElementFunctions(InterpreterFunctions):
         return ()
 
 
-FUNCTIONS = (*FUNCTIONS, StreamAsyncRangeFunctions, StreamElementFunctions)
+
+@register_impls
+class StreamConcurrentFunctions(InterpreterFunctions):
+    """``stream.async.concurrent``: its region run in order (concurrency does not change results)."""
+
+    @impl(stream.AsyncConcurrentOp)
+    def run_async_concurrent(self, interpreter: Interpreter, op: stream.AsyncConcurrentOp, args: tuple):
+        captured = args[: len(op.resource_operands)]
+        return tuple(run_block(interpreter, op.body.block, captured))
+
+
+FUNCTIONS = (*FUNCTIONS, StreamAsyncRangeFunctions, StreamElementFunctions, StreamConcurrentFunctions)

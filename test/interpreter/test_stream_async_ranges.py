@@ -49,3 +49,26 @@ def test_fill_must_be_whole_patterns_inside_the_resource():
         run(PROGRAM, "fill_i32", target, 8, 2, 2)
     with pytest.raises(InterpreterError, match=r"range \[6, 10\) is outside a 8-byte resource"):
         run(PROGRAM, "fill_i32", target, 8, 6, 4)
+
+
+CONCURRENT = """
+util.func public @fill_in_region(%t: !stream.resource<*>, %size: index) -> !stream.resource<*> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %p = arith.constant 7 : i8
+  %0:2 = stream.async.execute with(%t as %arg0: !stream.resource<*>{%size}) -> %t{%size} {
+    %1 = stream.async.concurrent with(%arg0 as %arg1: !stream.resource<*>{%size}) -> %arg0{%size} {
+      %2 = stream.async.fill %p, %arg1[%c0 to %c2 for %c2] : i8 -> %arg1 as !stream.resource<*>{%size}
+      stream.yield %2 : !stream.resource<*>{%size}
+    }
+    stream.yield %1 : !stream.resource<*>{%size}
+  } => !stream.timepoint
+  %3 = stream.timepoint.await %0#1 => %0#0 : !stream.resource<*>{%size}
+  util.return %3 : !stream.resource<*>
+}
+"""
+
+
+def test_concurrent_region_runs_its_ops():
+    (result,) = run(CONCURRENT, "fill_in_region", np.zeros(4, np.uint8), 4)
+    np.testing.assert_array_equal(result, [7, 7, 0, 0])
