@@ -233,11 +233,10 @@ class FoldResourceSizeOp(RewritePattern):
 
 
 # ---------------------------------------------------------------------------
-# Byte ranges: splat, fill, slice, update
+# Byte ranges: splat, fill, slice, update, load, store
 # ---------------------------------------------------------------------------
-# ``stream.tensor.splat`` / ``fill`` / ``slice`` / ``update`` become
-# ``stream.async.splat`` / ``fill`` / ``slice`` / ``update`` on bytes, as IREE's
-# ``EncodeTensors.cpp`` does:
+# ``stream.tensor.splat`` / ``fill`` / ``slice`` / ``update`` / ``load`` / ``store``
+# become their ``stream.async`` forms on bytes, as IREE's ``EncodeTensors.cpp`` does:
 #
 # * element indices are linearized row-major (``i0 * d1 + i1``) and scaled to bytes:
 #   ``muli`` by the element's byte width, or ``divui`` by the elements a byte holds

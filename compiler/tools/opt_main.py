@@ -737,10 +737,12 @@ def _apply_cpu_options(args: argparse.Namespace) -> None:
 
 
 def _apply_storage_options(args: argparse.Namespace) -> None:
-    """`--iree-experimental-packed-i1-storage`, set on every run like the era."""
-    from mini_iree.compiler.layout.storage import set_packed_i1_storage
+    """`--iree-experimental-packed-i1-storage`, set on every run like the era (the storage
+    module is imported only when the flag is given or something has already loaded it)."""
+    if args.iree_experimental_packed_i1_storage or "mini_iree.compiler.layout.storage" in sys.modules:
+        from mini_iree.compiler.layout.storage import set_packed_i1_storage
 
-    set_packed_i1_storage(args.iree_experimental_packed_i1_storage)
+        set_packed_i1_storage(args.iree_experimental_packed_i1_storage)
 
 
 def _apply_run_era(name: str) -> None:
