@@ -65,7 +65,7 @@ from mini_iree.dialects.flow import (
 )
 # The dialect's types live in `stream_types`, so that its op modules can use them
 # without importing this module; they are re-exported here.
-from mini_iree.dialects.stream_types import BindingType, Lifetime, ResourceType, TimepointType  # noqa: F401
+from mini_iree.dialects.stream_types import BindingType, ChannelType, Lifetime, ResourceType, TimepointType  # noqa: F401
 from mini_iree.dialects.utils import print_dynamic_dims, verify_op_dynamic_dims
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -2289,6 +2289,7 @@ class CmdDispatchOp(IRDLOperation):
 
 
 from mini_iree.dialects.stream_async_call import AsyncCallOp, AsyncFuncOp  # noqa: E402 - ops with a syntax of their own
+from mini_iree.dialects.stream_collective import AsyncCollectiveOp, CollectiveAttr  # noqa: E402
 from mini_iree.dialects.stream_async_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
     AsyncCopyOp,
     AsyncFillOp,
@@ -2342,6 +2343,7 @@ Stream = Dialect(
         AsyncStoreOp,
         AsyncFuncOp,
         AsyncCallOp,
+        AsyncCollectiveOp,
         AsyncAllocaOp,
         TensorEmptyOp,
         AsyncConstantOp,
@@ -2358,5 +2360,5 @@ Stream = Dialect(
         CmdExecuteOp,
         CmdDispatchOp,
     ],
-    [ResourceType, BindingType, TimepointType],
+    [ResourceType, BindingType, TimepointType, ChannelType, CollectiveAttr],
 )

@@ -19,7 +19,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-__all__ = ["BindingType", "Lifetime", "ResourceType", "TimepointType"]
+__all__ = ["BindingType", "ChannelType", "Lifetime", "ResourceType", "TimepointType"]
 
 
 class Lifetime(StrEnum):
@@ -93,3 +93,13 @@ class TimepointType(ParametrizedAttribute, TypeAttribute):
     """
 
     name = "stream.timepoint"
+
+
+@irdl_attr_definition
+class ChannelType(ParametrizedAttribute, TypeAttribute):
+    """A collective communication channel between devices: ``!stream.channel``.
+
+    https://iree.dev/reference/mlir-dialects/Stream/#channeltype
+    """
+
+    name = "stream.channel"

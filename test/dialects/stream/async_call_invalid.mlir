@@ -27,3 +27,13 @@ util.func private @missing(%size: index) -> !stream.resource<*> {
   %0 = stream.async.call @missing(%size) : (index) -> !stream.resource<*>{%size}
   util.return %0 : !stream.resource<*>
 }
+
+// -----
+
+// A broadcast names its source rank; an all_gather names none (written generically to leave it out).
+util.func private @broadcast_without_source(%channel: !stream.channel, %r: !stream.resource<*>, %size: index) -> !stream.resource<*> {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'stream.async.collective' op collective operation requires a source parameter but none present}}
+  %0 = "stream.async.collective"(%r, %size, %c0, %size, %size, %r, %size, %c0, %size, %size, %size, %channel) <{op = #stream.collective<broadcast : f32>}> : (!stream.resource<*>, index, index, index, index, !stream.resource<*>, index, index, index, index, index, !stream.channel) -> !stream.resource<*>
+  util.return %0 : !stream.resource<*>
+}
