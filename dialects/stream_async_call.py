@@ -17,16 +17,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mini_iree.dialects.flow import (
+    UNTIED_INDEX,
+    parse_shaped_function_type,
+    print_shaped_function_type,
+    resolve_index_operands,
+    tied_operand_index,
+    tied_operands_attr,
+    verify_tied_operands,
+)
+from mini_iree.dialects.stream_types import Lifetime, ResourceType
+from mini_iree.dialects.symbols import lookup_symbol
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FlatSymbolRefAttr,
     FunctionType,
-    SymbolRefAttr,
     IndexType,
     IntegerAttr,
     StringAttr,
     SymbolNameConstraint,
+    SymbolRefAttr,
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -44,18 +55,6 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
-
-from mini_iree.dialects.flow import (
-    UNTIED_INDEX,
-    parse_shaped_function_type,
-    print_shaped_function_type,
-    resolve_index_operands,
-    tied_operand_index,
-    tied_operands_attr,
-    verify_tied_operands,
-)
-from mini_iree.dialects.stream_types import Lifetime, ResourceType
-from mini_iree.dialects.symbols import lookup_symbol
 
 
 @irdl_op_definition

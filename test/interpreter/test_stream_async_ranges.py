@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from mini_iree.compiler.interpreter import InterpreterError, run
 
 PROGRAM = """
