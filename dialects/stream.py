@@ -47,6 +47,7 @@ from mini_iree.dialects.flow import (
     is_size_aware,
     parse_dispatch_entry_points,
     parse_exact_dims,
+    parse_tied_result,
     parse_optional_workload,
     parse_shaped_function_type,
     parse_shaped_type,
@@ -62,6 +63,9 @@ from mini_iree.dialects.flow import (
     verify_tied_operands,
     verify_workgroup_count_return,
 )
+# The dialect's types live in `stream_types`, so that its op modules can use them
+# without importing this module; they are re-exported here.
+from mini_iree.dialects.stream_types import BindingType, ChannelType, Lifetime, ResourceType, TimepointType  # noqa: F401
 from mini_iree.dialects.utils import print_dynamic_dims, verify_op_dynamic_dims
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -79,7 +83,6 @@ from xdsl.ir import (
     Attribute,
     Dialect,
     Operation,
-    ParametrizedAttribute,
     Region,
     SSAValue,
     TypeAttribute,
@@ -88,7 +91,6 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -100,7 +102,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
@@ -113,85 +115,6 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
-
-# ---------------------------------------------------------------------------
-# Types
-# ---------------------------------------------------------------------------
-
-
-class Lifetime(StrEnum):
-    """How long a resource lives and who manages it (``*`` = not decided yet)."""
-
-    UNKNOWN = "*"
-    EXTERNAL = "external"
-    STAGING = "staging"
-    TRANSIENT = "transient"
-    VARIABLE = "variable"
-    CONSTANT = "constant"
-
-
-@irdl_attr_definition
-class ResourceType(ParametrizedAttribute, TypeAttribute):
-    """A sized block of device memory: ``!stream.resource<*>``, ``!stream.resource<external>``...
-
-    Values of this type always travel with their byte size, written
-    ``!stream.resource<*>{%size}`` in op syntax.
-
-    https://iree.dev/reference/mlir-dialects/Stream/#resourcetype
-    """
-
-    name = "stream.resource"
-
-    lifetime: StringAttr
-
-    SIZE_AWARE: ClassVar[bool] = True
-
-    def __init__(self, lifetime: Lifetime | str = Lifetime.UNKNOWN):
-        super().__init__(StringAttr(str(lifetime)))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr]:
-        with parser.in_angle_brackets():
-            if parser.parse_optional_punctuation("*") is not None:
-                return (StringAttr(Lifetime.UNKNOWN),)
-            pos = parser.pos
-            lifetime = parser.parse_identifier(" (resource lifetime)")
-            if lifetime not in set(Lifetime):
-                parser.raise_error(f"unknown lifetime value: {lifetime}", pos, parser.pos)
-        return (StringAttr(lifetime),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.lifetime.data}>")
-
-    def verify(self) -> None:
-        if self.lifetime.data not in set(Lifetime):
-            raise VerifyException(f"unknown lifetime value: {self.lifetime.data}")
-
-    @property
-    def lifetime_kind(self) -> Lifetime:
-        return Lifetime(self.lifetime.data)
-
-
-@irdl_attr_definition
-class BindingType(ParametrizedAttribute, TypeAttribute):
-    """A dispatch function's handle on one of its resources: ``!stream.binding``.
-
-    https://iree.dev/reference/mlir-dialects/Stream/#bindingtype
-    """
-
-    name = "stream.binding"
-
-
-@irdl_attr_definition
-class TimepointType(ParametrizedAttribute, TypeAttribute):
-    """A point on a device timeline that async work can wait on: ``!stream.timepoint``.
-
-    https://iree.dev/reference/mlir-dialects/Stream/#timepointtype
-    """
-
-    name = "stream.timepoint"
-
 
 UNUSED_ENCODING = NoneType()
 """Encoding recorded for a dispatch operand that is not a tensor (IREE uses ``!util.unused``)."""
@@ -1421,6 +1344,57 @@ def _resolve_await(parser: Parser, timepoint: UnresolvedOperand | None) -> SSAVa
     return parser.resolve_operand(timepoint, TimepointType()) if timepoint is not None else None
 
 
+def _parse_region_results(
+    parser: Parser, operands: Sequence[UnresolvedOperand], operand_types: Sequence[Attribute]
+) -> tuple[list[Attribute], list[UnresolvedOperand], list[int]]:
+    """IREE's shaped result list of a resource region: `-> type{%size}`, `-> %captured{%size}`
+    (a result tied to a captured operand) or `-> (...)`; types, sizes and tied operand indices."""
+    types: list[Attribute] = []
+    sizes: list[UnresolvedOperand] = []
+    tied: list[int] = []
+    if parser.parse_optional_punctuation("->") is None:
+        return types, sizes, tied
+
+    def parse_one() -> None:
+        ty, index = parse_tied_result(parser, operands, operand_types)
+        types.append(ty)
+        tied.append(index)
+        sizes.extend(parse_exact_dims(parser, 1 if is_size_aware(ty) else 0))
+
+    if parser.parse_optional_punctuation("(") is not None:
+        if parser.parse_optional_punctuation(")") is None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
+            parser.parse_punctuation(")")
+    else:
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
+    return types, sizes, tied
+
+
+def _print_region_results(
+    printer: Printer,
+    results: Sequence[SSAValue],
+    sizes: Sequence[SSAValue],
+    operands: Sequence[SSAValue],
+    tied_operands: ArrayAttr[IntegerAttr] | None,
+) -> None:
+    if not results:
+        return
+    printer.print_string(" -> ")
+    if len(results) > 1:
+        printer.print_string("(")
+    rest: Sequence[SSAValue] = list(sizes)
+    for i, result in enumerate(results):
+        if i:
+            printer.print_string(", ")
+        tied = tied_operand_index(tied_operands, i)
+        print_tied_result(printer, result.type, operands[tied] if tied != UNTIED_INDEX else None)
+        n = 1 if is_size_aware(result.type) else 0
+        print_dynamic_dims(printer, rest[:n])
+        rest = rest[n:]
+    if len(results) > 1:
+        printer.print_string(")")
+
+
 class _ExecutionRegionOp(IRDLOperation, ABC):
     """``stream.async.execute`` and ``stream.cmd.execute``: a region run on a device as one
     unit after ``await``, the resources it uses captured as block arguments (``with``),
@@ -1548,6 +1522,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
     resource_operand_sizes = var_operand_def(IndexType)
     result_sizes = var_operand_def(IndexType)
     await_timepoint = opt_operand_def(TimepointType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
     affinity = opt_prop_def(Attribute)
     res = var_result_def(ResourceType)
     result_timepoint = result_def(TimepointType)
@@ -1564,6 +1539,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
         body: Region,
         affinity: Attribute | None = None,
         await_timepoint: SSAValue | Operation | None = None,
+        tied_operands: Sequence[int] = (),
     ):
         super().__init__(
             operands=[
@@ -1573,22 +1549,14 @@ class AsyncExecuteOp(_ExecutionRegionOp):
                 [await_timepoint] if await_timepoint is not None else [],
             ],
             result_types=[result_types, TimepointType()],
-            properties={"affinity": affinity},
+            properties={"affinity": affinity, "tied_operands": tied_operands_attr(tied_operands)},
             regions=[body],
         )
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncExecuteOp:
         affinity, timepoint, operands, arguments, sizes = cls.parse_head(parser)
-        result_types: list[Attribute] = []
-        result_sizes: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            if parser.parse_optional_punctuation("(") is not None:
-                if parser.parse_optional_punctuation(")") is None:
-                    result_types, result_sizes = _parse_resource_list(parser)
-                    parser.parse_punctuation(")")
-            else:
-                result_types, result_sizes = _parse_resource_list(parser)
+        result_types, result_sizes, tied = _parse_region_results(parser, operands, [a.type for a in arguments])
         body = parser.parse_region(arguments)
         _parse_timepoint_result(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
@@ -1600,6 +1568,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
             body,
             affinity,
             _resolve_await(parser, timepoint),
+            tied,
         )
         if attrs is not None:
             op.attributes |= attrs.data
@@ -1607,13 +1576,7 @@ class AsyncExecuteOp(_ExecutionRegionOp):
 
     def print(self, printer: Printer) -> None:
         self.print_head(printer)
-        if self.res:
-            printer.print_string(" -> ")
-            if len(self.res) > 1:
-                printer.print_string("(")
-            _print_resource_list(printer, self.res, self.result_sizes)
-            if len(self.res) > 1:
-                printer.print_string(")")
+        _print_region_results(printer, self.res, self.result_sizes, self.resource_operands, self.tied_operands)
         self.print_body_and_timepoint(printer, print_block_terminators=True)
 
     def verify_(self) -> None:
@@ -1629,10 +1592,96 @@ class AsyncExecuteOp(_ExecutionRegionOp):
             raise VerifyException("expected the region to end in stream.yield")
         if [v.type for v in terminator.resource_operands] != [r.type for r in self.res]:
             raise VerifyException("stream.yield types do not match the op's result types")
+        verify_tied_operands(self.tied_operands, len(self.res), len(self.resource_operands))
 
     def asm_result_names(self) -> list[str | None]:
         """IREE names the results ``%results`` and ``%result_timepoint``."""
         return ["results"] * len(self.res) + ["result_timepoint"]
+
+
+@irdl_op_definition
+class AsyncConcurrentOp(_ExecutionRegionOp):
+    """A region of an execution region whose ops may run concurrently with one another.
+
+    Like ``stream.async.execute`` without the timeline: it captures resources
+    (``with``), yields its results, and a result may be tied to a captured operand.
+
+        %1 = stream.async.concurrent with(%arg3 as %arg4: !stream.resource<*>{%s}) -> %arg3{%s} {
+          stream.yield %arg4 : !stream.resource<*>{%s}
+        }
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasyncconcurrent-streamasyncconcurrentop
+    """
+
+    name = "stream.async.concurrent"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(Attribute)
+    res = var_result_def(ResourceType)
+    body = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        resource_operands: Sequence[SSAValue | Operation],
+        resource_operand_sizes: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        result_sizes: Sequence[SSAValue | Operation],
+        body: Region,
+        affinity: Attribute | None = None,
+        tied_operands: Sequence[int] = (),
+    ):
+        super().__init__(
+            operands=[resource_operands, resource_operand_sizes, result_sizes],
+            result_types=[result_types],
+            properties={"affinity": affinity, "tied_operands": tied_operands_attr(tied_operands)},
+            regions=[body],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncConcurrentOp:
+        affinity = parse_optional_affinity(parser, "on")
+        operands, arguments, sizes = _parse_captures(parser)
+        result_types, result_sizes, tied = _parse_region_results(parser, operands, [a.type for a in arguments])
+        body = parser.parse_region(arguments)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(
+            [parser.resolve_operand(o, a.type) for o, a in zip(operands, arguments)],
+            resolve_index_operands(parser, sizes),
+            result_types,
+            resolve_index_operands(parser, result_sizes),
+            body,
+            affinity,
+            tied,
+        )
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_affinity(printer, "on", self.affinity)
+        printer.print_string(" ")
+        _print_captures(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)
+        _print_region_results(printer, self.res, self.result_sizes, self.resource_operands, self.tied_operands)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=True)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), AsyncExecuteOp | AsyncConcurrentOp):
+            raise VerifyException("expects parent op to be one of 'stream.async.execute, stream.async.concurrent'")
+        self.verify_captures()
+        verify_value_sizes(self.res, self.result_sizes)
+        terminator = self.body.block.last_op
+        if not isinstance(terminator, YieldOp):
+            raise VerifyException("expected the region to end in stream.yield")
+        if [v.type for v in terminator.resource_operands] != [r.type for r in self.res]:
+            raise VerifyException("stream.yield types do not match the op's result types")
+        verify_tied_operands(self.tied_operands, len(self.res), len(self.resource_operands))
 
 
 @irdl_op_definition
@@ -2239,10 +2288,24 @@ class CmdDispatchOp(IRDLOperation):
 
 
 
+from mini_iree.dialects.stream_async_call import AsyncCallOp, AsyncFuncOp  # noqa: E402 - ops with a syntax of their own
+from mini_iree.dialects.stream_collective import AsyncCollectiveOp, CollectiveAttr  # noqa: E402
+from mini_iree.dialects.stream_async_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
+    AsyncCopyOp,
+    AsyncFillOp,
+    AsyncLoadOp,
+    AsyncSliceOp,
+    AsyncSplatOp,
+    AsyncStoreOp,
+    AsyncUpdateOp,
+)
 from mini_iree.dialects.stream_tensor_ops import (  # noqa: E402 - ops of this dialect with a syntax of their own
     TensorFillOp,
+    TensorLoadOp,
     TensorSliceOp,
     TensorSplatOp,
+    TensorStoreOp,
+    TensorTraceOp,
     TensorUpdateOp,
 )
 
@@ -2253,6 +2316,9 @@ Stream = Dialect(
         TensorFillOp,
         TensorSliceOp,
         TensorUpdateOp,
+        TensorLoadOp,
+        TensorStoreOp,
+        TensorTraceOp,
         ExecutableOp,
         ExecutableExportOp,
         ReturnOp,
@@ -2268,12 +2334,23 @@ Stream = Dialect(
         AsyncTransferOp,
         AsyncCastOp,
         AsyncCloneOp,
+        AsyncSplatOp,
+        AsyncSliceOp,
+        AsyncFillOp,
+        AsyncUpdateOp,
+        AsyncCopyOp,
+        AsyncLoadOp,
+        AsyncStoreOp,
+        AsyncFuncOp,
+        AsyncCallOp,
+        AsyncCollectiveOp,
         AsyncAllocaOp,
         TensorEmptyOp,
         AsyncConstantOp,
         ResourceSizeOp,
         YieldOp,
         AsyncExecuteOp,
+        AsyncConcurrentOp,
         TimepointAwaitOp,
         TimepointJoinOp,
         ResourceAllocaOp,
@@ -2283,5 +2360,5 @@ Stream = Dialect(
         CmdExecuteOp,
         CmdDispatchOp,
     ],
-    [ResourceType, BindingType, TimepointType],
+    [ResourceType, BindingType, TimepointType, ChannelType, CollectiveAttr],
 )

@@ -1,4 +1,6 @@
-"""The stream tensor ops that fill, slice and update resources: `splat`, `fill`, `slice`, `update`.
+"""The stream tensor ops that fill, slice and update resources: `splat`, `fill`, `slice`, `update`,
+read or write one element of a staging resource (`load`, `store`), and print
+staging resources at runtime (`trace`).
 
 Part of the `stream` dialect (`dialects/stream.py` lists them); kept here because they
 share a syntax of their own: a resource seen as a tensor type with its dynamic sizes,
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -30,9 +32,10 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
 
-from mini_iree.dialects.utils import count_dynamic
+from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
 
 _AFFINITY = "(`on` `(` $affinity^ `)`)?"
 
@@ -66,13 +69,14 @@ def _parse_size(parser: Parser) -> SSAValue:
     return parser.resolve_operand(size, IndexType())
 
 
-def _parse_tied_target(parser: Parser, target: UnresolvedOperand) -> tuple[Attribute, SSAValue]:
-    """IREE's custom<ShapedTiedResult>: `%target as !stream.resource<*>{%size}`."""
-    start = parser.pos
-    tied = parser.parse_unresolved_operand()
-    if tied.operand_name != target.operand_name or tied.index != target.index:
-        parser.raise_error("the result must be tied to the target operand", start, parser.pos)
-    parser.parse_keyword("as")
+def _parse_tied_target(parser: Parser) -> tuple[Attribute, SSAValue]:
+    """IREE's custom<ShapedTiedResult>: `%target as !stream.resource<*>{%size}`.
+
+    The result is always tied to the target; like IREE's parser, the name written
+    before `as` is not checked (and may be left out).
+    """
+    if parser.parse_optional_unresolved_operand() is not None:
+        parser.parse_keyword("as")
     type_ = parser.parse_type()
     return type_, _parse_size(parser)
 
@@ -213,7 +217,7 @@ class TensorFillOp(IRDLOperation):
         encoding = parser.parse_type()
         dims = _parse_dims(parser, encoding)
         parser.parse_keyword("in")
-        target_type, size = _parse_tied_target(parser, target)
+        target_type, size = _parse_tied_target(parser)
         index = IndexType()
         op = cls.create(
             operands=[
@@ -295,7 +299,7 @@ class TensorUpdateOp(IRDLOperation):
         target_encoding = parser.parse_type()
         target_dims = _parse_dims(parser, target_encoding)
         parser.parse_keyword("in")
-        target_type, target_size = _parse_tied_target(parser, target)
+        target_type, target_size = _parse_tied_target(parser)
         op = cls.create(
             operands=[
                 parser.resolve_operand(target, target_type),
@@ -335,6 +339,249 @@ class TensorUpdateOp(IRDLOperation):
         _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
         _print_tied(printer, self.target, self.target_size)
         _print_attributes(printer, self)
+
+
+def _verify_staging(value: SSAValue, index: int, constraint: str = "staging resource") -> None:
+    """IREE's Stream_StagingResource operand constraint (host-visible memory)."""
+    type_ = value.type
+    if getattr(type_, "name", None) != "stream.resource" or type_.lifetime.data != "staging":  # type: ignore[attr-defined]
+        raise VerifyException(f"operand #{index} must be {constraint}, but got '{type_}'")
+
+
+def _verify_indices(encoding: Attribute, indices: Sequence[SSAValue]) -> None:
+    if isinstance(encoding, TensorType) and len(indices) != encoding.get_num_dims():
+        raise VerifyException("indices rank mismatch")
+
+
+def _parse_optional_indices(parser: Parser) -> list[SSAValue]:
+    if parser.parse_optional_punctuation("[") is None:
+        return []
+    indices = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation("]")
+    return [parser.resolve_operand(i, IndexType()) for i in indices]
+
+
+def _print_optional_indices(printer: Printer, indices: Sequence[SSAValue]) -> None:
+    if indices:
+        printer.print_string("[")
+        printer.print_list(indices, printer.print_operand)
+        printer.print_string("]")
+
+
+@irdl_op_definition
+class TensorLoadOp(IRDLOperation):
+    """Reads one element of a tensor held by a staging resource.
+
+        %0 = stream.tensor.load %r[%c0] : tensor<?xf32>{%d} in !stream.resource<staging>{%size} -> f32
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorload-streamtensorloadop
+    """
+
+    name = "stream.tensor.load"
+
+    source = operand_def()
+    source_encoding = prop_def(TypeAttribute)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorLoadOp:
+        source = parser.parse_unresolved_operand()
+        indices = _parse_optional_indices(parser)
+        parser.parse_punctuation(":")
+        encoding = parser.parse_type()
+        dims = _parse_dims(parser, encoding)
+        parser.parse_keyword("in")
+        source_type = parser.parse_type()
+        size = _parse_size(parser)
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls.create(
+            operands=[parser.resolve_operand(source, source_type), *dims, size, *indices],
+            result_types=[result_type],
+            properties={"source_encoding": encoding},
+        )
+        op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(indices))
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        _print_optional_indices(printer, self.indices)
+        printer.print_string(" : ")
+        _print_encoded(printer, self.source_encoding, self.source_encoding_dims)
+        printer.print_string(" in ")
+        printer.print_attribute(self.source.type)
+        printer.print_string("{")
+        printer.print_operand(self.source_size)
+        printer.print_string("} -> ")
+        printer.print_attribute(self.result.type)
+        _print_attributes(printer, self)
+
+    def verify_(self) -> None:
+        _verify_staging(self.source, 0)
+        verify_op_dynamic_dims([self.source_encoding], self.source_encoding_dims, set_name="type")
+        _verify_indices(self.source_encoding, self.indices)
+
+
+@irdl_op_definition
+class TensorStoreOp(IRDLOperation):
+    """Writes one element of a tensor held by a staging resource, in place.
+
+        %0 = stream.tensor.store %v, %r[%c0] : f32 -> tensor<?xf32>{%d} in %r as !stream.resource<staging>{%size}
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensorstore-streamtensorstoreop
+    """
+
+    name = "stream.tensor.store"
+
+    target = operand_def()
+    target_encoding = prop_def(TypeAttribute)
+    target_encoding_dims = var_operand_def(IndexType)
+    target_size = operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    value = operand_def()
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorStoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        indices = _parse_optional_indices(parser)
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        encoding = parser.parse_type()
+        dims = _parse_dims(parser, encoding)
+        parser.parse_keyword("in")
+        target_type, size = _parse_tied_target(parser)
+        op = cls.create(
+            operands=[
+                parser.resolve_operand(target, target_type),
+                *dims,
+                size,
+                *indices,
+                parser.resolve_operand(value, value_type),
+            ],
+            result_types=[target_type],
+            properties={"target_encoding": encoding},
+        )
+        op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(indices), 1)
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        _print_optional_indices(printer, self.indices)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" -> ")
+        _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
+        _print_tied(printer, self.target, self.target_size)
+        _print_attributes(printer, self)
+
+    def verify_(self) -> None:
+        _verify_staging(self.target, 0)
+        verify_op_dynamic_dims([self.target_encoding], self.target_encoding_dims, set_name="type")
+        _verify_indices(self.target_encoding, self.indices)
+
+
+@irdl_op_definition
+class TensorTraceOp(IRDLOperation):
+    """Prints the tensors held by staging resources at runtime, under a key.
+
+        stream.tensor.trace "key" = [
+          %0 : tensor<?x4xf32>{%d} in !stream.resource<staging>{%size}
+        ]
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamtensortrace-streamtensortraceop
+    """
+
+    name = "stream.tensor.trace"
+
+    key = prop_def(StringAttr)
+    resources = var_operand_def()
+    resource_sizes = var_operand_def(IndexType)
+    resource_encodings = prop_def(ArrayAttr)
+    resource_encoding_dims = var_operand_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(MemoryWriteEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorTraceOp:
+        key = parser.parse_str_literal()
+        parser.parse_punctuation("=")
+
+        def parse_entry() -> tuple[SSAValue, Attribute, list[SSAValue], SSAValue]:
+            # IREE's custom<EncodedResourceOperands>: `%r : tensor<...>{%dims} in type{%size}`.
+            operand = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            encoding = parser.parse_type()
+            dims = _parse_dims(parser, encoding)
+            parser.parse_keyword("in")
+            type_ = parser.parse_type()
+            return parser.resolve_operand(operand, type_), encoding, dims, _parse_size(parser)
+
+        entries = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_entry)
+        op = cls.create(
+            operands=[
+                *(e[0] for e in entries),
+                *(e[3] for e in entries),
+                *(d for e in entries for d in e[2]),
+            ],
+            properties={"key": StringAttr(key), "resource_encodings": ArrayAttr([e[1] for e in entries])},
+        )
+        op.properties["operandSegmentSizes"] = _segments(len(entries), len(entries), sum(len(e[2]) for e in entries))
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.key.data)
+        printer.print_string(" = [")
+        dims = list(self.resource_encoding_dims)
+        entries = list(zip(self.resources, self.resource_sizes, self.resource_encodings.data))
+        with printer.indented():
+            for i, (resource, size, encoding) in enumerate(entries):
+                printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+                printer.print_operand(resource)
+                printer.print_string(" : ")
+                count = count_dynamic(encoding) if isinstance(encoding, TensorType) else 0
+                _print_encoded(printer, encoding, dims[:count])
+                dims = dims[count:]
+                printer.print_string(" in ")
+                printer.print_attribute(resource.type)
+                printer.print_string("{")
+                printer.print_operand(size)
+                printer.print_string("}")
+                if i + 1 < len(entries):
+                    printer.print_string(",")
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("]")
+        _print_attributes(printer, self)
+
+    def verify_(self) -> None:
+        encodings = self.resource_encodings.data
+        if not (len(self.resources) == len(encodings) == len(self.resource_sizes)):
+            raise VerifyException(
+                "each resource needs a matching resource encoding and size (array length mismatch)"
+            )
+        verify_op_dynamic_dims(list(encodings), self.resource_encoding_dims, set_name="type")
+        # ODS numbers operand groups: the resources are group #0, checked as one variadic.
+        for resource in self.resources:
+            _verify_staging(resource, 0, "variadic of staging resource")
 
 
 def _segments(*sizes: int):

@@ -568,3 +568,171 @@ def _cmd_dispatch_plan(interpreter: Interpreter, op: stream.CmdDispatchOp) -> tu
 
 
 FUNCTIONS = (StreamFunctions, StreamSchedulingFunctions)
+
+
+# ---------------------------------------------------------------------------
+# Byte-range async ops (what iree-stream-encode-host-tensors lowers tensor
+# splats, fills, slices and updates to)
+# ---------------------------------------------------------------------------
+
+
+def _pattern_bytes(op: Operation, value: Any, type_: Attribute) -> np.ndarray:
+    """The little-endian bytes of a splat/fill pattern (an i8/i16/i32/i64)."""
+    from xdsl.dialects.builtin import IntegerType
+
+    if not isinstance(type_, IntegerType) or type_.width.data not in (8, 16, 32, 64):
+        raise InterpreterError(op, f"cannot fill with a pattern of type {type_}")
+    bits = type_.width.data
+    scalar = np.asarray(value)
+    if scalar.size != 1:
+        raise InterpreterError(op, f"a fill pattern must be one value, got {scalar.size}")
+    # A scalar may come as a one-element array (arith.bitcast's result, for one).
+    return np.array([int(scalar.reshape(-1)[0]) & ((1 << bits) - 1)], dtype=f"<u{bits // 8}").view(np.uint8)
+
+
+def _fill_bytes(op: Operation, target: np.ndarray, pattern: np.ndarray) -> None:
+    """Repeats ``pattern`` over ``target``, whose length must be a whole number of patterns (as HAL fills)."""
+    if target.size % pattern.size:
+        raise InterpreterError(op, f"a fill of {target.size} bytes is not a whole number of {pattern.size}-byte patterns")
+    target.reshape(-1, pattern.size)[...] = pattern
+
+
+def _byte_range(op: Operation, resource: np.ndarray, offset: int, end: int) -> slice:
+    if offset < 0 or offset > end or end > resource.size:
+        raise InterpreterError(op, f"range [{offset}, {end}) is outside a {resource.size}-byte resource")
+    return slice(offset, end)
+
+
+def _copy_of(op: Operation, resource: Any, size: int) -> np.ndarray:
+    """A new resource of ``size`` bytes holding ``resource``'s bytes (SSA values never change in place)."""
+    if not isinstance(resource, np.ndarray) or resource.dtype != np.uint8:
+        raise InterpreterError(op, f"expected a resource, got {type(resource).__name__}")
+    if resource.size < size:
+        raise InterpreterError(op, f"a {resource.size}-byte resource is smaller than its stated size {size}")
+    result = _new_resource(op, size)
+    result[:] = resource[:size]
+    return result
+
+
+@register_impls
+class StreamAsyncRangeFunctions(InterpreterFunctions):
+    """``stream.async.splat`` / ``fill`` / ``slice`` / ``update`` / ``copy`` on byte ranges of resources."""
+
+    @impl(stream.AsyncSplatOp)
+    def run_async_splat(self, interpreter: Interpreter, op: stream.AsyncSplatOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        result = _new_resource(op, int(values[op.result_size]))
+        _fill_bytes(op, result, _pattern_bytes(op, values[op.value], op.value.type))
+        return (result,)
+
+    @impl(stream.AsyncFillOp)
+    def run_async_fill(self, interpreter: Interpreter, op: stream.AsyncFillOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        result = _copy_of(op, values[op.target], int(values[op.target_size]))
+        offset, end, length = (int(values[v]) for v in (op.target_offset, op.target_end, op.target_length))
+        if end - offset != length:
+            raise InterpreterError(op, f"fill range [{offset}, {end}) is not {length} bytes long")
+        region = result[_byte_range(op, result, offset, end)]
+        _fill_bytes(op, region, _pattern_bytes(op, values[op.value], op.value.type))
+        return (result,)
+
+    @impl(stream.AsyncSliceOp)
+    def run_async_slice(self, interpreter: Interpreter, op: stream.AsyncSliceOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        source = values[op.source]
+        offset, end = int(values[op.source_offset]), int(values[op.source_end])
+        size = int(values[op.result_size])
+        if end - offset != size:
+            raise InterpreterError(op, f"slice [{offset}, {end}) is not the {size}-byte result")
+        return (np.array(source[_byte_range(op, source, offset, end)], dtype=np.uint8, copy=True),)
+
+    @impl(stream.AsyncUpdateOp)
+    def run_async_update(self, interpreter: Interpreter, op: stream.AsyncUpdateOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        result = _copy_of(op, values[op.target], int(values[op.target_size]))
+        update = values[op.update]
+        offset, end = int(values[op.target_offset]), int(values[op.target_end])
+        size = int(values[op.update_size])
+        if end - offset != size or update.size < size:
+            raise InterpreterError(op, f"update range [{offset}, {end}) does not hold the {size}-byte update")
+        result[_byte_range(op, result, offset, end)] = update[:size]
+        return (result,)
+
+    @impl(stream.AsyncCopyOp)
+    def run_async_copy(self, interpreter: Interpreter, op: stream.AsyncCopyOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        result = _copy_of(op, values[op.target], int(values[op.target_size]))
+        source = values[op.source]
+        length = int(values[op.length])
+        target_range = _byte_range(op, result, int(values[op.target_offset]), int(values[op.target_end]))
+        source_range = _byte_range(op, source, int(values[op.source_offset]), int(values[op.source_end]))
+        if target_range.stop - target_range.start != length or source_range.stop - source_range.start != length:
+            raise InterpreterError(op, f"copy ranges are not {length} bytes long")
+        result[target_range] = source[source_range]
+        return (result,)
+
+
+
+@register_impls
+class StreamElementFunctions(InterpreterFunctions):
+    """``stream.tensor.load`` / ``store`` at tensor indices, ``stream.async.load`` / ``store`` at byte offsets."""
+
+    @impl(stream.TensorLoadOp)
+    def run_tensor_load(self, interpreter: Interpreter, op: stream.TensorLoadOp, args: tuple):
+        from mini_iree.compiler.interpreter.core import scalar_of
+
+        values = dict(zip(op.operands, args))
+        dims = [int(values[d]) for d in op.source_encoding_dims]
+        array = _load_array(op, values[op.source], op.source_encoding, dims)
+        index = tuple(int(values[i]) for i in op.indices)
+        return (scalar_of(array[index], op.result.type),)
+
+    @impl(stream.TensorStoreOp)
+    def run_tensor_store(self, interpreter: Interpreter, op: stream.TensorStoreOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        dims = [int(values[d]) for d in op.target_encoding_dims]
+        result = _copy_of(op, values[op.target], int(values[op.target_size]))
+        array = _load_array(op, result, op.target_encoding, dims)
+        array[tuple(int(values[i]) for i in op.indices)] = values[op.value]
+        return (result,)
+
+    @impl(stream.AsyncLoadOp)
+    def run_async_load(self, interpreter: Interpreter, op: stream.AsyncLoadOp, args: tuple):
+        from mini_iree.compiler.interpreter.core import scalar_of
+
+        values = dict(zip(op.operands, args))
+        source = values[op.source]
+        dtype = numpy_dtype(op.result.type)
+        offset = int(values[op.source_offset])
+        data = source[_byte_range(op, source, offset, offset + dtype.itemsize)]
+        return (scalar_of(data.view(dtype)[0], op.result.type),)
+
+    @impl(stream.AsyncStoreOp)
+    def run_async_store(self, interpreter: Interpreter, op: stream.AsyncStoreOp, args: tuple):
+        values = dict(zip(op.operands, args))
+        result = _copy_of(op, values[op.target], int(values[op.target_size]))
+        dtype = numpy_dtype(op.value.type)
+        offset = int(values[op.target_offset])
+        data = np.asarray(values[op.value]).astype(dtype).reshape(1).view(np.uint8)
+        result[_byte_range(op, result, offset, offset + dtype.itemsize)] = data
+        return (result,)
+
+
+    @impl(stream.TensorTraceOp)
+    def run_tensor_trace(self, interpreter: Interpreter, op: stream.TensorTraceOp, args: tuple):
+        # IREE prints the tensors at runtime; the results of the program do not change.
+        return ()
+
+
+
+@register_impls
+class StreamConcurrentFunctions(InterpreterFunctions):
+    """``stream.async.concurrent``: its region run in order (concurrency does not change results)."""
+
+    @impl(stream.AsyncConcurrentOp)
+    def run_async_concurrent(self, interpreter: Interpreter, op: stream.AsyncConcurrentOp, args: tuple):
+        captured = args[: len(op.resource_operands)]
+        return tuple(run_block(interpreter, op.body.block, captured))
+
+
+FUNCTIONS = (*FUNCTIONS, StreamAsyncRangeFunctions, StreamElementFunctions, StreamConcurrentFunctions)

@@ -27,6 +27,7 @@ knows about IR values.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, NoneAttr, TensorType
@@ -44,9 +45,11 @@ __all__ = [
     "StorageSizeError",
     "dense_storage_size",
     "is_unserialized",
+    "element_byte_offset_scale",
     "legal_storage_bit_width",
     "needs_sub_byte_packing",
     "packed_storage_size",
+    "set_packed_i1_storage",
     "tensor_storage_size",
 ]
 
@@ -146,8 +149,21 @@ def _rounded_byte_width(bits: int) -> int:
     return 1 << (nbytes - 1).bit_length()
 
 
+# IREE's `--iree-experimental-packed-i1-storage` (Sept 2025; gone by IREE 3.13): every
+# tensor is stored as if it had `#iree_encoding.packed_storage`, i1 packed eight to a byte.
+_PACKED_I1_STORAGE: ContextVar[bool] = ContextVar("mini_iree_packed_i1_storage", default=False)
+
+
+def set_packed_i1_storage(enabled: bool) -> None:
+    """Set `--iree-experimental-packed-i1-storage` for this run."""
+    _PACKED_I1_STORAGE.set(bool(enabled))
+
+
 def _has_packed_storage(tensor: TensorType) -> bool:
     from mini_iree.dialects import iree_encoding
+
+    if _PACKED_I1_STORAGE.get():
+        return True
 
     encoding = tensor.encoding
     if isinstance(encoding, iree_encoding.PackedStorageAttr):
@@ -175,6 +191,18 @@ def legal_storage_bit_width(tensor: TensorType) -> int:
     if not isinstance(tensor.element_type, IntegerType) or _packs_sub_byte(bits, _has_packed_storage(tensor)):
         return bits
     return _rounded_byte_width(bits) * 8
+
+
+def element_byte_offset_scale(tensor: TensorType) -> tuple[str, int]:
+    """How an element index becomes a byte offset (`calculateStorageElementOffsetInBytes`).
+
+    `("divui", n)` when `n` elements share a byte (i4: 2, i1 with packed_storage: 8),
+    else `("muli", n)` for `n` bytes an element (i1 and i3 are widened to one byte).
+    """
+    bits = legal_storage_bit_width(tensor)
+    if _packs_sub_byte(bits, _has_packed_storage(tensor)):
+        return "divui", 8 // bits
+    return "muli", _rounded_byte_width(bits)
 
 
 # ---------------------------------------------------------------------------
@@ -217,7 +245,7 @@ def dense_storage_size(b: SizeBuilder, tensor: TensorType, nsw: bool = False) ->
         value = b.muli(value, dynamic_dim(index), nsw and packed)
     if packs:
         if not packed and all(extent is not None for extent in shape) and (static_count * bits) % 8 != 0:
-            raise StorageSizeError(f"{tensor} does not have integral number of total bytes")
+            raise StorageSizeError(f"'{tensor}' does not have integral number of total bytes")
         value = b.ceildivui(value, Const(8 // bits))
     return value
 

@@ -143,6 +143,7 @@ class MiniIREEOptMain:
         self.statistics: list = []
         _apply_run_era(self.args.iree_era)
         _apply_cpu_options(self.args)
+        _apply_storage_options(self.args)
         self.setup_pipeline()
 
     # -- registration ------------------------------------------------------
@@ -718,6 +719,12 @@ def register_arguments(parser: argparse.ArgumentParser, passes: list[str], pipel
         help="the vscale host code sizes scalable layouts with, and the interpreter runs vector.vscale as "
         "(default: unset; the interpreter then takes 1)",
     )
+    parser.add_argument(
+        "--iree-experimental-packed-i1-storage",
+        action="store_true",
+        help="store every i1 tensor packed eight to a byte, as if it had #iree_encoding.packed_storage "
+        "(IREE's flag of September 2025, gone by 3.13)",
+    )
     parser.add_argument("--version", action=VersionAction, version_format=version_format)
 
 
@@ -727,6 +734,15 @@ def _apply_cpu_options(args: argparse.Namespace) -> None:
 
     set_scalable_vectorization(args.iree_llvmcpu_enable_scalable_vectorization)
     set_vscale_value(args.iree_experimental_vscale_value)
+
+
+def _apply_storage_options(args: argparse.Namespace) -> None:
+    """`--iree-experimental-packed-i1-storage`, set on every run like the era (the storage
+    module is imported only when the flag is given or something has already loaded it)."""
+    if args.iree_experimental_packed_i1_storage or "mini_iree.compiler.layout.storage" in sys.modules:
+        from mini_iree.compiler.layout.storage import set_packed_i1_storage
+
+        set_packed_i1_storage(args.iree_experimental_packed_i1_storage)
 
 
 def _apply_run_era(name: str) -> None:

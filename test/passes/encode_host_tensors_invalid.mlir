@@ -43,3 +43,21 @@ util.func public @elided_sub_byte_constant() -> !stream.resource<constant> {
   %cst = stream.tensor.constant : tensor<4xi1> in !stream.resource<constant> = dense_resource<__elided__> : tensor<4xi1>
   util.return %cst : !stream.resource<constant>
 }
+
+// -----
+
+// A splat pattern must be whole bytes; an i3 is not packed (not a power of two) and not a byte.
+util.func public @splat_i3(%v: i3, %size: index) -> !stream.resource<*> {
+  // expected-error @+1 {{'stream.tensor.splat' op has unsupported pattern type 'i3' with too large/non-byte-aligned bit width; a new builtin is required}}
+  %0 = stream.tensor.splat %v : i3 -> tensor<8xi3> in !stream.resource<*>{%size}
+  util.return %0 : !stream.resource<*>
+}
+
+// -----
+
+// Sub-byte elements packed two to a byte leave half a byte over: no whole byte count.
+util.func public @sizeof_odd_i4() -> index {
+  // expected-error @+1 {{'stream.tensor.sizeof' op failed to calculate total byte count: 'tensor<11xi4>' does not have integral number of total bytes}}
+  %0 = stream.tensor.sizeof tensor<11xi4> : index
+  util.return %0 : index
+}

@@ -28,3 +28,15 @@ util.func public @whole_fill(%r: !stream.resource<*>, %f: f32, %size: index) -> 
   %0 = stream.tensor.fill %f, %r : f32 -> tensor<4xf32> in %r as !stream.resource<*>{%size}
   util.return %0 : !stream.resource<*>
 }
+
+// -----
+
+// CHECK-LABEL: util.func public @trace(
+// CHECK:         stream.tensor.trace "FOO" = [
+// CHECK-NEXT:      %arg0 : tensor<5xf32> in !stream.resource<staging>{%arg1},
+// CHECK-NEXT:      %arg2 : tensor<?x3x?xi32>{%arg3, %arg4} in !stream.resource<staging>{%arg1}
+// CHECK-NEXT:    ]
+util.func public @trace(%a: !stream.resource<staging>, %size: index, %b: !stream.resource<staging>, %d0: index, %d2: index) {
+  stream.tensor.trace "FOO" = [%a : tensor<5xf32> in !stream.resource<staging>{%size}, %b : tensor<?x3x?xi32>{%d0, %d2} in !stream.resource<staging>{%size}]
+  util.return
+}

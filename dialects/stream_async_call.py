@@ -1,0 +1,357 @@
+"""Stream async functions and their calls: `stream.async.func`, `stream.async.call`.
+
+Part of the `stream` dialect (`dialects/stream.py` lists them). An async function
+takes and returns resources (with their sizes as separate `index` arguments); a
+result may be tied to an argument, updated in place (`-> %arg0`). A call passes
+each resource as a byte range, as `stream.async.dispatch` does:
+
+    stream.async.func private @extern(%arg0: !stream.resource<*>, %arg1: index) -> %arg0
+    %r = stream.async.call @extern(%0[%c0 to %n for %n], %n) : (!stream.resource<*>{%n}, index) -> %0{%n}
+
+A function may take resources of any lifetime (`*`); a call to it may pass any.
+
+https://iree.dev/reference/mlir-dialects/Stream/#streamasyncfunc-streamasyncfuncop
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mini_iree.dialects.flow import (
+    UNTIED_INDEX,
+    parse_shaped_function_type,
+    print_shaped_function_type,
+    resolve_index_operands,
+    tied_operand_index,
+    tied_operands_attr,
+    verify_tied_operands,
+)
+from mini_iree.dialects.stream_types import Lifetime, ResourceType
+from mini_iree.dialects.symbols import lookup_symbol
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FlatSymbolRefAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+
+@irdl_op_definition
+class AsyncFuncOp(IRDLOperation):
+    """A function on resources, usually a declaration: `stream.async.func private @f(%arg0: ...) -> %arg0`.
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasyncfunc-streamasyncfuncop
+    """
+
+    name = "stream.async.func"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    sym_visibility = opt_prop_def(StringAttr)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def()
+
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncFuncOp:
+        # IREE's custom<SymbolVisibility> $sym_name custom<ShapedFunctionSignature>.
+        visibility = parser.parse_optional_visibility_keyword()
+        name = parser.parse_symbol_name()
+        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+        arg_types = [a.type for a in args]
+        result_types: list[Attribute] = []
+        tied: list[int] = []
+
+        def parse_result() -> None:
+            # `type`, or `%argN` (tied, same type) / `%argN as type`.
+            start = parser.pos
+            ref = parser.parse_optional_unresolved_operand()
+            if ref is None:
+                result_types.append(parser.parse_type())
+                tied.append(UNTIED_INDEX)
+                return
+            names = [a.name.text for a in args]
+            if ref.span.text not in names:
+                parser.raise_error(f"tied operand not found for result reference {ref.span.text}", start, parser.pos)
+            index = names.index(ref.span.text)
+            tied.append(index)
+            result_types.append(parser.parse_type() if parser.parse_optional_keyword("as") else arg_types[index])
+
+        if parser.parse_optional_punctuation("->") is not None:
+            if parser.parse_optional_punctuation("(") is not None:
+                if parser.parse_optional_punctuation(")") is None:
+                    parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_result)
+                    parser.parse_punctuation(")")
+            else:
+                parse_result()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        region = parser.parse_optional_region(args)
+        op = cls.create(
+            properties={
+                "sym_name": name,
+                "function_type": FunctionType.from_lists(arg_types, result_types),
+                **({"sym_visibility": visibility} if visibility is not None else {}),
+                **(
+                    {"tied_operands": tied_operands_attr(tied)}
+                    if any(t != UNTIED_INDEX for t in tied)
+                    else {}
+                ),
+            },
+            regions=[region if region is not None else Region()],
+        )
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility is not None:
+            printer.print_string(f" {self.sym_visibility.data}")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        inputs = self.function_type.inputs.data
+        results = self.function_type.outputs.data
+        entry = self.body.blocks.first
+        printer.print_string("(")
+        for i, type_ in enumerate(inputs):
+            if i:
+                printer.print_string(", ")
+            if entry is not None:
+                printer.print_ssa_value(entry.args[i])
+            else:
+                printer.print_string(f"%arg{i}")
+            printer.print_string(": ")
+            printer.print_attribute(type_)
+        printer.print_string(")")
+        if results:
+            printer.print_string(" -> ")
+            if len(results) > 1:
+                printer.print_string("(")
+            for i, type_ in enumerate(results):
+                if i:
+                    printer.print_string(", ")
+                tied = tied_operand_index(self.tied_operands, i)
+                if tied == UNTIED_INDEX:
+                    printer.print_attribute(type_)
+                    continue
+                if entry is not None:
+                    printer.print_ssa_value(entry.args[tied])
+                else:
+                    printer.print_string(f"%arg{tied}")
+                if type_ != inputs[tied]:
+                    printer.print_string(" as ")
+                    printer.print_attribute(type_)
+            if len(results) > 1:
+                printer.print_string(")")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        if self.body.blocks:
+            printer.print_string(" ")
+            printer.print_region(self.body, print_entry_block_args=False)
+
+    def verify_(self) -> None:
+        verify_tied_operands(
+            self.tied_operands, len(self.function_type.outputs.data), len(self.function_type.inputs.data)
+        )
+
+
+def _compatible(callee: Attribute, call: Attribute) -> bool:
+    """A callee type of lifetime `*` takes a resource of any lifetime."""
+    if callee == call:
+        return True
+    return (
+        isinstance(callee, ResourceType)
+        and isinstance(call, ResourceType)
+        and callee.lifetime.data == Lifetime.UNKNOWN
+    )
+
+
+@irdl_op_definition
+class AsyncCallOp(IRDLOperation):
+    """Calls a `stream.async.func`, passing each resource as a byte range.
+
+    https://iree.dev/reference/mlir-dialects/Stream/#streamasynccall-streamasynccallop
+    """
+
+    name = "stream.async.call"
+
+    callee = prop_def(FlatSymbolRefAttr)
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    resource_operand_offsets = var_operand_def(IndexType)
+    resource_operand_ends = var_operand_def(IndexType)
+    resource_operand_lengths = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(Attribute)
+    res = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        operands: Sequence[SSAValue | Operation],
+        operand_sizes: Sequence[SSAValue | Operation],
+        offsets: Sequence[SSAValue | Operation],
+        ends: Sequence[SSAValue | Operation],
+        lengths: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        result_sizes: Sequence[SSAValue | Operation],
+        tied_operands: Sequence[int] = (),
+        affinity: Attribute | None = None,
+    ):
+        super().__init__(
+            operands=[operands, operand_sizes, offsets, ends, lengths, result_sizes],
+            result_types=[result_types],
+            properties={
+                "callee": SymbolRefAttr(callee) if isinstance(callee, str) else callee,
+                "tied_operands": tied_operands_attr(tied_operands),
+                "affinity": affinity,
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncCallOp:
+        affinity = None
+        if parser.parse_optional_keyword("on") is not None:
+            parser.parse_punctuation("(")
+            affinity = parser.parse_attribute()
+            parser.parse_punctuation(")")
+        callee = parser.parse_symbol_name()
+        operands: list[UnresolvedOperand] = []
+        offsets: list[UnresolvedOperand] = []
+        ends: list[UnresolvedOperand] = []
+        lengths: list[UnresolvedOperand] = []
+
+        def parse_operand() -> None:
+            # IREE's custom<DispatchOperands>: `%r[%offset to %end for %length]` or `%v`.
+            operands.append(parser.parse_unresolved_operand())
+            if parser.parse_optional_punctuation("[") is None:
+                return
+            offsets.append(parser.parse_unresolved_operand())
+            parser.parse_keyword("to")
+            ends.append(parser.parse_unresolved_operand())
+            parser.parse_keyword("for")
+            lengths.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation("]")
+
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        operand_types, sizes, result_types, result_sizes, tied = parse_shaped_function_type(parser, operands)
+        if len(operand_types) != len(operands):
+            parser.raise_error(f"expected {len(operands)} operand types but got {len(operand_types)}", pos, parser.pos)
+        op = cls(
+            SymbolRefAttr(callee),
+            [parser.resolve_operand(o, t) for o, t in zip(operands, operand_types)],
+            resolve_index_operands(parser, sizes),
+            resolve_index_operands(parser, offsets),
+            resolve_index_operands(parser, ends),
+            resolve_index_operands(parser, lengths),
+            result_types,
+            resolve_index_operands(parser, result_sizes),
+            tied,
+            affinity,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.affinity is not None:
+            printer.print_string(" on(")
+            printer.print_attribute(self.affinity)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.callee.string_value())
+        printer.print_string("(")
+        ranges = iter(zip(self.resource_operand_offsets, self.resource_operand_ends, self.resource_operand_lengths))
+        for i, operand in enumerate(self.resource_operands):
+            if i:
+                printer.print_string(", ")
+            printer.print_operand(operand)
+            if isinstance(operand.type, ResourceType):
+                offset, end, length = next(ranges)
+                printer.print_string("[")
+                printer.print_operand(offset)
+                printer.print_string(" to ")
+                printer.print_operand(end)
+                printer.print_string(" for ")
+                printer.print_operand(length)
+                printer.print_string("]")
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        print_shaped_function_type(
+            printer,
+            self.resource_operands,
+            self.resource_operand_sizes,
+            self.result_types,
+            self.result_sizes,
+            self.tied_operands,
+        )
+
+    def verify_(self) -> None:
+        from mini_iree.dialects.stream import verify_value_sizes
+
+        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
+        verify_value_sizes(self.results, self.result_sizes)
+        required = sum(1 for v in self.resource_operands if isinstance(v.type, ResourceType))
+        present = len(self.resource_operand_offsets)
+        if len(self.resource_operand_ends) != present or len(self.resource_operand_lengths) != present:
+            raise VerifyException("mismatch on resource range offsets/ends/lengths; counts must match")
+        if present != required:
+            raise VerifyException(f"expects {required} resource range operand sets but {present} are present")
+        if any(not isinstance(t, ResourceType) for t in self.result_types):
+            raise VerifyException("non-resource return values are not yet supported on async calls")
+        verify_tied_operands(self.tied_operands, len(self.results), len(self.resource_operands))
+        self._verify_callee()
+
+    def _verify_callee(self) -> None:
+        """IREE's verifySymbolUses: the callee is a `stream.async.func` of a compatible type."""
+        try:
+            callee = lookup_symbol(self, self.callee)
+        except ValueError:  # not inside a symbol table: nothing to check against
+            return
+        if not isinstance(callee, AsyncFuncOp):
+            raise VerifyException(f"undefined external call: {self.callee.string_value()}")
+        call_type = FunctionType.from_lists([v.type for v in self.resource_operands], list(self.result_types))
+        callee_type = callee.function_type
+        if len(callee_type.inputs.data) != len(call_type.inputs.data) or len(callee_type.outputs.data) != len(
+            call_type.outputs.data
+        ):
+            raise VerifyException(f"function type mismatch; expected '{call_type}' but callee is '{callee_type}'")
+        for callee_arg, call_arg in zip(callee_type.inputs.data, call_type.inputs.data):
+            if not _compatible(callee_arg, call_arg):
+                raise VerifyException(
+                    f"function argument type mismatch; expected '{call_arg}' but callee provides '{callee_arg}'"
+                )
+        for callee_result, call_result in zip(callee_type.outputs.data, call_type.outputs.data):
+            if not _compatible(callee_result, call_result):
+                raise VerifyException(
+                    f"function result type mismatch; expected '{call_result}' but callee provides '{callee_result}'"
+                )
