@@ -881,6 +881,106 @@ class TensorDispatchOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
+@dataclass
+class RangedOperands:
+    """IREE's `custom<DispatchOperands>` and the shaped function type after it, as parsed.
+
+    `(%r[%offset to %end for %length], %v) {attrs} : (!stream.resource<*>{%size}, index) -> ...`:
+    each resource operand carries the byte range the callee uses; other operands are plain.
+    `stream.async.dispatch` and `stream.async.call` share this syntax and its checks.
+    """
+
+    operands: list[SSAValue]
+    sizes: list[SSAValue]
+    offsets: list[SSAValue]
+    ends: list[SSAValue]
+    lengths: list[SSAValue]
+    result_types: list[Attribute]
+    result_sizes: list[SSAValue]
+    tied: list[int]
+    attributes: dict[str, Attribute]
+
+
+def parse_ranged_operands(parser: Parser) -> RangedOperands:
+    operands: list[UnresolvedOperand] = []
+    offsets: list[UnresolvedOperand] = []
+    ends: list[UnresolvedOperand] = []
+    lengths: list[UnresolvedOperand] = []
+
+    def parse_operand() -> None:
+        operands.append(parser.parse_unresolved_operand())
+        if parser.parse_optional_punctuation("[") is None:
+            return
+        offsets.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("to")
+        ends.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("for")
+        lengths.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation("]")
+
+    parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_operand)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    operand_types, sizes, result_types, result_sizes, tied = parse_shaped_function_type(parser, operands)
+    if len(operand_types) != len(operands):
+        parser.raise_error(f"expected {len(operands)} operand types but got {len(operand_types)}", pos, parser.pos)
+    return RangedOperands(
+        [parser.resolve_operand(o, t) for o, t in zip(operands, operand_types)],
+        resolve_index_operands(parser, sizes),
+        resolve_index_operands(parser, offsets),
+        resolve_index_operands(parser, ends),
+        resolve_index_operands(parser, lengths),
+        list(result_types),
+        resolve_index_operands(parser, result_sizes),
+        list(tied),
+        dict(attrs),
+    )
+
+
+def print_ranged_operands(printer: Printer, op: Operation) -> None:
+    """`(%r[%offset to %end for %length], %v) {attrs} : (types) -> results` of a dispatch or a call."""
+    ranges = iter(zip(op.resource_operand_offsets, op.resource_operand_ends, op.resource_operand_lengths))  # type: ignore[attr-defined]
+    printer.print_string("(")
+    for i, operand in enumerate(op.resource_operands):  # type: ignore[attr-defined]
+        if i:
+            printer.print_string(", ")
+        printer.print_operand(operand)
+        if isinstance(operand.type, ResourceType):
+            offset, end, length = next(ranges)
+            printer.print_string("[")
+            printer.print_operand(offset)
+            printer.print_string(" to ")
+            printer.print_operand(end)
+            printer.print_string(" for ")
+            printer.print_operand(length)
+            printer.print_string("]")
+    printer.print_string(")")
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    print_shaped_function_type(
+        printer,
+        op.resource_operands,  # type: ignore[attr-defined]
+        op.resource_operand_sizes,  # type: ignore[attr-defined]
+        op.result_types,
+        op.result_sizes,  # type: ignore[attr-defined]
+        op.tied_operands,  # type: ignore[attr-defined]
+    )
+
+
+def verify_ranged_operands(op: Operation) -> None:
+    """Sizes for every resource operand and result, and one byte range per resource operand."""
+    operands = op.resource_operands  # type: ignore[attr-defined]
+    verify_value_sizes(operands, op.resource_operand_sizes)  # type: ignore[attr-defined]
+    verify_value_sizes(op.results, op.result_sizes)  # type: ignore[attr-defined]
+    required = sum(1 for v in operands if isinstance(v.type, ResourceType))
+    present = len(op.resource_operand_offsets)  # type: ignore[attr-defined]
+    if len(op.resource_operand_ends) != present or len(op.resource_operand_lengths) != present:  # type: ignore[attr-defined]
+        raise VerifyException("mismatch on resource range offsets/ends/lengths; counts must match")
+    if present != required:
+        raise VerifyException(f"expects {required} resource range operand sets but {present} are present")
+
+
 @irdl_op_definition
 class AsyncDispatchOp(IRDLOperation):
     """Dispatches an export on resources (async phase of a dispatch).
@@ -950,85 +1050,31 @@ class AsyncDispatchOp(IRDLOperation):
         affinity = parse_optional_affinity(parser, "on")
         entry_points = parse_dispatch_entry_points(parser)
         workload = parse_optional_workload(parser)
-        operands: list[UnresolvedOperand] = []
-        offsets: list[UnresolvedOperand] = []
-        ends: list[UnresolvedOperand] = []
-        lengths: list[UnresolvedOperand] = []
-
-        def parse_operand() -> None:
-            operands.append(parser.parse_unresolved_operand())
-            if parser.parse_optional_punctuation("[") is None:
-                return
-            offsets.append(parser.parse_unresolved_operand())
-            parser.parse_keyword("to")
-            ends.append(parser.parse_unresolved_operand())
-            parser.parse_keyword("for")
-            lengths.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("]")
-
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        operand_types, sizes, result_types, result_sizes, tied = parse_shaped_function_type(parser, operands)
-        if len(operand_types) != len(operands):
-            parser.raise_error(f"expected {len(operands)} operand types but got {len(operand_types)}", pos, parser.pos)
+        ranged = parse_ranged_operands(parser)
         op = cls(
             list(entry_points.data),
             workload,
-            [parser.resolve_operand(o, t) for o, t in zip(operands, operand_types)],
-            resolve_index_operands(parser, sizes),
-            resolve_index_operands(parser, offsets),
-            resolve_index_operands(parser, ends),
-            resolve_index_operands(parser, lengths),
-            result_types,
-            resolve_index_operands(parser, result_sizes),
-            tied,
+            ranged.operands,
+            ranged.sizes,
+            ranged.offsets,
+            ranged.ends,
+            ranged.lengths,
+            ranged.result_types,
+            ranged.result_sizes,
+            ranged.tied,
             affinity,
         )
-        op.attributes |= attrs
+        op.attributes |= ranged.attributes
         return op
 
     def print(self, printer: Printer) -> None:
         print_optional_affinity(printer, "on", self.affinity)
         print_dispatch_entry_points(printer, self.entry_points)
         print_workload(printer, self.workload)
-        printer.print_string("(")
-        ranges = iter(zip(self.resource_operand_offsets, self.resource_operand_ends, self.resource_operand_lengths))
-        for i, operand in enumerate(self.resource_operands):
-            if i:
-                printer.print_string(", ")
-            printer.print_operand(operand)
-            if isinstance(operand.type, ResourceType):
-                offset, end, length = next(ranges)
-                printer.print_string("[")
-                printer.print_operand(offset)
-                printer.print_string(" to ")
-                printer.print_operand(end)
-                printer.print_string(" for ")
-                printer.print_operand(length)
-                printer.print_string("]")
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        print_shaped_function_type(
-            printer,
-            self.resource_operands,
-            self.resource_operand_sizes,
-            self.result_types,
-            self.result_sizes,
-            self.tied_operands,
-        )
+        print_ranged_operands(printer, self)
 
     def verify_(self) -> None:
-        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
-        verify_value_sizes(self.results, self.result_sizes)
-        required = sum(1 for v in self.resource_operands if isinstance(v.type, ResourceType))
-        present = len(self.resource_operand_offsets)
-        if len(self.resource_operand_ends) != present or len(self.resource_operand_lengths) != present:
-            raise VerifyException("mismatch on resource range offsets/ends/lengths; counts must match")
-        if present != required:
-            raise VerifyException(f"expects {required} resource range operand sets but {present} are present")
+        verify_ranged_operands(self)
         verify_tied_operands(self.tied_operands, len(self.results), len(self.resource_operands))
         verify_dispatch_symbol_uses(self, self.entry_points, self.workload, ExecutableExportOp.name)
 

@@ -19,9 +19,6 @@ from collections.abc import Sequence
 
 from mini_iree.dialects.flow import (
     UNTIED_INDEX,
-    parse_shaped_function_type,
-    print_shaped_function_type,
-    resolve_index_operands,
     tied_operand_index,
     tied_operands_attr,
     verify_tied_operands,
@@ -51,7 +48,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
@@ -242,43 +239,22 @@ class AsyncCallOp(IRDLOperation):
             affinity = parser.parse_attribute()
             parser.parse_punctuation(")")
         callee = parser.parse_symbol_name()
-        operands: list[UnresolvedOperand] = []
-        offsets: list[UnresolvedOperand] = []
-        ends: list[UnresolvedOperand] = []
-        lengths: list[UnresolvedOperand] = []
+        from mini_iree.dialects.stream import parse_ranged_operands
 
-        def parse_operand() -> None:
-            # IREE's custom<DispatchOperands>: `%r[%offset to %end for %length]` or `%v`.
-            operands.append(parser.parse_unresolved_operand())
-            if parser.parse_optional_punctuation("[") is None:
-                return
-            offsets.append(parser.parse_unresolved_operand())
-            parser.parse_keyword("to")
-            ends.append(parser.parse_unresolved_operand())
-            parser.parse_keyword("for")
-            lengths.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation("]")
-
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        operand_types, sizes, result_types, result_sizes, tied = parse_shaped_function_type(parser, operands)
-        if len(operand_types) != len(operands):
-            parser.raise_error(f"expected {len(operands)} operand types but got {len(operand_types)}", pos, parser.pos)
+        ranged = parse_ranged_operands(parser)
         op = cls(
             SymbolRefAttr(callee),
-            [parser.resolve_operand(o, t) for o, t in zip(operands, operand_types)],
-            resolve_index_operands(parser, sizes),
-            resolve_index_operands(parser, offsets),
-            resolve_index_operands(parser, ends),
-            resolve_index_operands(parser, lengths),
-            result_types,
-            resolve_index_operands(parser, result_sizes),
-            tied,
+            ranged.operands,
+            ranged.sizes,
+            ranged.offsets,
+            ranged.ends,
+            ranged.lengths,
+            ranged.result_types,
+            ranged.result_sizes,
+            ranged.tied,
             affinity,
         )
-        op.attributes |= attrs
+        op.attributes |= ranged.attributes
         return op
 
     def print(self, printer: Printer) -> None:
@@ -288,44 +264,14 @@ class AsyncCallOp(IRDLOperation):
             printer.print_string(")")
         printer.print_string(" ")
         printer.print_symbol_name(self.callee.string_value())
-        printer.print_string("(")
-        ranges = iter(zip(self.resource_operand_offsets, self.resource_operand_ends, self.resource_operand_lengths))
-        for i, operand in enumerate(self.resource_operands):
-            if i:
-                printer.print_string(", ")
-            printer.print_operand(operand)
-            if isinstance(operand.type, ResourceType):
-                offset, end, length = next(ranges)
-                printer.print_string("[")
-                printer.print_operand(offset)
-                printer.print_string(" to ")
-                printer.print_operand(end)
-                printer.print_string(" for ")
-                printer.print_operand(length)
-                printer.print_string("]")
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        print_shaped_function_type(
-            printer,
-            self.resource_operands,
-            self.resource_operand_sizes,
-            self.result_types,
-            self.result_sizes,
-            self.tied_operands,
-        )
+        from mini_iree.dialects.stream import print_ranged_operands
+
+        print_ranged_operands(printer, self)
 
     def verify_(self) -> None:
-        from mini_iree.dialects.stream import verify_value_sizes
+        from mini_iree.dialects.stream import verify_ranged_operands
 
-        verify_value_sizes(self.resource_operands, self.resource_operand_sizes)
-        verify_value_sizes(self.results, self.result_sizes)
-        required = sum(1 for v in self.resource_operands if isinstance(v.type, ResourceType))
-        present = len(self.resource_operand_offsets)
-        if len(self.resource_operand_ends) != present or len(self.resource_operand_lengths) != present:
-            raise VerifyException("mismatch on resource range offsets/ends/lengths; counts must match")
-        if present != required:
-            raise VerifyException(f"expects {required} resource range operand sets but {present} are present")
+        verify_ranged_operands(self)
         if any(not isinstance(t, ResourceType) for t in self.result_types):
             raise VerifyException("non-resource return values are not yet supported on async calls")
         verify_tied_operands(self.tied_operands, len(self.results), len(self.resource_operands))
