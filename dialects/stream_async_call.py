@@ -17,14 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mini_iree.dialects.flow import (
-    UNTIED_INDEX,
-    tied_operand_index,
-    tied_operands_attr,
-    verify_tied_operands,
-)
-from mini_iree.dialects.stream_types import Lifetime, ResourceType
-from mini_iree.dialects.symbols import lookup_symbol
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -52,6 +44,15 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
+
+from mini_iree.dialects.flow import (
+    UNTIED_INDEX,
+    tied_operand_index,
+    tied_operands_attr,
+    verify_tied_operands,
+)
+from mini_iree.dialects.stream_types import Lifetime, ResourceType
+from mini_iree.dialects.symbols import lookup_symbol
 
 
 @irdl_op_definition

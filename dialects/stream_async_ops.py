@@ -14,7 +14,6 @@ https://iree.dev/reference/mlir-dialects/Stream/#streamasyncsplat-streamasyncspl
 
 from __future__ import annotations
 
-from mini_iree.dialects.stream_types import ResourceType, TimepointType
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
@@ -30,6 +29,18 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+from mini_iree.dialects.stream_types import ResourceType, TimepointType
+from mini_iree.dialects.stream_syntax import (
+    parse_affinity,
+    parse_attributes,
+    parse_shaped_tied_result,
+    parse_size,
+    print_affinity,
+    print_attributes,
+    print_sized,
+)
+
 
 _AFFINITY = "(`on` `(` $affinity^ `)`)?"
 
@@ -53,46 +64,8 @@ def _verify_same_type(a: SSAValue, b: SSAValue, names: str) -> None:
         raise VerifyException(f"failed to verify that all of {{{names}}} have same type")
 
 
-def _parse_affinity(parser: Parser) -> Attribute | None:
-    if parser.parse_optional_keyword("on") is None:
-        return None
-    parser.parse_punctuation("(")
-    affinity = parser.parse_attribute()
-    parser.parse_punctuation(")")
-    return affinity
-
-
-def _parse_size(parser: Parser) -> SSAValue:
-    parser.parse_punctuation("{")
-    size = parser.parse_unresolved_operand()
-    parser.parse_punctuation("}")
-    return parser.resolve_operand(size, IndexType())
-
-
 def _parse_index(parser: Parser) -> SSAValue:
     return parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
-
-
-def _parse_shaped_tied_result(parser: Parser) -> tuple[Attribute, SSAValue]:
-    """IREE's custom<ShapedTiedResult>: `[%target as] !stream.resource<*>{%size}` (the tie is to the target)."""
-    if parser.parse_optional_unresolved_operand() is not None:
-        parser.parse_keyword("as")
-    type_ = parser.parse_type()
-    return type_, _parse_size(parser)
-
-
-def _print_affinity(printer: Printer, affinity: Attribute | None) -> None:
-    if affinity is not None:
-        printer.print_string(" on(")
-        printer.print_attribute(affinity)
-        printer.print_string(")")
-
-
-def _print_sized(printer: Printer, value: SSAValue, size: SSAValue) -> None:
-    printer.print_attribute(value.type)
-    printer.print_string("{")
-    printer.print_operand(size)
-    printer.print_string("}")
 
 
 def _print_range(printer: Printer, resource: SSAValue, offset: SSAValue, end: SSAValue) -> None:
@@ -107,18 +80,7 @@ def _print_tied(printer: Printer, target: SSAValue, size: SSAValue) -> None:
     printer.print_string(" -> ")
     printer.print_operand(target)
     printer.print_string(" as ")
-    _print_sized(printer, target, size)
-
-
-def _parse_attributes(parser: Parser, op: Operation) -> None:
-    attrs = parser.parse_optional_attr_dict_with_keyword()
-    if attrs is not None:
-        op.attributes |= attrs.data
-
-
-def _print_attributes(printer: Printer, op: Operation) -> None:
-    if op.attributes:
-        printer.print_op_attributes(op.attributes, print_keyword=True)
+    print_sized(printer, target, size)
 
 
 @irdl_op_definition
@@ -247,7 +209,7 @@ class AsyncFillOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncFillOp:
-        affinity = _parse_affinity(parser)
+        affinity = parse_affinity(parser)
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         target = parser.parse_unresolved_operand()
@@ -261,7 +223,7 @@ class AsyncFillOp(IRDLOperation):
         parser.parse_punctuation(":")
         value_type = parser.parse_type()
         parser.parse_punctuation("->")
-        target_type, target_size = _parse_shaped_tied_result(parser)
+        target_type, target_size = parse_shaped_tied_result(parser)
         op = cls(
             target_type,
             parser.resolve_operand(target, target_type),
@@ -272,11 +234,11 @@ class AsyncFillOp(IRDLOperation):
             parser.resolve_operand(value, value_type),
             affinity,
         )
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_affinity(printer, self.affinity)
+        print_affinity(printer, self.affinity)
         printer.print_string(" ")
         printer.print_operand(self.value)
         printer.print_string(", ")
@@ -286,7 +248,7 @@ class AsyncFillOp(IRDLOperation):
         printer.print_string("] : ")
         printer.print_attribute(self.value.type)
         _print_tied(printer, self.target, self.target_size)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
     def verify_(self) -> None:
         _verify_same_type(self.target, self.result, "target, result")
@@ -332,7 +294,7 @@ class AsyncUpdateOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncUpdateOp:
-        affinity = _parse_affinity(parser)
+        affinity = parse_affinity(parser)
         update = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         target = parser.parse_unresolved_operand()
@@ -343,9 +305,9 @@ class AsyncUpdateOp(IRDLOperation):
         parser.parse_punctuation("]")
         parser.parse_punctuation(":")
         update_type = parser.parse_type()
-        update_size = _parse_size(parser)
+        update_size = parse_size(parser)
         parser.parse_punctuation("->")
-        target_type, target_size = _parse_shaped_tied_result(parser)
+        target_type, target_size = parse_shaped_tied_result(parser)
         op = cls(
             target_type,
             parser.resolve_operand(target, target_type),
@@ -356,19 +318,19 @@ class AsyncUpdateOp(IRDLOperation):
             update_size,
             affinity,
         )
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_affinity(printer, self.affinity)
+        print_affinity(printer, self.affinity)
         printer.print_string(" ")
         printer.print_operand(self.update)
         printer.print_string(", ")
         _print_range(printer, self.target, self.target_offset, self.target_end)
         printer.print_string("] : ")
-        _print_sized(printer, self.update, self.update_size)
+        print_sized(printer, self.update, self.update_size)
         _print_tied(printer, self.target, self.target_size)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
     def verify_(self) -> None:
         _verify_same_type(self.target, self.result, "target, result")
@@ -423,7 +385,7 @@ class AsyncCopyOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncCopyOp:
-        affinity = _parse_affinity(parser)
+        affinity = parse_affinity(parser)
 
         def parse_range() -> tuple[UnresolvedOperand, SSAValue, SSAValue]:
             resource = parser.parse_unresolved_operand()
@@ -441,9 +403,9 @@ class AsyncCopyOp(IRDLOperation):
         length = _parse_index(parser)
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
-        source_size = _parse_size(parser)
+        source_size = parse_size(parser)
         parser.parse_punctuation("->")
-        target_type, target_size = _parse_shaped_tied_result(parser)
+        target_type, target_size = parse_shaped_tied_result(parser)
         op = cls(
             target_type,
             parser.resolve_operand(target, target_type),
@@ -457,11 +419,11 @@ class AsyncCopyOp(IRDLOperation):
             length,
             affinity,
         )
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_affinity(printer, self.affinity)
+        print_affinity(printer, self.affinity)
         printer.print_string(" ")
         _print_range(printer, self.source, self.source_offset, self.source_end)
         printer.print_string("], ")
@@ -469,9 +431,9 @@ class AsyncCopyOp(IRDLOperation):
         printer.print_string("], ")
         printer.print_operand(self.length)
         printer.print_string(" : ")
-        _print_sized(printer, self.source, self.source_size)
+        print_sized(printer, self.source, self.source_size)
         _print_tied(printer, self.target, self.target_size)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
     def verify_(self) -> None:
         _verify_same_type(self.target, self.result, "target, result")
@@ -556,14 +518,14 @@ class AsyncStoreOp(IRDLOperation):
         parser.parse_punctuation(":")
         value_type = parser.parse_type()
         parser.parse_punctuation("->")
-        target_type, target_size = _parse_shaped_tied_result(parser)
+        target_type, target_size = parse_shaped_tied_result(parser)
         op = cls(
             parser.resolve_operand(target, target_type),
             target_size,
             offset,
             parser.resolve_operand(value, value_type),
         )
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
@@ -576,7 +538,7 @@ class AsyncStoreOp(IRDLOperation):
         printer.print_string("] : ")
         printer.print_attribute(self.value.type)
         _print_tied(printer, self.target, self.target_size)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
     def verify_(self) -> None:
         _verify_staging(self.target, 0)

@@ -15,7 +15,6 @@ https://iree.dev/reference/mlir-dialects/Stream/#streamasynccollective-streamasy
 
 from __future__ import annotations
 
-from mini_iree.dialects.stream_types import ChannelType, ResourceType
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
@@ -31,6 +30,9 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+from mini_iree.dialects.stream_types import ChannelType, ResourceType
+
 
 KINDS = (
     "all_gather",

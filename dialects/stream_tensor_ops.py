@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -36,17 +36,17 @@ from xdsl.traits import MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
+from mini_iree.dialects.stream_syntax import (
+    parse_affinity,
+    parse_attributes,
+    parse_shaped_tied_result,
+    parse_size,
+    print_affinity,
+    print_attributes,
+)
+
 
 _AFFINITY = "(`on` `(` $affinity^ `)`)?"
-
-
-def _parse_affinity(parser: Parser) -> Attribute | None:
-    if parser.parse_optional_keyword("on") is None:
-        return None
-    parser.parse_punctuation("(")
-    affinity = parser.parse_attribute()
-    parser.parse_punctuation(")")
-    return affinity
 
 
 def _parse_dims(parser: Parser, type_: Attribute) -> list[SSAValue]:
@@ -62,38 +62,12 @@ def _parse_dims(parser: Parser, type_: Attribute) -> list[SSAValue]:
     return [parser.resolve_operand(d, IndexType()) for d in dims]
 
 
-def _parse_size(parser: Parser) -> SSAValue:
-    parser.parse_punctuation("{")
-    size = parser.parse_unresolved_operand()
-    parser.parse_punctuation("}")
-    return parser.resolve_operand(size, IndexType())
-
-
-def _parse_tied_target(parser: Parser) -> tuple[Attribute, SSAValue]:
-    """IREE's custom<ShapedTiedResult>: `%target as !stream.resource<*>{%size}`.
-
-    The result is always tied to the target; like IREE's parser, the name written
-    before `as` is not checked (and may be left out).
-    """
-    if parser.parse_optional_unresolved_operand() is not None:
-        parser.parse_keyword("as")
-    type_ = parser.parse_type()
-    return type_, _parse_size(parser)
-
-
 def _print_encoded(printer: Printer, encoding: Attribute, dims: Sequence[SSAValue]) -> None:
     printer.print_attribute(encoding)
     if dims:
         printer.print_string("{")
         printer.print_list(dims, printer.print_operand)
         printer.print_string("}")
-
-
-def _print_affinity(printer: Printer, affinity: Attribute | None) -> None:
-    if affinity is not None:
-        printer.print_string(" on(")
-        printer.print_attribute(affinity)
-        printer.print_string(")")
 
 
 def _print_tied(printer: Printer, target: SSAValue, size: SSAValue) -> None:
@@ -104,17 +78,6 @@ def _print_tied(printer: Printer, target: SSAValue, size: SSAValue) -> None:
     printer.print_string("{")
     printer.print_operand(size)
     printer.print_string("}")
-
-
-def _parse_attributes(parser: Parser, op: Operation) -> None:
-    attrs = parser.parse_optional_attr_dict_with_keyword()
-    if attrs is not None:
-        op.attributes |= attrs.data
-
-
-def _print_attributes(printer: Printer, op: Operation) -> None:
-    if op.attributes:
-        printer.print_op_attributes(op.attributes, print_keyword=True)
 
 
 @irdl_op_definition
@@ -200,7 +163,7 @@ class TensorFillOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> TensorFillOp:
-        affinity = _parse_affinity(parser)
+        affinity = parse_affinity(parser)
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         target = parser.parse_unresolved_operand()
@@ -217,7 +180,7 @@ class TensorFillOp(IRDLOperation):
         encoding = parser.parse_type()
         dims = _parse_dims(parser, encoding)
         parser.parse_keyword("in")
-        target_type, size = _parse_tied_target(parser)
+        target_type, size = parse_shaped_tied_result(parser)
         index = IndexType()
         op = cls.create(
             operands=[
@@ -235,11 +198,11 @@ class TensorFillOp(IRDLOperation):
             },
         )
         op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(starts), len(lengths), 1)
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_affinity(printer, self.affinity)
+        print_affinity(printer, self.affinity)
         printer.print_string(" ")
         printer.print_operand(self.value)
         printer.print_string(", ")
@@ -255,7 +218,7 @@ class TensorFillOp(IRDLOperation):
         printer.print_string(" -> ")
         _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
         _print_tied(printer, self.target, self.target_size)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
 
 @irdl_op_definition
@@ -284,7 +247,7 @@ class TensorUpdateOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> TensorUpdateOp:
-        affinity = _parse_affinity(parser)
+        affinity = parse_affinity(parser)
         update = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         target = parser.parse_unresolved_operand()
@@ -294,12 +257,12 @@ class TensorUpdateOp(IRDLOperation):
         update_dims = _parse_dims(parser, update_encoding)
         parser.parse_keyword("in")
         update_type = parser.parse_type()
-        update_size = _parse_size(parser)
+        update_size = parse_size(parser)
         parser.parse_punctuation("->")
         target_encoding = parser.parse_type()
         target_dims = _parse_dims(parser, target_encoding)
         parser.parse_keyword("in")
-        target_type, target_size = _parse_tied_target(parser)
+        target_type, target_size = parse_shaped_tied_result(parser)
         op = cls.create(
             operands=[
                 parser.resolve_operand(target, target_type),
@@ -318,11 +281,11 @@ class TensorUpdateOp(IRDLOperation):
             },
         )
         op.properties["operandSegmentSizes"] = _segments(1, len(target_dims), 1, len(starts), 1, len(update_dims), 1)
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_affinity(printer, self.affinity)
+        print_affinity(printer, self.affinity)
         printer.print_string(" ")
         printer.print_operand(self.update)
         printer.print_string(", ")
@@ -338,7 +301,7 @@ class TensorUpdateOp(IRDLOperation):
         printer.print_string("} -> ")
         _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
         _print_tied(printer, self.target, self.target_size)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
 
 def _verify_staging(value: SSAValue, index: int, constraint: str = "staging resource") -> None:
@@ -397,7 +360,7 @@ class TensorLoadOp(IRDLOperation):
         dims = _parse_dims(parser, encoding)
         parser.parse_keyword("in")
         source_type = parser.parse_type()
-        size = _parse_size(parser)
+        size = parse_size(parser)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         op = cls.create(
@@ -406,7 +369,7 @@ class TensorLoadOp(IRDLOperation):
             properties={"source_encoding": encoding},
         )
         op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(indices))
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
@@ -421,7 +384,7 @@ class TensorLoadOp(IRDLOperation):
         printer.print_operand(self.source_size)
         printer.print_string("} -> ")
         printer.print_attribute(self.result.type)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
     def verify_(self) -> None:
         _verify_staging(self.source, 0)
@@ -462,7 +425,7 @@ class TensorStoreOp(IRDLOperation):
         encoding = parser.parse_type()
         dims = _parse_dims(parser, encoding)
         parser.parse_keyword("in")
-        target_type, size = _parse_tied_target(parser)
+        target_type, size = parse_shaped_tied_result(parser)
         op = cls.create(
             operands=[
                 parser.resolve_operand(target, target_type),
@@ -475,7 +438,7 @@ class TensorStoreOp(IRDLOperation):
             properties={"target_encoding": encoding},
         )
         op.properties["operandSegmentSizes"] = _segments(1, len(dims), 1, len(indices), 1)
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
@@ -489,7 +452,7 @@ class TensorStoreOp(IRDLOperation):
         printer.print_string(" -> ")
         _print_encoded(printer, self.target_encoding, self.target_encoding_dims)
         _print_tied(printer, self.target, self.target_size)
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
     def verify_(self) -> None:
         _verify_staging(self.target, 0)
@@ -532,7 +495,7 @@ class TensorTraceOp(IRDLOperation):
             dims = _parse_dims(parser, encoding)
             parser.parse_keyword("in")
             type_ = parser.parse_type()
-            return parser.resolve_operand(operand, type_), encoding, dims, _parse_size(parser)
+            return parser.resolve_operand(operand, type_), encoding, dims, parse_size(parser)
 
         entries = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_entry)
         op = cls.create(
@@ -544,7 +507,7 @@ class TensorTraceOp(IRDLOperation):
             properties={"key": StringAttr(key), "resource_encodings": ArrayAttr([e[1] for e in entries])},
         )
         op.properties["operandSegmentSizes"] = _segments(len(entries), len(entries), sum(len(e[2]) for e in entries))
-        _parse_attributes(parser, op)
+        parse_attributes(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
@@ -570,7 +533,7 @@ class TensorTraceOp(IRDLOperation):
                     printer.print_string(",")
         printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
         printer.print_string("]")
-        _print_attributes(printer, self)
+        print_attributes(printer, self)
 
     def verify_(self) -> None:
         encodings = self.resource_encodings.data

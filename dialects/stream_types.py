@@ -19,6 +19,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+
 __all__ = ["BindingType", "ChannelType", "Lifetime", "ResourceType", "TimepointType"]
 
 
