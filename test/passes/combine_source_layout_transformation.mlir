@@ -1,5 +1,6 @@
 // RUN: mini-iree-opt %s -p 'iree-codegen-combine-source-layout-transformation,canonicalize,cse' --split-input-file | filecheck %s
 // RUN: mini-iree-opt %s -p 'iree-codegen-combine-source-layout-transformation{test-combine-non-complex-chains=true},canonicalize,cse' --split-input-file | filecheck %s --check-prefix=ALL
+// RUN: mini-iree-opt %s -p iree-codegen-combine-source-layout-transformation --split-input-file | filecheck %s --check-prefix=RAW
 
 // Unpacking a loaded tile layout, then flattening it: a chain with a reshape and more than
 // reshapes becomes one map_load whose region reads each element's tile and place in it.
@@ -10,6 +11,13 @@ func.func @unpack_then_collapse(%buf: memref<2x3x4x2xf32>) -> tensor<48xf32> {
   %c = tensor.collapse_shape %u [[0, 1]] : tensor<8x6xf32> into tensor<48xf32>
   return %c : tensor<48xf32>
 }
+// Before the clean-up, the unpack's and the collapse's index maps stand in the region one after
+// the other, the identity map_load's poison padding value still inside it.
+// RAW-LABEL: func.func @unpack_then_collapse
+// RAW-NOT:     linalg.unpack
+// RAW:         iree_linalg_ext.map_load
+// RAW:           ub.poison : f32
+// RAW:         } : tensor<2x3x4x2xf32> into tensor<48xf32> -> tensor<48xf32>
 // CHECK-LABEL: func.func @unpack_then_collapse
 // CHECK:         %[[SRC:.+]] = iree_codegen.load_from_buffer
 // CHECK:         %[[DEST:.+]] = tensor.empty() : tensor<48xf32>
