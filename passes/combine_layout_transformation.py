@@ -216,10 +216,8 @@ def _is_zero_offset_unit_stride_slice(op: Operation) -> bool:
 
 
 def is_supported_relayout_op(op: Operation) -> bool:
-    if isinstance(op, linalg.UnPackOp):
+    if isinstance(op, linalg.PackOp | linalg.UnPackOp):
         return all(t != DYNAMIC_INDEX for t in op.get_static_tiles())
-    if isinstance(op, linalg.PackOp):
-        return True  # a run-time tile (a scalable one) is a size expression like any other
     if isinstance(op, tensor.ExpandShapeOp | tensor.CollapseShapeOp):
         return op.src.type.get_num_dims() > 0 and op.result.type.get_num_dims() > 0  # type: ignore[union-attr]
     if isinstance(op, linalg.TransposeOp | linalg.CopyOp):
@@ -338,8 +336,7 @@ def _pack_steps(chain: _Chain, op: linalg.PackOp, current: list[SizeExpr], push,
     perm = op.get_outer_dims_perm() or tuple(range(rank))
     dest_sizes = _source_sizes(op.dest)  # the packed result: outer dims (permuted) then tiles
     outer_sizes: dict[SizeExpr, SizeExpr] = {}
-    tiles = [_mixed(t) for t in op.get_mixed_tiles()]
-    for sized in pack_steps(current, op.get_inner_dims_pos(), tiles, perm, dest_sizes[:rank]):
+    for sized in pack_steps(current, op.get_inner_dims_pos(), op.get_static_tiles(), perm, dest_sizes[:rank]):
         if isinstance(sized.step, Pad):
             if op.padding_value is None:
                 raise _Unsupported
@@ -376,8 +373,8 @@ def _compute_divisions(chain: _Chain, builder: _Builder) -> None:
     for divisions in chain.divisions:
         padded_values = [builder.materialize(d.operands[0]) for d in divisions]
         for division, value in zip(divisions, padded_values):
-            # A run-time tile (a scalable one) divides as its value.
-            tile = builder.materialize(division.operands[1])
+            tile = constant_value(division.operands[1])
+            assert tile is not None
             builder.sizes.remember(division, builder.sizes.emit(division, [value, tile]))
 
 

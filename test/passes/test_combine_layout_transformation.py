@@ -422,35 +422,3 @@ def test_unpack_then_pack_between_chained_matmuls_keeps_results(tmp_path):
     stored = result.stdout.split("linalg.unpack", 1)[1]
     assert "iree_linalg_ext.map_scatter %unpack into" in stored
     assert "linalg.pack" not in result.stdout
-
-
-@pytest.mark.parametrize("vscale", [1, 2, 3])
-def test_a_pack_by_a_scalable_tile_writes_what_the_pack_writes(vscale):
-    # The tile (8 x vscale) is known only at run time; the folded map_scatter and its padding
-    # loop must write every element of the packed buffer as the pack does, whatever vscale is.
-    from pathlib import Path
-
-    from mini_iree.compiler.cpu_options import set_vscale_value, user_vscale_value
-    from mini_iree.compiler.interpreter import find_function, make_context, make_interpreter
-    from mini_iree.passes.canonicalize import CanonicalizePass
-
-    text = (Path(__file__).parent / "combine_layout_transformation_scalable.mlir").read_text()
-    source = _random((250, 250), seed=vscale)
-    tile = 8 * vscale
-
-    def run(module) -> np.ndarray:
-        out = np.full((-(-250 // tile), 250, tile, 1), 7.0, np.float32)  # nobody writes 7.0
-        make_interpreter(module).call_op(find_function(module, "pack_by_scalable_tile"), (source, out))
-        return out
-
-    previous = user_vscale_value()
-    set_vscale_value(vscale)
-    try:
-        expected = run(parse_module_text(text))
-        folded = _apply(text, CombineLayoutTransformationPass())
-        CanonicalizePass().apply(make_context(), folded)
-        assert "linalg.pack" not in print_module_to_string(folded)
-        np.testing.assert_array_equal(run(folded), expected)
-    finally:
-        set_vscale_value(previous or 0)
-    assert not (expected == 7.0).any()
