@@ -76,7 +76,7 @@ from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
 from mini_iree.compiler.ir.queries import is_broadcast_op_interface, transpose_like_permutation
-from mini_iree.compiler.layout.pack_lowering import pack_steps, unpack_steps
+from mini_iree.compiler.layout.pack_lowering import SizedStep, pack_steps, unpack_steps
 from mini_iree.compiler.layout.size_expr import constant_value
 from mini_iree.compiler.layout.steps import Pad, Reshape, Transpose
 from mini_iree.dialects import affine, iree_codegen, iree_linalg_ext, linalg, tensor
@@ -460,35 +460,19 @@ class _Folder:
         if source_shape is None or dest_shape is None or DYNAMIC_INDEX in op.get_static_tiles():
             return False
         steps = pack_steps(source_shape, op.get_inner_dims_pos(), op.get_static_tiles(), op.get_outer_dims_perm())
-        needs_pad = any(isinstance(s.step, Pad) for s in steps)
-        if needs_pad and not _is_poison(map_load.padding_value):
+        if any(isinstance(s.step, Pad) for s in steps) and not _is_poison(map_load.padding_value):
             return False
-        element = op.result.type.get_element_type()
-        current = map_load
-        new_ops: list[Operation] = []
-        for index, sized in enumerate(steps):
-            shape = tuple(constant_value(s) for s in sized.sizes)
-            result_type = TensorType(element, shape)
-            replaced = op if index == len(steps) - 1 else None
-            if isinstance(sized.step, Pad):
-                fill = op.padding_value
-                if fill is None:
-                    zero = _zero_of(element)
-                    zero.location = op.location
-                    self.rewriter.insert(zero, InsertPoint.before(op))
-                    fill = zero.result
-                transform, fill_value = _pad_transform([0] * len(shape)), fill
-            elif isinstance(sized.step, Reshape):
-                source_sizes = list(current.output.type.get_shape())  # type: ignore[attr-defined]
-                transform, fill_value = _reshape_transform(list(shape), source_sizes), None
-            else:
-                assert isinstance(sized.step, Transpose)
-                transform, fill_value = _permutation_transform(sized.step.permutation), None
-            previous = current
-            current = _fold_into(self.rewriter, replaced, op, current, result_type, [], transform, fill_value)
-            new_ops.append(current)
-            if previous is not map_load:
-                _erase_if_dead(self.rewriter, previous)
+
+        def padding_value() -> SSAValue:
+            # lowerPack pads with the pack's padding value, else a zero it creates.
+            if op.padding_value is not None:
+                return op.padding_value
+            zero = _zero_of(op.result.type.get_element_type())
+            zero.location = op.location
+            self.rewriter.insert(zero, InsertPoint.before(op))
+            return zero.result
+
+        self._fold_steps(op, map_load, steps, padding_value)
         return True
 
     def _fold_unpack(self, op: linalg.UnPackOp, map_load: iree_linalg_ext.MapLoadOp) -> bool:
@@ -497,24 +481,37 @@ class _Folder:
         if source_shape is None or dest_shape is None or DYNAMIC_INDEX in op.get_static_tiles():
             return False
         steps = unpack_steps(source_shape, op.get_inner_dims_pos(), op.get_outer_dims_perm(), dest_shape)
-        element = op.result.type.get_element_type()
+        self._fold_steps(op, map_load, steps, None)
+        return True
+
+    def _fold_steps(
+        self,
+        op: Operation,
+        map_load: iree_linalg_ext.MapLoadOp,
+        steps: Sequence[SizedStep],
+        padding_value: Callable[[], SSAValue] | None,
+    ) -> None:
+        """Fold the static steps a pack or unpack lowers to, one map_load each; the last replaces `op`."""
+        element = op.results[0].type.get_element_type()  # type: ignore[attr-defined]
         current = map_load
         for index, sized in enumerate(steps):
             shape = tuple(constant_value(s) for s in sized.sizes)
-            result_type = TensorType(element, shape)
-            replaced = op if index == len(steps) - 1 else None
-            if isinstance(sized.step, Transpose):
-                transform = _permutation_transform(sized.step.permutation)
+            fill: SSAValue | None = None
+            if isinstance(sized.step, Pad):
+                assert padding_value is not None
+                transform, fill = _pad_transform([0] * len(shape)), padding_value()
             elif isinstance(sized.step, Reshape):
                 source_sizes = list(current.output.type.get_shape())  # type: ignore[attr-defined]
                 transform = _reshape_transform(list(shape), source_sizes)
-            else:  # the slice dropping the padding: zero offsets, unit strides
+            elif isinstance(sized.step, Transpose):
+                transform = _permutation_transform(sized.step.permutation)
+            else:  # the slice an unpack drops its padding with: zero offsets, unit strides
                 transform = _slice_transform([0] * len(shape), [1] * len(shape))
+            replaced = op if index == len(steps) - 1 else None
             previous = current
-            current = _fold_into(self.rewriter, replaced, op, current, result_type, [], transform)
+            current = _fold_into(self.rewriter, replaced, op, current, TensorType(element, shape), [], transform, fill)
             if previous is not map_load:
                 _erase_if_dead(self.rewriter, previous)
-        return True
 
 
 def _erase_if_dead(rewriter: PatternRewriter, map_load: iree_linalg_ext.MapLoadOp) -> None:
