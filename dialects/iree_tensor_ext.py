@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils import DynamicIndexList, get_dynamic_index_list
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -56,8 +56,10 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.parser import AttrParser
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -440,6 +442,41 @@ class DispatchTensorStoreOp(DispatchTensorStoreOpBase):
 # ---------------------------------------------------------------------------
 
 
+class BubbleUpOrdinalOp(RewritePattern):
+    """IREE's canonicalization of the same name: every use of a body argument goes through its workload ordinal.
+
+    An ordinal of a block argument that has other uses is recreated at the top
+    of the block (after the ordinals numbered below it) and takes all of them.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, DispatchWorkloadOrdinalOpBase):
+            return
+        arg = op.operand
+        if not isinstance(arg, BlockArgument) or not arg.has_more_than_one_use():
+            return
+        block = arg.block
+        point = InsertPoint.at_start(block)
+        for other in block.ops:
+            if isinstance(other, DispatchWorkloadOrdinalOpBase) and other.ordinal.value.data < op.ordinal.value.data:
+                point = InsertPoint.after(other)
+                continue
+            break
+        new_op = type(op)(arg, op.ordinal.value.data)
+        new_op.location = op.location
+        rewriter.insert(new_op, point)
+        for use in list(arg.uses):
+            if use.operation is not new_op:
+                use.operation.operands[use.index] = new_op.result
+        rewriter.replace(op, [], [new_op.result])
+
+
+class _OrdinalCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (BubbleUpOrdinalOp(),)
+
+
 class DispatchWorkloadOrdinalOpBase(IRDLOperation):
     """Shared definition of ``iree_tensor_ext.dispatch.workload.ordinal`` and ``flow.dispatch.workload.ordinal``."""
 
@@ -447,7 +484,7 @@ class DispatchWorkloadOrdinalOpBase(IRDLOperation):
     ordinal = prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), _OrdinalCanonicalization())
 
     assembly_format = "attr-dict $operand `,` $ordinal `:` type($operand)"
 

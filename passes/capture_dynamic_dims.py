@@ -20,13 +20,9 @@ produced the tensor when it states them (``hal.tensor.import``, dispatches and
 
 The body's index arguments may already be read through
 ``iree_tensor_ext.dispatch.workload.ordinal`` (dispatches whose workgroup count
-is materialized). IREE's canonicalizer then moves the ordinals to the top and
-makes every use of such an argument, the new ties included, go through its
-ordinal (``BubbleUpOrdinalOp``, a canonicalization pattern of the ordinal op).
-mini-iree's ordinal op has no canonicalization patterns, so this pass applies
-``BubbleUpOrdinalOp`` to the ordinals of the dispatches it changed; IREE's
-pipeline runs ``canonicalize`` right after this pass, and the result is the
-same.
+is materialized); the ``canonicalize`` IREE's pipeline runs next makes every
+use of such an argument, the new ties included, go through its ordinal
+(``BubbleUpOrdinalOp``, a canonicalization pattern of the ordinal op).
 
 IREE's pass also threads the sizes of dynamic ``scf.for`` iteration tensors
 through the loop with ``flow.tensor.tie_shape``; mini-iree has no
@@ -39,7 +35,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -48,7 +44,7 @@ from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
 from mini_iree.dialects import flow, iree_tensor_ext
 from mini_iree.dialects.utils import count_dynamic
 
-__all__ = ["BubbleUpOrdinalOp", "CaptureDispatchDynamicDims", "CaptureDynamicDimsPass"]
+__all__ = ["CaptureDispatchDynamicDims", "CaptureDynamicDimsPass"]
 
 
 def _producer_dims(value: SSAValue) -> list[SSAValue] | None:
@@ -156,41 +152,6 @@ class CaptureDispatchDynamicDims(RewritePattern):
             entry = op.workgroup_body.blocks.first
             assert entry is not None
 
-        # What IREE's canonicalizer does next (see the module docstring).
-        bubble = BubbleUpOrdinalOp()
-        for ordinal in [o for o in entry.ops if isinstance(o, iree_tensor_ext.DispatchWorkloadOrdinalOpBase)]:
-            bubble.match_and_rewrite(ordinal, rewriter)
-
-
-class BubbleUpOrdinalOp(RewritePattern):
-    """IREE's ``BubbleUpOrdinalOp``: every use of a body argument goes through its workload ordinal.
-
-    An ordinal of a block argument that has other uses is recreated at the top
-    of the block (after the ordinals numbered below it) and takes all of them.
-    """
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: iree_tensor_ext.DispatchWorkloadOrdinalOpBase, rewriter: PatternRewriter) -> None:
-        arg = op.operand
-        if not isinstance(arg, BlockArgument) or not arg.has_more_than_one_use():
-            return
-        block = arg.block
-        point = InsertPoint.at_start(block)
-        for other in block.ops:
-            if (
-                isinstance(other, iree_tensor_ext.DispatchWorkloadOrdinalOpBase)
-                and other.ordinal.value.data < op.ordinal.value.data
-            ):
-                point = InsertPoint.after(other)
-                continue
-            break
-        new_op = type(op)(arg, op.ordinal.value.data)
-        new_op.location = op.location
-        rewriter.insert(new_op, point)
-        for use in list(arg.uses):
-            if use.operation is not new_op:
-                use.operation.operands[use.index] = new_op.result
-        rewriter.replace(op, [], [new_op.result])
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
 // RUN: mini-iree-opt %s -p iree-flow-capture-dynamic-dims --split-input-file | filecheck %s
+// RUN: mini-iree-opt %s -p iree-flow-capture-dynamic-dims,canonicalize --split-input-file | filecheck %s --check-prefix=CANON
 
 // One size of the operand and one of the result are not operands yet: they are
 // captured, as body arguments placed before the writeonly result argument.
@@ -42,18 +43,25 @@ util.func public @capture_through_ordinals(%t: tensor<?xf32>, %d: index, %n: ind
   }
   util.return %0 : tensor<?xf32>
 }
+// The ties read the body arguments, as IREE's pass writes them; the canonicalizer IREE runs next
+// then makes every use of an argument go through its ordinal (BubbleUpOrdinalOp), the ties' too.
 // CHECK-LABEL: util.func public @capture_through_ordinals(
 // CHECK:         flow.dispatch.workgroups[%{{.+}}, %{{.+}}](%{{.+}}, %{{.+}}, %{{.+}}) : (tensor<?xf32>{%{{.+}}}, index, index) -> tensor<?xf32>{%{{.+}}} =
 // CHECK-NEXT:      (%[[IN:.+]]: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>, %[[A:.+]]: index, %[[B:.+]]: index, %[[OUT:.+]]: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
-// CHECK-NEXT:      %[[W0:.+]] = iree_tensor_ext.dispatch.workload.ordinal %[[A]], 0 : index
-// CHECK-NEXT:      %[[TIE_IN:.+]] = flow.dispatch.tie_shape %[[IN]] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%[[W0]]}
-// CHECK-NEXT:      %[[TIE_OUT:.+]] = flow.dispatch.tie_shape %[[OUT]] : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%[[W0]]}
+// CHECK-NEXT:      %[[TIE_IN:.+]] = flow.dispatch.tie_shape %[[IN]] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%[[A]]}
+// CHECK-NEXT:      %[[TIE_OUT:.+]] = flow.dispatch.tie_shape %[[OUT]] : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%[[A]]}
 // CHECK-NEXT:      arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:      iree_tensor_ext.dispatch.workload.ordinal %[[B]], 1 : index
-// CHECK-NEXT:      %[[L:.+]] = iree_tensor_ext.dispatch.tensor.load %[[TIE_IN]], offsets = [0], sizes = [%[[W0]]], strides = [1]
-// CHECK-NEXT:      iree_tensor_ext.dispatch.tensor.store %[[L]], %[[TIE_OUT]], offsets = [0], sizes = [%[[W0]]], strides = [1]
-// CHECK-NOT:       iree_tensor_ext.dispatch.workload.ordinal
-// CHECK:         } count(
+// CHECK-NEXT:      %[[W0:.+]] = iree_tensor_ext.dispatch.workload.ordinal %[[A]], 0 : index
+// CHECK-NEXT:      iree_tensor_ext.dispatch.tensor.load %[[TIE_IN]], offsets = [0], sizes = [%[[W0]]], strides = [1]
+// CANON-LABEL: util.func public @capture_through_ordinals(
+// CANON:         (%[[IN:.+]]: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>, %[[A:.+]]: index, %[[B:.+]]: index, %[[OUT:.+]]: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
+// CANON-NEXT:      %[[W0:.+]] = iree_tensor_ext.dispatch.workload.ordinal %[[A]], 0 : index
+// CANON-NEXT:      %[[TIE_IN:.+]] = flow.dispatch.tie_shape %[[IN]] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%[[W0]]}
+// CANON-NEXT:      %[[TIE_OUT:.+]] = flow.dispatch.tie_shape %[[OUT]] : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%[[W0]]}
+// CANON-NEXT:      %[[L:.+]] = iree_tensor_ext.dispatch.tensor.load %[[TIE_IN]], offsets = [0], sizes = [%[[W0]]], strides = [1]
+// CANON-NEXT:      iree_tensor_ext.dispatch.tensor.store %[[L]], %[[TIE_OUT]], offsets = [0], sizes = [%[[W0]]], strides = [1]
+// CANON:         } count(
 
 // -----
 
