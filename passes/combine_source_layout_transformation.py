@@ -75,6 +75,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.ir.dynamic_dims import get_dynamic_dims
+from mini_iree.compiler.ir.locations import give_location
 from mini_iree.compiler.ir.queries import is_broadcast_op_interface, transpose_like_permutation
 from mini_iree.compiler.layout.pack_lowering import SizedStep, pack_steps, unpack_steps
 from mini_iree.compiler.layout.size_expr import constant_value
@@ -248,8 +249,9 @@ def _fold_into(
         assert isinstance(terminator, iree_linalg_ext.YieldOp)
         terminator.operands = (*terminator.operands[:-1], fill)
     new_map_load = iree_linalg_ext.MapLoadOp(map_load.source, empty.tensor, region)
-    # New ops keep the location of the op they stand for.
-    empty.location = new_map_load.location = at.location
+    # New ops keep the location of the op they stand for (the index ops the region gains too;
+    # the ops it had keep theirs).
+    give_location([empty, new_map_load], at.location)
     if replaced is not None:
         rewriter.replace(replaced, [empty, new_map_load], [new_map_load.result])
     else:
@@ -551,7 +553,7 @@ class InsertMapLoadOpPattern(RewritePattern):
         dynamic = [s for s in _mixed_sizes(loaded, point) if isinstance(s, SSAValue)]
         empty = tensor.EmptyOp(dynamic, loaded.type)
         map_load = _identity_map_load(loaded, empty.tensor)
-        empty.location = map_load.location = op.location
+        give_location([empty, map_load], op.location)
         rewriter.insert([empty, map_load], point)
         for use in list(loaded.uses):
             if use.operation in users:

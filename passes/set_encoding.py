@@ -302,13 +302,16 @@ def _padded_sizes(pad: tensor.PadOp, point: InsertPoint) -> list[SSAValue]:
             continue
         values = [t for t in terms if not isinstance(t, int)]
         constant = sum(t for t in terms if isinstance(t, int))
+        # The sizes are the pad's result's: they take its location.
         if constant:
             c = arith.ConstantOp(IntegerAttr(constant, IndexType()))
+            c.location = pad.location
             Rewriter.insert_op(c, point)
             values.append(c.result)
         total = values[0]
         for value in values[1:]:
             add = arith.AddiOp(total, value)
+            add.location = pad.location
             Rewriter.insert_op(add, point)
             total = add.result
         sizes.append(total)

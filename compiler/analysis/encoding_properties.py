@@ -480,6 +480,8 @@ def get_dynamic_loop_dims(op: LinalgStructuredOperation, insert_point: InsertPoi
         value, axis = carriers.get(position, (sources[position].operand, sources[position].dim_index))
         index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
         dim = tensor.DimOp(value, index)
+        # The sizes serve `op`'s loops: they take its location.
+        index.location = dim.location = op.location
         Rewriter.insert_op([index, dim], insert_point)
         dims[position] = dim.results[0]
     return [dims[p] for p in range(len(sources))]

@@ -117,6 +117,17 @@ PROGRAMS = [
         "test/e2e/Inputs/padding/matmul_chain_padded.mlir",
         "data-tiling-stream{target=gfx942:encoding-layout-resolver=pad},data-tiling-codegen",
     ),
+    # Passes no pipeline runs: the sizes set-encoding reifies for encoding_dims and pads, the
+    # index arithmetic combine-source-layout-transformation gives its map_loads.
+    (
+        "examples/matmul.mlir",
+        "iree-dispatch-creation-form-dispatch-regions,iree-dispatch-creation-annotate-data-tiling-hints,"
+        "iree-dispatch-creation-set-encoding{encoding-dims=true}",
+    ),
+    (
+        "test/passes/combine_source_layout_transformation.mlir",
+        "iree-codegen-combine-source-layout-transformation{test-combine-non-complex-chains=true}",
+    ),
 ]
 
 
