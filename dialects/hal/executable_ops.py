@@ -116,6 +116,18 @@ class _ExecutableBodyOp(IRDLOperation, ABC):
         printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=False)  # type: ignore[attr-defined]
 
 
+class _DeviceCode:
+    """`hal.executable.variant` and `hal.executable.source`: the exports and device code of one executable."""
+
+    @property
+    def export_ops(self) -> list[ExecutableExportOp]:
+        return [op for op in self.body.block.ops if isinstance(op, ExecutableExportOp)]  # type: ignore[attr-defined]
+
+    @property
+    def inner_module(self) -> Operation | None:
+        """The `builtin.module` holding the device code, or None for an external one."""
+        return next((op for op in self.body.block.ops if op.name == "builtin.module"), None)  # type: ignore[attr-defined]
+
 
 class _ExecutableSymbolOp(_ExecutableBodyOp):
     """`hal.executable` and `hal.executable.source`: a symbol table named with an optional
@@ -210,7 +222,7 @@ class ExecutableOp(_ExecutableSymbolOp):
 
 
 @irdl_op_definition
-class ExecutableVariantOp(_ExecutableBodyOp):
+class ExecutableVariantOp(_DeviceCode, _ExecutableBodyOp):
     """The executable compiled for one target: its exports and a `builtin.module` of device code.
 
     ```mlir
@@ -259,14 +271,6 @@ class ExecutableVariantOp(_ExecutableBodyOp):
         )
         ensure_terminator(self, SingleBlockImplicitTerminator(ExecutableVariantEndOp))
 
-    @property
-    def export_ops(self) -> list[ExecutableExportOp]:
-        return [op for op in self.body.block.ops if isinstance(op, ExecutableExportOp)]
-
-    @property
-    def inner_module(self) -> Operation | None:
-        """The `builtin.module` holding the device code, or None for an external variant."""
-        return next((op for op in self.body.block.ops if op.name == "builtin.module"), None)
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecutableVariantOp:
@@ -314,7 +318,7 @@ class ExecutableSourceEndOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ExecutableSourceOp(_ExecutableSymbolOp):
+class ExecutableSourceOp(_DeviceCode, _ExecutableSymbolOp):
     """An executable not yet compiled for any target: its exports and, unless external,
     a `builtin.module` of device code; written by hand before devices are assigned.
 
@@ -344,15 +348,6 @@ class ExecutableSourceOp(_ExecutableSymbolOp):
     @classmethod
     def end_op(cls) -> type[IRDLOperation]:
         return ExecutableSourceEndOp
-
-    @property
-    def export_ops(self) -> list[ExecutableExportOp]:
-        return [op for op in self.body.block.ops if isinstance(op, ExecutableExportOp)]
-
-    @property
-    def inner_module(self) -> Operation | None:
-        """The `builtin.module` holding the device code, or None for an external source."""
-        return next((op for op in self.body.block.ops if op.name == "builtin.module"), None)
 
 
 @irdl_op_definition
