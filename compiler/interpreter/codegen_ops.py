@@ -38,6 +38,7 @@ from mini_iree.compiler.interpreter.buffers import scratch_pool
 from mini_iree.compiler.interpreter.core import InterpreterError, run_block
 from mini_iree.compiler.interpreter.relayout_origins import note_write, relayout_origins
 from mini_iree.compiler.interpreter.relayout_view import PlanCache, copy_into, scatter_plan
+from mini_iree.compiler.interpreter.replay import replay_as
 from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
 from mini_iree.dialects import iree_codegen, iree_cpu, iree_gpu, iree_linalg_ext
 from mini_iree.compiler.layout.iree_encoding import swizzle_relayout
@@ -372,14 +373,21 @@ def _store_destination(interpreter: Interpreter, op: Any, source: np.ndarray, in
     return buffer
 
 
+_UNPLANNED = object()
+
+
 @register_impls
 class LinalgExtFunctions(InterpreterFunctions):
     """``iree_linalg_ext.map_scatter``, its 3.13 name ``map_store``, and ``map_load``."""
 
-    def _map_store(self, interpreter: Interpreter, op: Any, args: tuple):
+    def _map_store(self, interpreter: Interpreter, op: Any, args: tuple, plan: Any = _UNPLANNED):
         source = np.asarray(args[0])
         output = args[1]
-        plan = _planned_scatter(interpreter, op, source, np.shape(output), np.asarray(output).dtype)
+        if plan is _UNPLANNED:
+            plan = _planned_scatter(interpreter, op, source, np.shape(output), np.asarray(output).dtype)
+            if plan is not None:
+                # The plan depends on shapes and index values only: a repeated call reuses it.
+                replay_as(interpreter, op, lambda interpreter, inputs: self._map_store(interpreter, op, inputs, plan))
         if isinstance(op.output.type, MemRefType):
             # Buffer semantics: write into the memref, no result.
             note_write(interpreter, output)

@@ -176,6 +176,11 @@ class NumpyInterpreter(Interpreter):
     error at the op's source location.
     """
 
+    # Whether repeated calls with arguments of the same kind are replayed (``replay.py``).
+    replay_calls = True
+    # The recorder watching the current call, if it is being recorded.
+    _recorder: Any = None
+
     def _run_op(self, op: Operation, inputs: tuple[Any, ...]) -> OpImplResult:
         return _invoke(self, op, self._impls._impl_dict.get(type(op)), inputs)  # pyright: ignore[reportPrivateUsage]
 
@@ -191,6 +196,8 @@ class NumpyInterpreter(Interpreter):
             # Float overflow and invalid operations give IEEE infinities and NaNs, and integers
             # wrap, as the program's types say: that is the result, not something to warn about.
             with np.errstate(all="ignore"):
+                if depth == 0 and self.replay_calls and type(self)._run_op is NumpyInterpreter._run_op:
+                    return self._call_or_replay(op, tuple(inputs))
                 return tuple(super().call_op(op, inputs))
         finally:
             self._call_depth = depth
@@ -200,6 +207,36 @@ class NumpyInterpreter(Interpreter):
                 origins = getattr(self, "_relayout_origins", None)
                 if origins is not None:
                     origins.clear()
+
+
+    def _call_or_replay(self, op: Operation, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A call from outside: replayed when an earlier call with arguments of the same kind was
+        recorded, recorded when it is the second such call (``replay.py``), else interpreted.
+        Calls are counted from the interpreter's second call on: a program run once (a tool's
+        run) does not even load the replay machinery."""
+        replays = self.__dict__.get("_call_replays")
+        if replays is None:
+            if not self.__dict__.get("_called"):
+                self._called = True
+                return tuple(super().call_op(op, inputs))
+            from mini_iree.compiler.interpreter.replay import CallReplays
+
+            replays = self._call_replays = CallReplays()
+        key = replays.key(op, inputs)
+        if key is not None:
+            replay = replays.replay(key)
+            if replay is not None:
+                return replay.run(self, inputs, _invoke)
+            recorder = replays.recorder(key, inputs)
+            if recorder is not None:
+                self._recorder = recorder
+                try:
+                    results = tuple(super().call_op(op, inputs))
+                finally:
+                    self._recorder = None
+                replays.recorded(key, recorder, results)
+                return results
+        return tuple(super().call_op(op, inputs))
 
 
 def _invoke(interpreter: Interpreter, op: Operation, entry: Any, inputs: tuple[Any, ...]) -> OpImplResult:
@@ -316,6 +353,7 @@ def _run_steps(interpreter: Interpreter, block: Block, args: Sequence[Any], step
     # A subclass observing the ops it runs (the walkthrough's) gets each one through its _run_op.
     observed = type(interpreter)._run_op is not NumpyInterpreter._run_op  # pyright: ignore[reportPrivateUsage]
     get = local.get
+    recorder = interpreter._recorder if not observed else None  # pyright: ignore[reportAttributeAccessIssue]
     for index, (op, operands, results, fast, entry, memoize) in enumerate(steps):
         # Most operands are defined in this block: one hash, no call; others are looked up outward.
         inputs = tuple([x if (x := get(v, _MISSING)) is not _MISSING else _lookup(ctx, v) for v in operands])
@@ -328,7 +366,13 @@ def _run_steps(interpreter: Interpreter, block: Block, args: Sequence[Any], step
                 for res, value in zip(results, values):
                     local[res] = value
                 continue
-        if observed:
+        if recorder is not None:
+            if recorder.depth == 0:
+                result = recorder.run(interpreter, op, entry, inputs, _invoke)
+            else:
+                recorder.inside_action(op)
+                result = _invoke(interpreter, op, entry, inputs)
+        elif observed:
             result = interpreter._run_op(op, inputs)  # pyright: ignore[reportPrivateUsage]
         else:
             result = _invoke(interpreter, op, entry, inputs)

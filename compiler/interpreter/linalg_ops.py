@@ -49,6 +49,7 @@ from mini_iree.compiler.interpreter.core import (
 )
 from mini_iree.compiler.interpreter.relayout_origins import note_write
 from mini_iree.compiler.interpreter.relayout_view import copy_into
+from mini_iree.compiler.interpreter.replay import replay_as
 from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
 from mini_iree.dialects import linalg
 
@@ -371,12 +372,30 @@ def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, ma
         out,
     )
     if zero_acc:
+        if not (lhs_casts or rhs_casts) and all(isinstance(v.type, TensorType) for v in op.outputs):
+            replay_as(interpreter, op, _replayed_contraction(op, positions, sizes, out is not None))
         # A zero accumulator (a fill of 0, the usual case) adds nothing: skip a
         # full pass over the result. (Only the sign of a zero can differ.)
         return [product.astype(acc.dtype, copy=False)]
     args = (acc, product) if add.lhs is op.body.block.args[2] else (product, acc)
     (result,) = interpreter._run_op(add, args).values  # pyright: ignore[reportPrivateUsage]
     return [np.asarray(result, dtype=acc.dtype).reshape(acc.shape)]
+
+
+def _replayed_contraction(op: Operation, positions: Sequence[Sequence[int]], sizes: Sequence[int], in_place: bool):
+    """A repeated call's contraction of uncast operands into a zero accumulator (``replay.replay_as``):
+    the loops, the maps and whether the product lands in its store destination are as recorded."""
+
+    def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        a, b, acc = np.asarray(inputs[0]), np.asarray(inputs[1]), np.asarray(inputs[2])
+        if a.dtype.itemsize < 4 or a.dtype != b.dtype or not _is_zero(acc):
+            return run_generic_op(None, interpreter, op, inputs)  # type: ignore[arg-type]
+        out = _store_destination(interpreter, op, (a, b, acc)) if in_place else None
+        pool = scratch_pool(interpreter)
+        product = contract(a, positions[0], b, positions[1], positions[2], sizes, pool, out)
+        return (product.astype(acc.dtype, copy=False),)
+
+    return replay
 
 
 def _store_destination(interpreter: Interpreter, op: Operation, operands: Sequence[np.ndarray]) -> np.ndarray | None:

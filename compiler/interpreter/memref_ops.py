@@ -68,7 +68,7 @@ class MemrefFunctions(InterpreterFunctions):
     @impl(memref.StoreOp)
     def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
         value, array, *indices = args
-        from mini_iree.compiler.interpreter.scf_ops import lane_mask
+        from mini_iree.compiler.interpreter.scf_ops import captured_stores, lane_mask
 
         mask = lane_mask(interpreter)
         if mask is not None and np.ndim(mask) == 0 and mask:
@@ -94,8 +94,13 @@ class MemrefFunctions(InterpreterFunctions):
             if np.shape(value) and np.shape(value) != flat.shape:
                 flat = np.broadcast_to(flat, np.broadcast_shapes(flat.shape, np.shape(value)))
             array.reshape(-1)[flat] = value
-            return ()
-        array[_check_index(op, array, tuple(indices))] = value
+            place, is_flat = flat, True
+        else:
+            place, is_flat = _check_index(op, array, tuple(indices)), False
+            array[place] = value
+        stores = captured_stores(interpreter)
+        if stores is not None:
+            stores.append((op, is_flat, place, value))
         return ()
 
     @impl(memref.DimOp)

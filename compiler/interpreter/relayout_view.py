@@ -292,6 +292,11 @@ def _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, ds
     """
     if 0 in shape:
         return
+    if (
+        list(src_strides) == list(dst_strides)
+        and source.__array_interface__["data"][0] + src_offset == output.__array_interface__["data"][0] + dst_offset
+    ):
+        return  # every element is already where it goes (a product computed in its unpack's destination)
     itemsize = source.dtype.itemsize
     axes = sorted((i for i in range(len(shape)) if shape[i] > 1), key=lambda i: (-abs(dst_strides[i]), -abs(src_strides[i])))
     merged: list[list[int]] = []  # [extent, src stride, dst stride]

@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import scf as xdsl_scf
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 
 from mini_iree.compiler.interpreter.core import InterpreterError, mixed_ints, run_block
+from mini_iree.compiler.interpreter.relayout_origins import note_write
+from mini_iree.compiler.interpreter.replay import recording, replay_as
 from mini_iree.compiler.interpreter.tensor_ops import insert_into
 from mini_iree.dialects import scf
 from mini_iree.dialects.tensor import ParallelInsertSliceOp
@@ -246,6 +248,64 @@ def _run_tiles_as_points(interpreter: Interpreter, op: scf.ForallOp, lower, uppe
     return True
 
 
+def _run_as_lanes(interpreter: Interpreter, op: scf.ForallOp, lower, upper, steps) -> None:
+    """Every iteration at once: one lane per iteration, each induction variable a broadcastable index array."""
+    grids = [np.arange(lo, hi, st, dtype=np.int64) for lo, hi, st in zip(lower, upper, steps)]
+    if any(g.size == 0 for g in grids):
+        return
+    if _run_tiles_as_points(interpreter, op, lower, upper, steps, grids):
+        return
+    ivs = list(np.ix_(*grids)) if grids else []
+    mask = np.ones(np.broadcast_shapes(*(g.shape for g in ivs)) if ivs else (), dtype=bool)
+    _with_mask(interpreter, mask, lambda: run_block(interpreter, op.region.block, ivs))
+
+
+# Ops a loop may hold and still be replayed as the stores it made (index arithmetic and control).
+_INDEX_PREFIXES = ("arith.", "affine.", "index.")
+_CONTROL_OPS = frozenset({"scf.for", "scf.if", "scf.yield", "scf.forall", "scf.forall.in_parallel", "memref.store"})
+_MAX_CAPTURED_STORES = 64
+
+
+def _only_stores(op: Operation) -> bool:
+    """Whether ``op``'s body only computes indices and stores into memrefs from outside it:
+    nothing it stores can depend on what memory holds."""
+    for inner in op.walk():
+        if inner is op:
+            continue
+        if not (inner.name.startswith(_INDEX_PREFIXES) or inner.name in _CONTROL_OPS):
+            return False
+        if inner.name == "memref.store" and op.is_ancestor(_defining_op(inner.operands[1])):
+            return False
+    return True
+
+
+def _defining_op(value: Any) -> Operation | None:
+    owner = value.owner
+    return owner.parent_op() if isinstance(owner, Block) else owner
+
+
+def captured_stores(interpreter: Interpreter) -> list | None:
+    """Where ``memref.store`` notes each store a loop being recorded makes (``scf.forall``), or None."""
+    return interpreter.get_data(ScfFunctions, "captured_stores", lambda: None)
+
+
+def _replayed_stores(stores: list):
+    """A repeated call's stores of a loop that only stores (``replay.replay_as``): the same values at
+    the same places, into the memrefs this call has."""
+
+    def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        for store, flat, place, value in stores:
+            (array,) = interpreter.get_values([store.memref])
+            note_write(interpreter, array)
+            if flat:
+                array.reshape(-1)[place] = value
+            else:
+                array[place] = value
+        return ()
+
+    return replay
+
+
 @register_impls
 class ScfFunctions(InterpreterFunctions):
     @impl(xdsl_scf.ForOp)
@@ -331,16 +391,19 @@ class ScfFunctions(InterpreterFunctions):
         if any(s <= 0 for s in steps):
             raise InterpreterError(op, f"steps must be positive, got {steps}")
         if not op.outputs and _runs_as_lanes(interpreter, op):
-            # Every iteration at once: one lane per iteration, each induction variable a
-            # broadcastable index array.
-            grids = [np.arange(lo, hi, st, dtype=np.int64) for lo, hi, st in zip(lower, upper, steps)]
-            if any(g.size == 0 for g in grids):
-                return ()
-            if _run_tiles_as_points(interpreter, op, lower, upper, steps, grids):
-                return ()
-            ivs = list(np.ix_(*grids)) if grids else []
-            mask = np.ones(np.broadcast_shapes(*(g.shape for g in ivs)) if ivs else (), dtype=bool)
-            _with_mask(interpreter, mask, lambda: run_block(interpreter, op.region.block, ivs))
+            if recording(interpreter, op) and _only_stores(op):
+                # Only index arithmetic and stores: where and what it stores depends on the
+                # signature alone, so a repeated call makes the stores directly.
+                stores: list = []
+                interpreter.set_data(ScfFunctions, "captured_stores", stores)
+                try:
+                    _run_as_lanes(interpreter, op, lower, upper, steps)
+                finally:
+                    interpreter.set_data(ScfFunctions, "captured_stores", None)
+                if len(stores) <= _MAX_CAPTURED_STORES:
+                    replay_as(interpreter, op, _replayed_stores(stores))
+            else:
+                _run_as_lanes(interpreter, op, lower, upper, steps)
             return ()
         outputs = [np.array(v, copy=True) for v in interpreter.get_values(op.outputs)]
         block = op.region.block
