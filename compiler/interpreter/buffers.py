@@ -1,7 +1,8 @@
 """Large arrays reused across ops and calls once nothing refers to them any more.
 
-A fresh multi-megabyte numpy array costs page faults and the kernel's zero fill
-on its first write, about as much as one pass copying it. A program called
+A fresh numpy array of more than a few pages costs page faults and the
+kernel's zero fill on its first write, about as much as one pass copying it
+(from 64 KiB on, a visible part of a 256x256 matmul's time). A program called
 repeatedly (a benchmark, a serving loop) needs arrays of the same sizes every
 call: a matmul's operand matrices, its product, a dispatch's result resource.
 :class:`BufferPool` hands back an array of the same byte size that an earlier
@@ -34,7 +35,7 @@ class BufferPool:
     sizes allocates, as without the pool, but the pool stays small).
     """
 
-    MIN_BYTES = 1 << 20
+    MIN_BYTES = 1 << 16
     PER_SIZE = 4
 
     def __init__(self) -> None:

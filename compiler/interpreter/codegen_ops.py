@@ -376,6 +376,11 @@ def _store_destination(interpreter: Interpreter, op: Any, source: np.ndarray, in
 _UNPLANNED = object()
 
 
+def _constant(value: Any) -> bool:
+    """Whether ``value`` is one value broadcast (``tensor.empty``, a fill): no stride moves."""
+    return isinstance(value, np.ndarray) and value.size > 0 and not any(value.strides)
+
+
 @register_impls
 class LinalgExtFunctions(InterpreterFunctions):
     """``iree_linalg_ext.map_scatter``, its 3.13 name ``map_store``, and ``map_load``."""
@@ -407,6 +412,10 @@ class LinalgExtFunctions(InterpreterFunctions):
                 view = plan.view(source, buffer.shape)
                 if view is not None:
                     relayout_origins(interpreter).record(buffer, view)
+            elif plan is not None and not source.flags.writeable and _constant(output):
+                # A pack with padding: the source where the plan puts it, the init's one value
+                # everywhere else.
+                relayout_origins(interpreter).record_padded(buffer, source, plan, output)
             return (buffer,)
         if plan is not None and plan.count() == math.prod(np.shape(output)):
             # Every output element is written (each at most once): the init's

@@ -29,7 +29,7 @@ import itertools
 import math
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from xdsl.dialects import arith
@@ -242,7 +242,11 @@ def contract(
         product = np.matmul(a2, b2, out=pool.empty(a2.shape[:-1] + b2.shape[-1:], a2.dtype))
     else:
         product = np.matmul(a2, b2)
-    have = batch + free_a + free_b
+    return _laid_out(product, batch + free_a + free_b, c_dims, sizes)
+
+
+def _laid_out(product: np.ndarray, have: list, c_dims: Sequence[int], sizes: Sequence[int]) -> np.ndarray:
+    """A product over the loops ``have`` (batch, free of a, free of b) laid out as ``c_dims``."""
     product = product.reshape([sizes[d] for d in have])
     # Dimensions only the output has: the product is the same along them.
     for d in c_dims:
@@ -251,6 +255,106 @@ def contract(
             have.append(d)
     product = np.transpose(product, [have.index(d) for d in c_dims])
     return np.broadcast_to(product, [sizes[d] for d in c_dims])
+
+
+class PaddedOperand(NamedTuple):
+    """A packed operand known as its pack's padded relayout of ``source`` (``relayout_origins.py``):
+    ``plan`` puts the source's elements, ``pad``'s one value fills the rest. ``shape`` and
+    ``strides`` are the packed operand's own."""
+
+    source: np.ndarray
+    plan: Any
+    pad: np.ndarray
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+
+
+def padded_contract(
+    a: np.ndarray | PaddedOperand,
+    a_dims: Sequence[int],
+    b: np.ndarray | PaddedOperand,
+    b_dims: Sequence[int],
+    c_dims: Sequence[int],
+    sizes: Sequence[int],
+    pool: BufferPool | None = None,
+) -> np.ndarray | None:
+    """:func:`contract` of operands some of which are padded packs, read from their sources; None
+    when it does not apply (batch loops, loops summed alone, a pack that does not read as its
+    source seen as a matrix).
+
+    A padded pack seen as a matrix is its source with pad rows and columns: that matrix is
+    made from the source (one strided copy and the pad), instead of being gathered back from
+    the packed tiles, and the packs themselves need not have run (a replay drops them). BLAS
+    multiplies the same matrices, laid out the same way, as on the general path: the product
+    has the same bits.
+    """
+    a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
+    if any(d not in b_dims and d not in c_dims for d in a_dims) or any(d not in a_dims and d not in c_dims for d in b_dims):
+        return None
+    if any(d in b_dims and d in c_dims for d in a_dims):
+        return None  # batch loops: the general path
+    contracted = [d for d in a_dims if d in b_dims]
+    free_a = [d for d in a_dims if d not in b_dims]
+    free_b = [d for d in b_dims if d not in a_dims]
+    lhs = _padded_matrix(a, a_dims, free_a, contracted, pool)
+    rhs = _padded_matrix(b, b_dims, contracted, free_b, pool)
+    if lhs is None or rhs is None or lhs.dtype != rhs.dtype:
+        return None
+    product = np.matmul(lhs, rhs, out=pool.empty((lhs.shape[0], rhs.shape[1]), lhs.dtype) if pool is not None else None)
+    return _laid_out(product, free_a + free_b, c_dims, sizes)
+
+
+def _padded_matrix(x: np.ndarray | PaddedOperand, dims: list, rows: list, cols: list, pool: BufferPool | None):
+    """``x`` as a ``rows x cols`` matrix; for a padded pack, made from its source, or None.
+
+    Each source index must be what its digits (``relayout_view``) add up to in the matrix's
+    row or column index: the pack then put source element ``(i, j)`` at matrix position
+    ``(i, j)`` (or ``(j, i)``), and the pad value everywhere past the source.
+    """
+    shape = x.shape if isinstance(x, PaddedOperand) else np.shape(x)
+    size_rows = math.prod([shape[dims.index(d)] for d in rows])
+    size_cols = math.prod([shape[dims.index(d)] for d in cols])
+    if not isinstance(x, PaddedOperand):
+        return _as_matrix(x, dims, [], rows, cols, [size_rows, size_cols], pool)
+    source, plan, pad = x.source, x.plan, x.pad
+    if source.ndim != 2 or len(plan.out_places) != len(shape):
+        return None
+    weight_in: dict[int, tuple[int, int]] = {}  # id(digit) -> (0: rows or 1: columns, what it adds per unit)
+    for group, axes in ((0, [dims.index(d) for d in rows]), (1, [dims.index(d) for d in cols])):
+        scale = 1
+        for axis in reversed(axes):
+            for digit, place in plan.out_places[axis]:
+                weight_in[id(digit)] = (group, place * scale)
+            scale *= shape[axis]
+    group_of: dict[int, int] = {}  # source dim -> 0 (rows) or 1 (columns)
+    for digit in plan.digits:
+        if digit.extent == 1:
+            continue
+        found = weight_in.get(id(digit))
+        if found is None or found[1] != digit.weight or group_of.setdefault(digit.dim, found[0]) != found[0]:
+            return None
+    first = group_of.get(0, 1 - group_of.get(1, 1))
+    if group_of.get(1, 1 - first) == first:
+        return None
+    core = source if first == 0 else source.T
+    m, n = core.shape
+    if m > size_rows or n > size_cols:
+        return None
+    # The general path's matrix, row- or column-major as it would be: BLAS can give other
+    # bits for the other layout. The packed operand's geometry decides; its elements are
+    # not read (a stand-in of its shape and strides over one element).
+    stand_in = np.lib.stride_tricks.as_strided(np.empty(1, source.dtype), x.shape, x.strides)
+    form, _, target, transposed = _matrix_form(stand_in, dims, [], rows, cols, [size_rows, size_cols], pool is not None)
+    if form is not None:
+        transposed = form.strides[-1] != source.itemsize and form.strides[-2] == source.itemsize
+    extent = (size_cols, size_rows) if transposed else (size_rows, size_cols)
+    buffer = pool.empty(extent, source.dtype) if pool is not None else np.empty(extent, source.dtype)
+    matrix = buffer.T if transposed else buffer
+    value = np.asarray(pad).flat[0]
+    matrix[:m, :n] = core
+    matrix[m:, :] = value
+    matrix[:m, n:] = value
+    return matrix
 
 
 def _as_matrix(
@@ -264,6 +368,23 @@ def _as_matrix(
     RHS, copies several times faster as ``N x K`` than as ``K x N``). The copy
     lands in a buffer of ``pool`` when given.
     """
+    matrix, view, target, transposed = _matrix_form(x, dims, batch, rows, cols, shape, pool is not None)
+    if matrix is not None:
+        return matrix
+    if pool is not None:
+        # The same C-order copy numpy's reshape makes, into a reused buffer.
+        copy = pool.empty(view.shape, view.dtype)
+        copy_into(copy, view)
+        matrix = copy.reshape(target)
+    else:
+        matrix = view.reshape(target)
+    return np.swapaxes(matrix, -1, -2) if transposed else matrix
+
+
+def _matrix_form(x: np.ndarray, dims: list, batch: list, rows: list, cols: list, shape: list, pooled: bool) -> tuple:
+    """How :func:`_as_matrix` makes its matrix, from ``x``'s shape and strides alone (its
+    elements are not read): ``(the matrix, None, None, None)`` when it is a view of ``x``, else
+    ``(None, the view to copy, the copy's matrix shape, whether the copy is the transpose)``."""
     forms = []
     for first, second, transposed in ((rows, cols, False), (cols, rows, True)):
         view = np.transpose(x, [dims.index(d) for d in batch + first + second])
@@ -272,22 +393,16 @@ def _as_matrix(
         if reshaped is None:
             forms.append((_inner_run(view), view, target, transposed))
             continue
-        return np.swapaxes(reshaped, -1, -2) if transposed else reshaped
+        return (np.swapaxes(reshaped, -1, -2) if transposed else reshaped), None, None, None
     _, view, target, transposed = max(forms, key=lambda f: f[0])  # the first form on a tie
-    if pool is not None:
+    if pooled:
         # ``copy_into`` moves a run contiguous on both sides as one wide item: a form
         # whose source runs are a cache line or more (mmt4d tiles of 16 floats) copies
         # faster that way than a form gathering single elements, however long.
         wide = [f for f in forms if _contiguous_bytes(f[1]) >= 64]
         if wide:
             _, view, target, transposed = max(wide, key=lambda f: _contiguous_bytes(f[1]))
-        # The same C-order copy numpy's reshape makes, into a reused buffer.
-        copy = pool.empty(view.shape, view.dtype)
-        copy_into(copy, view)
-        matrix = copy.reshape(target)
-    else:
-        matrix = view.reshape(target)
-    return np.swapaxes(matrix, -1, -2) if transposed else matrix
+    return None, view, target, transposed
 
 
 def _reshaped_view(array: np.ndarray, shape: list) -> np.ndarray | None:
@@ -348,6 +463,7 @@ def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, ma
     for cast in rhs_casts:
         (b,) = interpreter._run_op(cast, (b,)).values  # pyright: ignore[reportPrivateUsage]
     a, b = np.asarray(a), np.asarray(b)
+    loaded = (a, b)
     product_type = numpy_dtype(element_type(add.result.type))
     if product_type.kind in "iub":
         # MLIR multiplies and adds in the accumulator's integer type, wrapping
@@ -360,26 +476,77 @@ def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, ma
         a, b = a.astype(common, copy=False), b.astype(common, copy=False)
     acc = np.asarray(outs[0])
     zero_acc = _is_zero(acc)
-    out = _store_destination(interpreter, op, (a, b, acc)) if zero_acc else None
-    product = contract(
-        a,
-        positions[0],
-        b,
-        positions[1],
-        positions[2],
-        sizes,
-        scratch_pool(interpreter),
-        out,
-    )
-    if zero_acc:
-        if not (lhs_casts or rhs_casts) and all(isinstance(v.type, TensorType) for v in op.outputs):
+    replayable = not (lhs_casts or rhs_casts) and all(isinstance(v.type, TensorType) for v in op.outputs)
+    product = None
+    uncast = a is loaded[0] and b is loaded[1] and not (lhs_casts or rhs_casts)
+    padded = _padded_operands(interpreter, a, b) if uncast else None
+    if padded is not None:
+        product = padded_contract(*_contract_args(padded, positions, sizes), scratch_pool(interpreter))
+        if product is not None and replayable:
+            # What the contraction reads at replay: the packs' sources, not the packed buffers.
+            replayed = _replayed_padded_contraction(op, add, padded, positions, sizes)
+            replay_as(interpreter, op, replayed, _values(padded, acc))
+    if product is None:
+        out = _store_destination(interpreter, op, (a, b, acc)) if zero_acc else None
+        product = contract(a, positions[0], b, positions[1], positions[2], sizes, scratch_pool(interpreter), out)
+        if zero_acc and replayable:
             replay_as(interpreter, op, _replayed_contraction(op, positions, sizes, out is not None))
+    return [_accumulated(interpreter, op, add, acc, product, zero_acc)]
+
+
+def _accumulated(interpreter: Interpreter, op: Operation, add: Operation, acc: np.ndarray, product, zero_acc: bool):
+    if zero_acc:
         # A zero accumulator (a fill of 0, the usual case) adds nothing: skip a
         # full pass over the result. (Only the sign of a zero can differ.)
-        return [product.astype(acc.dtype, copy=False)]
-    args = (acc, product) if add.lhs is op.body.block.args[2] else (product, acc)
+        return product.astype(acc.dtype, copy=False)
+    args = (acc, product) if add.lhs is op.body.block.args[2] else (product, acc)  # type: ignore[attr-defined]
     (result,) = interpreter._run_op(add, args).values  # pyright: ignore[reportPrivateUsage]
-    return [np.asarray(result, dtype=acc.dtype).reshape(acc.shape)]
+    return np.asarray(result, dtype=acc.dtype).reshape(acc.shape)
+
+
+def _padded_operands(interpreter: Interpreter, a: np.ndarray, b: np.ndarray) -> tuple | None:
+    """The operands with each padded pack (``relayout_origins.py``) as a :class:`PaddedOperand`;
+    None when neither is one."""
+    origins = getattr(interpreter, "_relayout_origins", None)
+    if not origins:
+        return None
+    found = [origins.padded(x) for x in (a, b)]
+    if all(f is None for f in found):
+        return None
+    return tuple(x if f is None else PaddedOperand(f[0], f[1], f[2], x.shape, x.strides) for x, f in zip((a, b), found))
+
+
+def _contract_args(operands: tuple, positions: Sequence[Sequence[int]], sizes: Sequence[int]) -> tuple:
+    return operands[0], positions[0], operands[1], positions[1], positions[2], sizes
+
+
+def _values(operands: tuple, acc: np.ndarray) -> tuple:
+    """The arrays a padded contraction reads: each source and pad, or operand; then the accumulator."""
+    values: list = []
+    for x in operands:
+        values += [x.source, x.pad] if isinstance(x, PaddedOperand) else [x]
+    return (*values, acc)
+
+
+def _replayed_padded_contraction(op: Operation, add: Operation, operands: tuple, positions, sizes):
+    """A repeated call's contraction of padded packs (``replay.replay_as``), on the packs' sources:
+    which operand is a padded pack, its plan and its geometry are as recorded."""
+
+    def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        values = iter(inputs)
+        rebuilt = tuple(
+            PaddedOperand(next(values), x.plan, next(values), x.shape, x.strides)
+            if isinstance(x, PaddedOperand)
+            else next(values)
+            for x in operands
+        )
+        acc = np.asarray(next(values))
+        product = padded_contract(*_contract_args(rebuilt, positions, sizes), scratch_pool(interpreter))
+        if product is None:
+            raise InterpreterError(op, "a repeated call's padded operands no longer read as their sources")
+        return (_accumulated(interpreter, op, add, acc, product, _is_zero(acc)),)
+
+    return replay
 
 
 def _replayed_contraction(op: Operation, positions: Sequence[Sequence[int]], sizes: Sequence[int], in_place: bool):

@@ -20,7 +20,7 @@ from mini_iree.compiler.interpreter.core import (
     result_shape,
     scalar_of,
 )
-from mini_iree.compiler.interpreter.relayout_origins import note_write
+from mini_iree.compiler.interpreter.relayout_origins import note_flat_write, note_write
 from mini_iree.compiler.interpreter.tensor_ops import reduced_sizes, slice_spec
 
 
@@ -83,7 +83,6 @@ class MemrefFunctions(InterpreterFunctions):
             active = np.broadcast_to(mask, shape)
             indices = [np.broadcast_to(i, shape)[active] for i in indices]
             value = np.broadcast_to(value, shape)[active]
-        note_write(interpreter, array)
         if array.flags.c_contiguous and len(indices) == array.ndim and any(np.ndim(i) for i in indices):
             # Many lanes: one flat index per lane, bounds-checked by numpy in the same pass.
             try:
@@ -93,9 +92,11 @@ class MemrefFunctions(InterpreterFunctions):
                 raise
             if np.shape(value) and np.shape(value) != flat.shape:
                 flat = np.broadcast_to(flat, np.broadcast_shapes(flat.shape, np.shape(value)))
+            note_flat_write(interpreter, array, flat, value)
             array.reshape(-1)[flat] = value
             place, is_flat = flat, True
         else:
+            note_write(interpreter, array)
             place, is_flat = _check_index(op, array, tuple(indices)), False
             array[place] = value
         stores = captured_stores(interpreter)

@@ -13,6 +13,14 @@ still written exactly as the program says (anything may read its bytes); only
 a later ``load_from_buffer`` of a read-only buffer is handed the equivalent
 view instead of the buffer, which gives every consumer the same values.
 
+A pack with padding (a source whose rows or columns do not fill the last tiles)
+cannot be a view: the packed buffer holds elements the source does not have.
+When such a pack writes every source element and leaves the initial value (a
+constant) everywhere else, the record is *padded*: the buffer, the pack's plan,
+its source and that pad value (:meth:`RelayoutOrigins.padded`). A contraction
+reading the buffer as a matrix computes on the source itself and on the pad
+value instead (``linalg_ops._padded_product``).
+
 It is sound while neither the buffer nor the source changes after the record:
 
 * the source is a read-only array (a value: an imported input or a load from a
@@ -21,7 +29,9 @@ It is sound while neither the buffer nor the source changes after the record:
   ``memref.copy``, ``store_to_buffer``, a ``map_scatter`` or ``linalg`` op on
   memrefs, a product computed in its store destination, a dispatch tensor
   store) calls :func:`note_write` first, which forgets every record whose
-  buffer or source shares memory with the written array;
+  buffer or source shares memory with the written array (a ``memref.store``
+  that writes the values already there, as a padding loop storing the pad value
+  over a padded pack's padding does, changes nothing and forgets nothing);
 * records hold their buffer and source, so neither is freed or handed out
   again by a buffer pool while recorded, and they are all forgotten when the
   outermost call returns (the caller may change its arrays between calls).
@@ -33,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RelayoutOrigins", "note_write", "relayout_origins"]
+__all__ = ["RelayoutOrigins", "note_flat_write", "note_write", "relayout_origins"]
 
 
 def _key(array: np.ndarray) -> tuple:
@@ -45,9 +55,10 @@ class RelayoutOrigins:
 
     def __init__(self) -> None:
         self._records: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self._padded: dict[tuple, tuple[np.ndarray, np.ndarray, Any, Any]] = {}
 
     def __bool__(self) -> bool:
-        return bool(self._records)
+        return bool(self._records) or bool(self._padded)
 
     def record(self, buffer: np.ndarray, view: np.ndarray) -> None:
         """``buffer`` now holds exactly ``view``'s values (``view`` read-only, sharing no memory with it)."""
@@ -56,6 +67,20 @@ class RelayoutOrigins:
         if np.may_share_memory(buffer, view):
             return
         self._records[_key(buffer)] = (buffer, view)
+
+    def record_padded(self, buffer: np.ndarray, source: np.ndarray, plan: Any, pad: np.ndarray) -> None:
+        """``buffer`` now holds ``source`` as ``plan`` relays it out, and ``pad``'s one value (a
+        broadcast) everywhere else."""
+        if source.flags.writeable or np.may_share_memory(buffer, source):
+            return
+        self._padded[_key(buffer)] = (buffer, source, plan, pad)
+
+    def padded(self, buffer: np.ndarray) -> tuple[np.ndarray, Any, Any] | None:
+        """``(source, plan, pad)`` recorded for exactly this memory, or None."""
+        if not self._padded:
+            return None
+        found = self._padded.get(_key(buffer))
+        return found[1:] if found is not None else None
 
     def origin(self, buffer: np.ndarray) -> np.ndarray | None:
         """The view recorded for exactly this memory (address, shape, strides, dtype), or None."""
@@ -73,9 +98,17 @@ class RelayoutOrigins:
         ]
         for key in stale:
             del self._records[key]
+        stale = [
+            key
+            for key, (buffer, source, _, _) in self._padded.items()
+            if np.may_share_memory(target, buffer) or np.may_share_memory(target, source)
+        ]
+        for key in stale:
+            del self._padded[key]
 
     def clear(self) -> None:
         self._records.clear()
+        self._padded.clear()
 
 
 def relayout_origins(interpreter: Any) -> RelayoutOrigins:
@@ -92,3 +125,19 @@ def note_write(interpreter: Any, target: Any) -> None:
     origins = getattr(interpreter, "_relayout_origins", None)
     if origins and isinstance(target, np.ndarray):
         origins.forget_overlapping(target)
+
+
+def note_flat_write(interpreter: Any, target: np.ndarray, flat: Any, value: Any) -> None:
+    """Call before ``target.reshape(-1)[flat] = value`` (``target`` C-contiguous): records are
+    forgotten unless every element written already holds its value, bit for bit."""
+    origins = getattr(interpreter, "_relayout_origins", None)
+    if not origins:
+        return
+    itemsize = target.dtype.itemsize
+    if itemsize in (1, 2, 4, 8) and target.dtype.kind in "biuf":
+        bits = np.dtype(f"u{itemsize}")
+        old = target.reshape(-1)[flat]
+        new = np.asarray(value, dtype=target.dtype)
+        if np.array_equal(old.view(bits), np.broadcast_to(new, old.shape).view(bits)):
+            return
+    origins.forget_overlapping(target)

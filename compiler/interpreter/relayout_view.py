@@ -155,6 +155,7 @@ class ScatterPlan:
         # element count and bounds checks are kept.
         self._count: int | None = None
         self._in_bounds: dict[tuple[int, ...], bool] = {}
+        self._copies: dict[tuple, list] = {}  # (source strides, output strides, itemsize) -> CopySteps per box
 
     def _box_ranges(self, box: dict) -> list[tuple[int, int]]:
         return [box.get(d, (0, d.extent)) for d in self.digits]
@@ -183,12 +184,21 @@ class ScatterPlan:
 
     def copy(self, source: np.ndarray, output: np.ndarray) -> None:
         """Write every planned input element of ``source`` into ``output`` (in place)."""
+        # The raw copies depend on the strides alone: a repeated relayout finds them made.
+        key = (source.strides, output.strides, source.dtype.itemsize)
+        steps = self._copies.get(key)
+        if steps is None:
+            steps = self._copies[key] = self._copy_steps(source, output)
+        _run_copy_steps(source, output, steps)
+
+    def _copy_steps(self, source: np.ndarray, output: np.ndarray) -> list[CopySteps]:
         out_stride = {id(d): 0 for d in self.digits}
         for stride, terms in zip(output.strides, self.out_places):
             for d, p in terms:
                 out_stride[id(d)] += p * stride
         src_strides = [d.weight * source.strides[d.dim] for d in self.digits]
         dst_strides = [out_stride[id(d)] for d in self.digits]
+        copies: list[CopySteps] = []
         for box in self.boxes:
             ranges = self._box_ranges(box)
             shape = [b - a for a, b in ranges]
@@ -196,7 +206,8 @@ class ScatterPlan:
                 continue
             src_offset = sum(a * s for (a, _), s in zip(ranges, src_strides))
             dst_offset = sum(a * s for (a, _), s in zip(ranges, dst_strides))
-            _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, dst_strides)
+            copies.append(_copy_steps(src_offset, dst_offset, shape, src_strides, dst_strides, source.dtype.itemsize))
+        return copies
 
 
     def view(self, source: np.ndarray, output_shape: Sequence[int]) -> np.ndarray | None:
@@ -204,6 +215,19 @@ class ScatterPlan:
         and each output index walks the input at one stride; else None."""
         if self.count() != math.prod(output_shape):
             return None
+        strides = self.strides_in(source, output_shape)
+        if strides is None:
+            return None
+        low, high = _byte_extent(output_shape, strides)
+        source_low, source_high = _byte_extent(source.shape, source.strides)
+        if low < source_low or high > source_high:
+            return None  # not a view of `source` after all: the caller copies
+        return np.lib.stride_tricks.as_strided(source, tuple(output_shape), tuple(strides), writeable=False)
+
+    def strides_in(self, source: np.ndarray, output_shape: Sequence[int]) -> list[int] | None:
+        """The byte strides at which each output index walks ``source`` (starting at its first
+        element), when each does at one stride; else None. With padding (the plan leaves some
+        output elements unwritten) they walk past the source's end there: a geometry, not a view."""
         strides = []
         for extent, terms in zip(output_shape, self.out_places):
             # Ascending places must be an exact mixed radix (1, e0, e0*e1, ...) and the
@@ -221,11 +245,7 @@ class ScatterPlan:
             if step is None and extent != 1:
                 return None
             strides.append(step or 0)
-        low, high = _byte_extent(output_shape, strides)
-        source_low, source_high = _byte_extent(source.shape, source.strides)
-        if low < source_low or high > source_high:
-            return None  # not a view of `source` after all: the caller copies
-        return np.lib.stride_tricks.as_strided(source, tuple(output_shape), tuple(strides), writeable=False)
+        return strides
 
 
 def copy_into(target: np.ndarray, value: np.ndarray) -> None:
@@ -290,14 +310,22 @@ def _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, ds
     on both sides is copied as one wider element, which numpy moves several
     times faster than a loop of a few floats.
     """
+    copies = _copy_steps(src_offset, dst_offset, shape, src_strides, dst_strides, source.dtype.itemsize)
+    _run_copy_steps(source, output, [copies])
+
+
+# The raw copies of one strided copy (geometry only: no array is read): ``(in place,
+# steps, shape)``, where ``in place`` is ``(src offset, dst offset)`` when both sides have
+# the same strides (nothing to copy if that is the same memory), each step is ``(src
+# offset, dst offset, shape, src strides, dst strides, item size)`` in bytes, and ``shape``
+# is the copy's own.
+CopySteps = tuple
+
+
+def _copy_steps(src_offset, dst_offset, shape, src_strides, dst_strides, itemsize: int) -> CopySteps:
     if 0 in shape:
-        return
-    if (
-        list(src_strides) == list(dst_strides)
-        and source.__array_interface__["data"][0] + src_offset == output.__array_interface__["data"][0] + dst_offset
-    ):
-        return  # every element is already where it goes (a product computed in its unpack's destination)
-    itemsize = source.dtype.itemsize
+        return None, [], shape
+    in_place = (src_offset, dst_offset) if list(src_strides) == list(dst_strides) else None
     axes = sorted((i for i in range(len(shape)) if shape[i] > 1), key=lambda i: (-abs(dst_strides[i]), -abs(src_strides[i])))
     merged: list[list[int]] = []  # [extent, src stride, dst stride]
     for i in axes:
@@ -312,9 +340,26 @@ def _strided_copy(source, src_offset, output, dst_offset, shape, src_strides, ds
         itemsize *= extent
     src_strides_ = [m[1] for m in merged]
     dst_strides_ = [m[2] for m in merged]
+    steps = []
     for starts, shape_ in _cache_blocks(merged):
         src_at = src_offset + sum(a * s for a, s in zip(starts, src_strides_))
         dst_at = dst_offset + sum(a * s for a, s in zip(starts, dst_strides_))
+        steps.append((src_at, dst_at, shape_, src_strides_, dst_strides_, itemsize))
+    return in_place, steps, shape
+
+
+def _run_copy_steps(source: np.ndarray, output: np.ndarray, copies: Sequence[CopySteps]) -> None:
+    source_at = source.__array_interface__["data"][0]
+    output_at = output.__array_interface__["data"][0]
+    for in_place, steps, shape in copies:
+        if in_place is not None and source_at + in_place[0] == output_at + in_place[1]:
+            continue  # every element is already where it goes (a product computed in its unpack's destination)
+        _copy_box(source, output, steps, shape)
+
+
+def _copy_box(source: np.ndarray, output: np.ndarray, steps: list[tuple], shape: Sequence[int]) -> None:
+    """The raw copies of one box (of ``shape``, before its axes are merged)."""
+    for src_at, dst_at, shape_, src_strides_, dst_strides_, itemsize in steps:
         dst = _raw_view(output, dst_at, shape_, dst_strides_, itemsize)
         src = _raw_view(source, src_at, shape_, src_strides_, itemsize)
         _copy_view(dst, src, itemsize)

@@ -249,6 +249,7 @@ class Recorder:
         # The op whose implementation runs (at depth 1), and what it said replaces it at replay.
         self.current: Operation | None = None
         self.replacement: Callable | None = None
+        self.replacement_operands: tuple | None = None
         self.constant_slots: set[int] = set()  # values that are the same objects in every call
         self._kinds: dict[Operation, str] = {}
         self.arg_count = len(args)
@@ -334,7 +335,7 @@ class Recorder:
         saved = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
         interpreter._ctx = ScopedDict(local_scope=_LoggedScope(saved, env))  # pyright: ignore[reportPrivateUsage]
         self.depth += 1
-        self.current, self.replacement = op, None
+        self.current, self.replacement, self.replacement_operands = op, None, None
         try:
             result = invoke(interpreter, op, entry, inputs)
         finally:
@@ -345,6 +346,8 @@ class Recorder:
             if kind != "view" or not self._try(self._found, values):
                 if self.replacement is not None:
                     entry = (None, self.replacement)
+                    if self.replacement_operands is not None:
+                        inputs = self.replacement_operands
                 self._try(self._record, op, entry, inputs, env, values)
         return result
 
@@ -425,11 +428,15 @@ def recording(interpreter: Any, op: Operation) -> bool:
     return recorder is not None and recorder.depth == 1 and recorder.current is op
 
 
-def replay_as(interpreter: Any, op: Operation, implementation: Callable[[Any, tuple], tuple]) -> None:
+def replay_as(
+    interpreter: Any, op: Operation, implementation: Callable[[Any, tuple], tuple], operands: tuple | None = None
+) -> None:
     """Said by ``op``'s implementation while a call is recorded: at replay, ``implementation(interpreter,
     inputs)`` gives the op's results instead. It may rely on anything the signature fixes (shapes,
     strides, flags, scalars, which operands share memory) as the recorded run found it, on nothing
-    in the arrays' elements; it reads values from outside the op as the implementation did."""
+    in the arrays' elements; it reads values from outside the op as the implementation did.
+    ``operands``, when given, are what the replay reads instead of the op's operands (and passes
+    as ``inputs``): values the recorded run found equivalent (a packed buffer's source)."""
     recorder = getattr(interpreter, "_recorder", None)
     if recorder is not None and recorder.depth == 1 and recorder.current is op:
         from xdsl.interpreter import OpImplResult
@@ -437,6 +444,7 @@ def replay_as(interpreter: Any, op: Operation, implementation: Callable[[Any, tu
         recorder.replacement = lambda _functions, interpreter, _op, inputs: OpImplResult(
             implementation(interpreter, inputs), None
         )
+        recorder.replacement_operands = operands
 
 
 def _kind(op: Operation) -> str:

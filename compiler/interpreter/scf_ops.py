@@ -16,7 +16,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir import Block, Operation
 
 from mini_iree.compiler.interpreter.core import InterpreterError, mixed_ints, run_block
-from mini_iree.compiler.interpreter.relayout_origins import note_write
+from mini_iree.compiler.interpreter.relayout_origins import note_flat_write, note_write
 from mini_iree.compiler.interpreter.replay import recording, replay_as
 from mini_iree.compiler.interpreter.tensor_ops import insert_into
 from mini_iree.dialects import scf
@@ -296,10 +296,11 @@ def _replayed_stores(stores: list):
     def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         for store, flat, place, value in stores:
             (array,) = interpreter.get_values([store.memref])
-            note_write(interpreter, array)
             if flat:
+                note_flat_write(interpreter, array, place, value)
                 array.reshape(-1)[place] = value
             else:
+                note_write(interpreter, array)
                 array[place] = value
         return ()
 

@@ -152,11 +152,8 @@ class ResultBuffers(BufferPool):
     Like IREE's transient allocations, a reused buffer is not cleared: the
     first call sees zeros, later ones what an earlier call left where the
     dispatch writes nothing (a correct dispatch writes its whole result).
-    Small buffers, cheap to zero, are always fresh; from 64 KiB on, zeroing a
-    fresh one is a visible part of a small dispatch's time (a 256x256 matmul's).
+    Small buffers, cheap to zero, are always fresh.
     """
-
-    MIN_BYTES = 1 << 16
 
     def resource(self, op: Operation, size: int) -> np.ndarray:
         if size < 0:

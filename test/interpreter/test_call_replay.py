@@ -113,23 +113,30 @@ def test_replayed_calls_equal_interpreted_ones(path: Path, target: str, size: in
     assert all(isinstance(s, Replay) for s in states), states
 
 
-def test_packs_the_matmul_reads_through_their_source_are_dropped():
-    # 16 is a multiple of the AVX2 tiles: both packs write every element, the mmt4d reads A and B
-    # themselves (relayout_origins.py), so neither encoding dispatch's work is replayed.
-    module, interpreter = _compare(_compile(MATMUL, AVX2), 16)
+def _replayed_ops(path: Path, target: str, size: int) -> list[str]:
+    module, interpreter = _compare(_compile(path, target), size)
     (function,) = public_functions(module)
-    replay = _state(interpreter, function, _inputs(function, np.random.default_rng(0), 16))
-    ops = [step[0].name for step in replay.steps]
+    replay = _state(interpreter, function, _inputs(function, np.random.default_rng(0), size))
+    return [step[0].name for step in replay.steps]
+
+
+@pytest.mark.parametrize("size", [16, 13])
+def test_packs_the_matmul_reads_through_their_source_are_dropped(size: int):
+    # 16 is a multiple of the AVX2 tiles: both packs write every element, the mmt4d reads A and B
+    # themselves (relayout_origins.py). 13 is not: the packs pad, and the mmt4d makes its padded
+    # matrices from A and B. Either way neither encoding dispatch's work is replayed.
+    ops = _replayed_ops(MATMUL, AVX2, size)
     assert "linalg.mmt4d" in ops
     assert "scf.forall" not in ops
     assert ops.count("iree_linalg_ext.map_scatter") == 1  # the unpack only
-    # With padding (13 is no multiple of 8) the packs are read as they are: all replayed.
-    module, interpreter = _compare(_compile(MATMUL, AVX2), 13)
-    (function,) = public_functions(module)
-    replay = _state(interpreter, function, _inputs(function, np.random.default_rng(0), 13))
-    ops = [step[0].name for step in replay.steps]
+
+
+def test_packs_a_contraction_reads_as_they_are_are_replayed():
+    # i8 operands are widened to i32 before the product: the mmt4d reads the packed buffers
+    # themselves, so the packs and their padding loops run on every call.
+    ops = _replayed_ops(INPUTS / "matmul_i8.mlir", AVX2, 13)
     assert ops.count("iree_linalg_ext.map_scatter") == 3
-    assert ops.count("scf.forall") == 2
+    assert ops.count("scf.forall") == 4
 
 
 def test_results_are_never_shared_between_calls():

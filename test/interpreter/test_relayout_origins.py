@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from mini_iree.compiler.interpreter import find_function, make_interpreter, parse_module_text, relayout_origins
-from mini_iree.compiler.interpreter.relayout_origins import RelayoutOrigins, note_write
+from mini_iree.compiler.interpreter import linalg_ops
+from mini_iree.compiler.interpreter.relayout_origins import RelayoutOrigins, note_flat_write, note_write
 
 RNG = np.random.default_rng(11)
 
@@ -70,8 +71,24 @@ def _count_origins(monkeypatch) -> list:
     return handed
 
 
+def _count_padded(monkeypatch) -> list:
+    """The contractions computed from padded packs' sources (``linalg_ops.padded_contract``)."""
+    made: list = []
+    real = linalg_ops.padded_contract
+
+    def padded_contract(*args):
+        product = real(*args)
+        if product is not None:
+            made.append(product.shape)
+        return product
+
+    monkeypatch.setattr(linalg_ops, "padded_contract", padded_contract)
+    return made
+
+
 def _origins_off(monkeypatch) -> None:
     monkeypatch.setattr(RelayoutOrigins, "record", lambda self, buffer, view: None)
+    monkeypatch.setattr(RelayoutOrigins, "record_padded", lambda self, buffer, source, plan, pad: None)
 
 
 def _inputs(shapes):
@@ -89,11 +106,14 @@ def test_dynamic_pipeline_gives_the_same_bits_with_and_without_origins(monkeypat
     shapes = [(16, 24, 32), (13, 7, 10), (48, 300, 64), (50, 33, 64), (64, 33, 50), (1, 9, 5), (16, 24, 32)]
     inputs = _inputs(shapes)
     handed = _count_origins(monkeypatch)
+    padded = _count_padded(monkeypatch)
     fast = _results(text, inputs)
     tile = 8 if target == AVX2 else 16
     # Each operand whose tiled dimension is a tile multiple is read through its source.
     expected = sum((m % tile == 0) + (n % tile == 0) for m, _, n in shapes)
     assert len(handed) == expected
+    # A product with a padded operand makes its matrices from the sources.
+    assert len(padded) == sum(bool(m % tile or n % tile) for m, _, n in shapes)
     _origins_off(monkeypatch)
     general = _results(text, inputs)
     for (a, b), got, want in zip(inputs, fast, general):
@@ -189,6 +209,35 @@ def test_records_are_forgotten_on_writes_and_when_the_call_returns():
     assert origins.origin(buffer) is None
     origins.record(buffer, read_only(buffer))
     assert origins.origin(buffer) is None
+
+
+def test_a_padded_record_survives_writes_of_the_values_already_there():
+    source = RNG.standard_normal((5, 3)).astype(np.float32)
+    source.flags.writeable = False
+    pad = np.broadcast_to(np.float32(0), (8, 3))
+    buffer = np.zeros((8, 3), np.float32)
+    buffer[:5] = source
+
+    class Holder:
+        pass
+
+    interpreter = Holder()
+    origins = relayout_origins.relayout_origins(interpreter)
+    origins.record_padded(buffer, source, "plan", pad)
+    assert origins.padded(buffer)[0] is source
+    # A padding loop storing the pad value over the padding changes nothing.
+    flat = np.ravel_multi_index(np.indices((3, 3)).reshape(2, -1) + [[5], [0]], buffer.shape)
+    note_flat_write(interpreter, buffer, flat, np.float32(0))
+    assert origins.padded(buffer) is not None
+    # -0.0 is another value (bit for bit), and so is a source element overwritten.
+    note_flat_write(interpreter, buffer, flat, np.float32(-0.0))
+    assert origins.padded(buffer) is None
+    origins.record_padded(buffer, source, "plan", pad)
+    note_flat_write(interpreter, buffer, np.array([0]), np.float32(0))
+    assert origins.padded(buffer) is None
+    # A writable source is never recorded.
+    origins.record_padded(buffer, np.array(source), "plan", pad)
+    assert origins.padded(buffer) is None
 
 
 def test_the_outermost_call_forgets_every_record(tmp_path):

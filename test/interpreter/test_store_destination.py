@@ -67,8 +67,8 @@ def _run(text: str, a: np.ndarray, b: np.ndarray, buf: np.ndarray) -> list[np.nd
 
 def _count_copies(monkeypatch) -> list:
     copies = []
-    real = relayout_view._strided_copy
-    monkeypatch.setattr(relayout_view, "_strided_copy", lambda *args: copies.append(list(args[4])) or real(*args))
+    real = relayout_view._copy_box
+    monkeypatch.setattr(relayout_view, "_copy_box", lambda *args: copies.append(list(args[3])) or real(*args))
     return copies
 
 
