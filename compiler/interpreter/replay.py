@@ -73,9 +73,11 @@ SHAPE_OPS = frozenset(
     }
 )
 
-# Scalar ops reading the dispatch context (push constants) or nothing: folded. Inside an
-# action they are not allowed (the context is gone at replay), nor are binding subspans.
+# Ops reading a dispatch's context (its push constants and bindings), which is gone when an
+# action runs again: inside an action they make the recording give up.
 CONTEXT_OPS = frozenset({"hal.interface.constant.load", "hal.interface.binding.subspan"})
+# Scalar ops without side effects that xDSL does not know as such, folded like pure ones: push
+# constant loads (a dispatch's, read at depth 0), type codes, workload ordinals, assumptions.
 _FOLDABLE_OPS = frozenset(
     {"hal.interface.constant.load", "hal.element_type", "hal.encoding_type", "iree_tensor_ext.dispatch.workload.ordinal",
      "util.assume.int"}
@@ -252,7 +254,6 @@ class Recorder:
         self.replacement_operands: tuple | None = None
         self.constant_slots: set[int] = set()  # values that are the same objects in every call
         self._kinds: dict[Operation, str] = {}
-        self.arg_count = len(args)
         for arg in args:
             slot = self._new_slot(arg)
             if isinstance(arg, np.ndarray):
