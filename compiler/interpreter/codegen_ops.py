@@ -376,6 +376,15 @@ def _store_destination(interpreter: Interpreter, op: Any, source: np.ndarray, in
 _UNPLANNED = object()
 
 
+def _replayed_view(shape: tuple[int, ...], strides: tuple[int, ...]):
+    """A repeated call's relayout that is a read-only strided view of its input (``replay.replay_as``)."""
+
+    def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (np.lib.stride_tricks.as_strided(np.asarray(inputs[0]), shape, strides, writeable=False),)
+
+    return replay
+
+
 def _constant(value: Any) -> bool:
     """Whether ``value`` is one value broadcast (``tensor.empty``, a fill): no stride moves."""
     return isinstance(value, np.ndarray) and value.size > 0 and not any(value.strides)
@@ -423,6 +432,8 @@ class LinalgExtFunctions(InterpreterFunctions):
             # input, that view is the result (a store copies it once, later).
             view = plan.view(source, np.shape(output))
             if view is not None:
+                # A repeated call makes the same view of its source (shapes and strides are the same).
+                replay_as(interpreter, op, _replayed_view(view.shape, view.strides))
                 return (view,)
             result = scratch_pool(interpreter).empty(np.shape(output), np.asarray(output).dtype)
         else:

@@ -208,7 +208,6 @@ class NumpyInterpreter(Interpreter):
                 if origins is not None:
                     origins.clear()
 
-
     def _call_or_replay(self, op: Operation, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """A call from outside: replayed when an earlier call with arguments of the same kind was
         recorded, recorded when it is the second such call (``replay.py``), else interpreted.

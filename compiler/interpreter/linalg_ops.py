@@ -248,6 +248,12 @@ def contract(
 def _laid_out(product: np.ndarray, have: list, c_dims: Sequence[int], sizes: Sequence[int]) -> np.ndarray:
     """A product over the loops ``have`` (batch, free of a, free of b) laid out as ``c_dims``."""
     product = product.reshape([sizes[d] for d in have])
+    if len(have) == len(c_dims):
+        # Every output dimension is a loop of the product: a read-only transposed view, as the
+        # broadcast below would give (np.broadcast_to costs more than a small product's layout).
+        product = product.transpose([have.index(d) for d in c_dims]).view()
+        product.flags.writeable = False
+        return product
     # Dimensions only the output has: the product is the same along them.
     for d in c_dims:
         if d not in have:
