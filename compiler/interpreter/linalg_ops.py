@@ -389,17 +389,19 @@ def _as_matrix(
 
 def _matrix_form(x: np.ndarray, dims: list, batch: list, rows: list, cols: list, shape: list, pooled: bool) -> tuple:
     """How :func:`_as_matrix` makes its matrix, from ``x``'s shape and strides alone (its
-    elements are not read): ``(the matrix, None, None, None)`` when it is a view of ``x``, else
-    ``(None, the view to copy, the copy's matrix shape, whether the copy is the transpose)``."""
+    elements are not read): ``(the matrix, the axes' permutation, the matrix shape it is reshaped
+    to, whether that is the transpose)`` when it is a view of ``x``, else ``(None, the view to
+    copy, the copy's matrix shape, whether the copy is the transpose)``."""
     forms = []
     for first, second, transposed in ((rows, cols, False), (cols, rows, True)):
         view = np.transpose(x, [dims.index(d) for d in batch + first + second])
         target = shape if not transposed else shape[:-2] + [shape[-1], shape[-2]]
+        permutation = [dims.index(d) for d in batch + first + second]
         reshaped = _reshaped_view(view, target)
         if reshaped is None:
             forms.append((_inner_run(view), view, target, transposed))
             continue
-        return (np.swapaxes(reshaped, -1, -2) if transposed else reshaped), None, None, None
+        return (np.swapaxes(reshaped, -1, -2) if transposed else reshaped), permutation, target, transposed
     _, view, target, transposed = max(forms, key=lambda f: f[0])  # the first form on a tie
     if pooled:
         # ``copy_into`` moves a run contiguous on both sides as one wide item: a form
@@ -496,7 +498,8 @@ def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, ma
         out = _store_destination(interpreter, op, (a, b, acc)) if zero_acc else None
         product = contract(a, positions[0], b, positions[1], positions[2], sizes, scratch_pool(interpreter), out)
         if zero_acc and replayable:
-            replay_as(interpreter, op, _replayed_contraction(op, positions, sizes, out is not None))
+            views = _matrix_views(a, positions[0], b, positions[1], positions[2], sizes, out) if out is not None else None
+            replay_as(interpreter, op, _replayed_contraction(op, positions, sizes, out is not None, views))
     return [_accumulated(interpreter, op, add, acc, product, zero_acc)]
 
 
@@ -555,14 +558,59 @@ def _replayed_padded_contraction(op: Operation, add: Operation, operands: tuple,
     return replay
 
 
-def _replayed_contraction(op: Operation, positions: Sequence[Sequence[int]], sizes: Sequence[int], in_place: bool):
+def _matrix_views(a: np.ndarray, a_dims, b: np.ndarray, b_dims, c_dims, sizes, out: np.ndarray):
+    """What :func:`contract` does when both operands are matrix views and the product goes to
+    ``out``, as a function of the operands and ``out`` (their geometry fixed: a repeated call's);
+    None when it is not that case."""
+    a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
+    if any(d not in b_dims and d not in c_dims for d in a_dims) or any(d not in a_dims and d not in c_dims for d in b_dims):
+        return None
+    if any(d in b_dims and d in c_dims for d in a_dims):
+        return None
+    contracted = [d for d in a_dims if d in b_dims]
+    free_a = [d for d in a_dims if d not in b_dims]
+    free_b = [d for d in b_dims if d not in a_dims]
+    have = free_a + free_b
+    if len(have) != len(c_dims):
+        return None
+    rows, depth, cols = (math.prod([sizes[d] for d in dims]) for dims in (free_a, contracted, free_b))
+    lhs = _matrix_form(a, a_dims, [], free_a, contracted, [rows, depth], True)
+    rhs = _matrix_form(b, b_dims, [], contracted, free_b, [depth, cols], True)
+    if lhs[0] is None or rhs[0] is None or not (a.dtype == b.dtype == out.dtype):
+        return None
+    if not out.flags.c_contiguous or out.size != rows * cols:
+        return None
+    (_, perm_a, shape_a, swap_a), (_, perm_b, shape_b, swap_b) = lhs, rhs
+    shape = [sizes[d] for d in have]
+    layout = [have.index(d) for d in c_dims]
+
+    def multiply(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+        a2 = a.transpose(perm_a).reshape(shape_a)
+        b2 = b.transpose(perm_b).reshape(shape_b)
+        product = np.matmul(a2.T if swap_a else a2, b2.T if swap_b else b2, out=out.reshape(rows, cols))
+        product = product.reshape(shape).transpose(layout).view()
+        product.flags.writeable = False
+        return product
+
+    return multiply
+
+
+def _replayed_contraction(
+    op: Operation, positions: Sequence[Sequence[int]], sizes: Sequence[int], in_place: bool, views: Any = None
+):
     """A repeated call's contraction of uncast operands into a zero accumulator (``replay.replay_as``):
-    the loops, the maps and whether the product lands in its store destination are as recorded."""
+    the loops, the maps and whether the product lands in its store destination are as recorded,
+    and so, for operands that were matrix views, how they are (``views``, from :func:`_matrix_views`)."""
+    buffer_value = _find_store_destination(op) if views is not None else None
 
     def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         a, b, acc = np.asarray(inputs[0]), np.asarray(inputs[1]), np.asarray(inputs[2])
         if a.dtype.itemsize < 4 or a.dtype != b.dtype or not _is_zero(acc):
             return run_generic_op(None, interpreter, op, inputs)  # type: ignore[arg-type]
+        if views is not None:
+            (buffer,) = interpreter.get_values([buffer_value])
+            note_write(interpreter, buffer)  # the product is written there
+            return (views(a, b, buffer).astype(acc.dtype, copy=False),)
         out = _store_destination(interpreter, op, (a, b, acc)) if in_place else None
         pool = scratch_pool(interpreter)
         product = contract(a, positions[0], b, positions[1], positions[2], sizes, pool, out)
