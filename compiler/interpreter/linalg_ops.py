@@ -218,10 +218,7 @@ def contract(
             else:
                 b = b.sum(axis=axes, dtype=b.dtype)
                 b_dims = [d for d in b_dims if d not in lonely]
-    batch = [d for d in a_dims if d in b_dims and d in c_dims]
-    contracted = [d for d in a_dims if d in b_dims and d not in c_dims]
-    free_a = [d for d in a_dims if d not in b_dims]
-    free_b = [d for d in b_dims if d not in a_dims]
+    batch, contracted, free_a, free_b = _loop_roles(a_dims, b_dims, c_dims)
 
     def size(dims: Sequence[int]) -> int:
         return math.prod([sizes[d] for d in dims])
@@ -243,6 +240,25 @@ def contract(
     else:
         product = np.matmul(a2, b2)
     return _laid_out(product, batch + free_a + free_b, c_dims, sizes)
+
+
+def _loop_roles(a_dims: list, b_dims: list, c_dims: list) -> tuple[list, list, list, list]:
+    """``(batch, contracted, free in a, free in b)`` loops of a contraction whose loops are all
+    in the output or in both inputs (those in one input only are summed first)."""
+    batch = [d for d in a_dims if d in b_dims and d in c_dims]
+    contracted = [d for d in a_dims if d in b_dims and d not in c_dims]
+    free_a = [d for d in a_dims if d not in b_dims]
+    free_b = [d for d in b_dims if d not in a_dims]
+    return batch, contracted, free_a, free_b
+
+
+def _plain_matmul_roles(a_dims: list, b_dims: list, c_dims: list) -> tuple[list, list, list] | None:
+    """``(contracted, free in a, free in b)`` when the contraction is one matrix product: no
+    batch loops, no loop in a single input only; else None."""
+    if any(d not in b_dims and d not in c_dims for d in a_dims) or any(d not in a_dims and d not in c_dims for d in b_dims):
+        return None
+    batch, contracted, free_a, free_b = _loop_roles(a_dims, b_dims, c_dims)
+    return None if batch else (contracted, free_a, free_b)
 
 
 def _laid_out(product: np.ndarray, have: list, c_dims: Sequence[int], sizes: Sequence[int]) -> np.ndarray:
@@ -295,13 +311,10 @@ def padded_contract(
     has the same bits.
     """
     a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
-    if any(d not in b_dims and d not in c_dims for d in a_dims) or any(d not in a_dims and d not in c_dims for d in b_dims):
-        return None
-    if any(d in b_dims and d in c_dims for d in a_dims):
-        return None  # batch loops: the general path
-    contracted = [d for d in a_dims if d in b_dims]
-    free_a = [d for d in a_dims if d not in b_dims]
-    free_b = [d for d in b_dims if d not in a_dims]
+    roles = _plain_matmul_roles(a_dims, b_dims, c_dims)
+    if roles is None:
+        return None  # loops summed alone, batch loops: the general path
+    contracted, free_a, free_b = roles
     lhs = _padded_matrix(a, a_dims, free_a, contracted, pool)
     rhs = _padded_matrix(b, b_dims, contracted, free_b, pool)
     if lhs is None or rhs is None or lhs.dtype != rhs.dtype:
@@ -350,7 +363,7 @@ def _padded_matrix(x: np.ndarray | PaddedOperand, dims: list, rows: list, cols: 
     # bits for the other layout. The packed operand's geometry decides; its elements are
     # not read (a stand-in of its shape and strides over one element).
     stand_in = np.lib.stride_tricks.as_strided(np.empty(1, source.dtype), x.shape, x.strides)
-    form, _, target, transposed = _matrix_form(stand_in, dims, [], rows, cols, [size_rows, size_cols], pool is not None)
+    form, _, _, transposed = _matrix_form(stand_in, dims, [], rows, cols, [size_rows, size_cols], pool is not None)
     if form is not None:
         transposed = form.strides[-1] != source.itemsize and form.strides[-2] == source.itemsize
     extent = (size_cols, size_rows) if transposed else (size_rows, size_cols)
@@ -563,13 +576,10 @@ def _matrix_views(a: np.ndarray, a_dims, b: np.ndarray, b_dims, c_dims, sizes, o
     ``out``, as a function of the operands and ``out`` (their geometry fixed: a repeated call's);
     None when it is not that case."""
     a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
-    if any(d not in b_dims and d not in c_dims for d in a_dims) or any(d not in a_dims and d not in c_dims for d in b_dims):
+    roles = _plain_matmul_roles(a_dims, b_dims, c_dims)
+    if roles is None:
         return None
-    if any(d in b_dims and d in c_dims for d in a_dims):
-        return None
-    contracted = [d for d in a_dims if d in b_dims]
-    free_a = [d for d in a_dims if d not in b_dims]
-    free_b = [d for d in b_dims if d not in a_dims]
+    contracted, free_a, free_b = roles
     have = free_a + free_b
     if len(have) != len(c_dims):
         return None

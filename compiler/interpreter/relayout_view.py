@@ -215,19 +215,6 @@ class ScatterPlan:
         and each output index walks the input at one stride; else None."""
         if self.count() != math.prod(output_shape):
             return None
-        strides = self.strides_in(source, output_shape)
-        if strides is None:
-            return None
-        low, high = _byte_extent(output_shape, strides)
-        source_low, source_high = _byte_extent(source.shape, source.strides)
-        if low < source_low or high > source_high:
-            return None  # not a view of `source` after all: the caller copies
-        return np.lib.stride_tricks.as_strided(source, tuple(output_shape), tuple(strides), writeable=False)
-
-    def strides_in(self, source: np.ndarray, output_shape: Sequence[int]) -> list[int] | None:
-        """The byte strides at which each output index walks ``source`` (starting at its first
-        element), when each does at one stride; else None. With padding (the plan leaves some
-        output elements unwritten) they walk past the source's end there: a geometry, not a view."""
         strides = []
         for extent, terms in zip(output_shape, self.out_places):
             # Ascending places must be an exact mixed radix (1, e0, e0*e1, ...) and the
@@ -245,7 +232,11 @@ class ScatterPlan:
             if step is None and extent != 1:
                 return None
             strides.append(step or 0)
-        return strides
+        low, high = _byte_extent(output_shape, strides)
+        source_low, source_high = _byte_extent(source.shape, source.strides)
+        if low < source_low or high > source_high:
+            return None  # not a view of `source` after all: the caller copies
+        return np.lib.stride_tricks.as_strided(source, tuple(output_shape), tuple(strides), writeable=False)
 
 
 def copy_into(target: np.ndarray, value: np.ndarray) -> None:

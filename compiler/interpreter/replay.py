@@ -46,6 +46,8 @@ import numpy as np
 from xdsl.ir import Operation
 from xdsl.utils.scoped_dict import ScopedDict
 
+from mini_iree.compiler.interpreter.relayout_view import _byte_extent
+
 __all__ = ["CONTEXT_OPS", "CallReplays", "Recorder", "Replay", "recording", "replay_as", "signature"]
 
 # Ops whose implementation runs their regions and passes values along, nothing else:
@@ -185,13 +187,8 @@ def _byte_range(array: np.ndarray) -> tuple[int, int]:
     start = _address(array)
     if array.size == 0:
         return start, start
-    low = high = start
-    for extent, stride in zip(array.shape, array.strides):
-        if stride < 0:
-            low += (extent - 1) * stride
-        else:
-            high += (extent - 1) * stride
-    return low, high + array.itemsize
+    low, high = _byte_extent(array.shape, array.strides)
+    return start + low, start + high + array.itemsize
 
 
 def _rebuild(root: np.ndarray, offset: int, shape: tuple, strides: tuple, dtype: np.dtype, writeable: bool) -> np.ndarray:
