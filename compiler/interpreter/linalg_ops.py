@@ -26,10 +26,9 @@ unpack) have direct numpy implementations.
 from __future__ import annotations
 
 import itertools
-import math
 import warnings
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
@@ -39,7 +38,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from mini_iree.compiler.interpreter.buffers import BufferPool, scratch_pool
+from mini_iree.compiler.interpreter.buffers import scratch_pool
 from mini_iree.compiler.interpreter.core import (
     InterpreterError,
     element_type,
@@ -47,8 +46,9 @@ from mini_iree.compiler.interpreter.core import (
     numpy_dtype,
     run_block,
 )
+from mini_iree.compiler.interpreter.matrix_products import contract, matrix_views
+from mini_iree.compiler.interpreter.padded_products import PaddedOperand, PaddedProduct, padded_product
 from mini_iree.compiler.interpreter.relayout_origins import note_write
-from mini_iree.compiler.interpreter.relayout_view import copy_into
 from mini_iree.compiler.interpreter.replay import replay_as
 from mini_iree.compiler.interpreter.store_destination import store_buffer_value, usable_buffer
 from mini_iree.dialects import linalg
@@ -187,286 +187,6 @@ def match_contraction(op: LinalgStructuredOperation, maps: Sequence[AffineMap]):
 _MUL_OF = {arith.AddfOp: arith.MulfOp, arith.AddiOp: arith.MuliOp}
 
 
-def contract(
-    a: np.ndarray,
-    a_dims: Sequence[int],
-    b: np.ndarray,
-    b_dims: Sequence[int],
-    c_dims: Sequence[int],
-    sizes: Sequence[int],
-    pool: BufferPool | None = None,
-    out: np.ndarray | None = None,
-) -> np.ndarray:
-    """``sum over the other dims of a * b``, laid out as ``c_dims``: one batched ``np.matmul``.
-
-    Dimensions are classified as batch (in a, b and c), contracted (a and b),
-    free in a, free in b; dimensions in only one input are summed first.
-    Operand copies and the product take their memory from ``pool`` when given
-    (large arrays a repeated call would otherwise allocate afresh each time).
-    ``out``, when given, is memory the product may be written to instead (used
-    when it has the product's size and dtype and is C-contiguous).
-    """
-    a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
-    for dims, name in ((a_dims, "a"), (b_dims, "b")):
-        other = b_dims if name == "a" else a_dims
-        lonely = [d for d in dims if d not in other and d not in c_dims]
-        if lonely:
-            axes = tuple(dims.index(d) for d in lonely)
-            if name == "a":
-                a = a.sum(axis=axes, dtype=a.dtype)
-                a_dims = [d for d in a_dims if d not in lonely]
-            else:
-                b = b.sum(axis=axes, dtype=b.dtype)
-                b_dims = [d for d in b_dims if d not in lonely]
-    batch, contracted, free_a, free_b = _loop_roles(a_dims, b_dims, c_dims)
-
-    def size(dims: Sequence[int]) -> int:
-        return math.prod([sizes[d] for d in dims])
-
-    lead = [size(batch)] if batch else []
-    a2 = _as_matrix(a, a_dims, batch, free_a, contracted, lead + [size(free_a), size(contracted)], pool)
-    b2 = _as_matrix(b, b_dims, batch, contracted, free_b, lead + [size(contracted), size(free_b)], pool)
-    rows, cols = a2.shape[-2], b2.shape[-1]
-    if (
-        out is not None
-        and not batch
-        and a2.dtype == b2.dtype == out.dtype
-        and out.flags.c_contiguous
-        and out.size == rows * cols
-    ):
-        product = np.matmul(a2, b2, out=out.reshape(rows, cols))
-    elif pool is not None and a2.dtype == b2.dtype:
-        product = np.matmul(a2, b2, out=pool.empty(a2.shape[:-1] + b2.shape[-1:], a2.dtype))
-    else:
-        product = np.matmul(a2, b2)
-    return _laid_out(product, batch + free_a + free_b, c_dims, sizes)
-
-
-def _loop_roles(a_dims: list, b_dims: list, c_dims: list) -> tuple[list, list, list, list]:
-    """``(batch, contracted, free in a, free in b)`` loops of a contraction whose loops are all
-    in the output or in both inputs (those in one input only are summed first)."""
-    batch = [d for d in a_dims if d in b_dims and d in c_dims]
-    contracted = [d for d in a_dims if d in b_dims and d not in c_dims]
-    free_a = [d for d in a_dims if d not in b_dims]
-    free_b = [d for d in b_dims if d not in a_dims]
-    return batch, contracted, free_a, free_b
-
-
-def _plain_matmul_roles(a_dims: list, b_dims: list, c_dims: list) -> tuple[list, list, list] | None:
-    """``(contracted, free in a, free in b)`` when the contraction is one matrix product: no
-    batch loops, no loop in a single input only; else None."""
-    if any(d not in b_dims and d not in c_dims for d in a_dims) or any(d not in a_dims and d not in c_dims for d in b_dims):
-        return None
-    batch, contracted, free_a, free_b = _loop_roles(a_dims, b_dims, c_dims)
-    return None if batch else (contracted, free_a, free_b)
-
-
-def _laid_out(product: np.ndarray, have: list, c_dims: Sequence[int], sizes: Sequence[int]) -> np.ndarray:
-    """A product over the loops ``have`` (batch, free of a, free of b) laid out as ``c_dims``."""
-    product = product.reshape([sizes[d] for d in have])
-    if len(have) == len(c_dims):
-        # Every output dimension is a loop of the product: a read-only transposed view, as the
-        # broadcast below would give (np.broadcast_to costs more than a small product's layout).
-        product = product.transpose([have.index(d) for d in c_dims]).view()
-        product.flags.writeable = False
-        return product
-    # Dimensions only the output has: the product is the same along them.
-    for d in c_dims:
-        if d not in have:
-            product = product[..., None]
-            have.append(d)
-    product = np.transpose(product, [have.index(d) for d in c_dims])
-    return np.broadcast_to(product, [sizes[d] for d in c_dims])
-
-
-class PaddedOperand(NamedTuple):
-    """A packed operand known as its pack's padded relayout of ``source`` (``relayout_origins.py``):
-    ``plan`` puts the source's elements, ``pad``'s one value fills the rest. ``shape`` and
-    ``strides`` are the packed operand's own."""
-
-    source: np.ndarray
-    plan: Any
-    pad: np.ndarray
-    shape: tuple[int, ...]
-    strides: tuple[int, ...]
-
-
-def padded_contract(
-    a: np.ndarray | PaddedOperand,
-    a_dims: Sequence[int],
-    b: np.ndarray | PaddedOperand,
-    b_dims: Sequence[int],
-    c_dims: Sequence[int],
-    sizes: Sequence[int],
-    pool: BufferPool | None = None,
-) -> np.ndarray | None:
-    """:func:`contract` of operands some of which are padded packs, read from their sources; None
-    when it does not apply (batch loops, loops summed alone, a pack that does not read as its
-    source seen as a matrix).
-
-    A padded pack seen as a matrix is its source with pad rows and columns: that matrix is
-    made from the source (one strided copy and the pad), instead of being gathered back from
-    the packed tiles, and the packs themselves need not have run (a replay drops them). BLAS
-    multiplies the same matrices, laid out the same way, as on the general path: the product
-    has the same bits.
-    """
-    a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
-    roles = _plain_matmul_roles(a_dims, b_dims, c_dims)
-    if roles is None:
-        return None  # loops summed alone, batch loops: the general path
-    contracted, free_a, free_b = roles
-    lhs = _padded_matrix(a, a_dims, free_a, contracted, pool)
-    rhs = _padded_matrix(b, b_dims, contracted, free_b, pool)
-    if lhs is None or rhs is None or lhs.dtype != rhs.dtype:
-        return None
-    product = np.matmul(lhs, rhs, out=pool.empty((lhs.shape[0], rhs.shape[1]), lhs.dtype) if pool is not None else None)
-    return _laid_out(product, free_a + free_b, c_dims, sizes)
-
-
-def _padded_matrix(x: np.ndarray | PaddedOperand, dims: list, rows: list, cols: list, pool: BufferPool | None):
-    """``x`` as a ``rows x cols`` matrix; for a padded pack, made from its source, or None.
-
-    Each source index must be what its digits (``relayout_view``) add up to in the matrix's
-    row or column index: the pack then put source element ``(i, j)`` at matrix position
-    ``(i, j)`` (or ``(j, i)``), and the pad value everywhere past the source.
-    """
-    shape = x.shape if isinstance(x, PaddedOperand) else np.shape(x)
-    size_rows = math.prod([shape[dims.index(d)] for d in rows])
-    size_cols = math.prod([shape[dims.index(d)] for d in cols])
-    if not isinstance(x, PaddedOperand):
-        return _as_matrix(x, dims, [], rows, cols, [size_rows, size_cols], pool)
-    source, plan, pad = x.source, x.plan, x.pad
-    if source.ndim != 2 or len(plan.out_places) != len(shape):
-        return None
-    weight_in: dict[int, tuple[int, int]] = {}  # id(digit) -> (0: rows or 1: columns, what it adds per unit)
-    for group, axes in ((0, [dims.index(d) for d in rows]), (1, [dims.index(d) for d in cols])):
-        scale = 1
-        for axis in reversed(axes):
-            for digit, place in plan.out_places[axis]:
-                weight_in[id(digit)] = (group, place * scale)
-            scale *= shape[axis]
-    group_of: dict[int, int] = {}  # source dim -> 0 (rows) or 1 (columns)
-    for digit in plan.digits:
-        if digit.extent == 1:
-            continue
-        found = weight_in.get(id(digit))
-        if found is None or found[1] != digit.weight or group_of.setdefault(digit.dim, found[0]) != found[0]:
-            return None
-    first = group_of.get(0, 1 - group_of.get(1, 1))
-    if group_of.get(1, 1 - first) == first:
-        return None
-    core = source if first == 0 else source.T
-    m, n = core.shape
-    if m > size_rows or n > size_cols:
-        return None
-    # The general path's matrix, row- or column-major as it would be: BLAS can give other
-    # bits for the other layout. The packed operand's geometry decides; its elements are
-    # not read (a stand-in of its shape and strides over one element).
-    stand_in = np.lib.stride_tricks.as_strided(np.empty(1, source.dtype), x.shape, x.strides)
-    form, _, _, transposed = _matrix_form(stand_in, dims, [], rows, cols, [size_rows, size_cols], pool is not None)
-    if form is not None:
-        transposed = form.strides[-1] != source.itemsize and form.strides[-2] == source.itemsize
-    extent = (size_cols, size_rows) if transposed else (size_rows, size_cols)
-    buffer = pool.empty(extent, source.dtype) if pool is not None else np.empty(extent, source.dtype)
-    matrix = buffer.T if transposed else buffer
-    value = np.asarray(pad).flat[0]
-    matrix[:m, :n] = core
-    matrix[m:, :] = value
-    matrix[:m, n:] = value
-    return matrix
-
-
-def _as_matrix(
-    x: np.ndarray, dims: list, batch: list, rows: list, cols: list, shape: list, pool: BufferPool | None = None
-) -> np.ndarray:
-    """``x`` as a (batch of) ``rows x cols`` matrix: a view if one exists, else the cheaper copy.
-
-    BLAS takes a matrix or its transpose alike, so the copy may be laid out
-    ``cols x rows`` and handed over transposed. numpy copies fastest when the
-    new innermost axis is long (a tiled operand, e.g. mmt4d's ``N1xK1xN0xK0``
-    RHS, copies several times faster as ``N x K`` than as ``K x N``). The copy
-    lands in a buffer of ``pool`` when given.
-    """
-    matrix, view, target, transposed = _matrix_form(x, dims, batch, rows, cols, shape, pool is not None)
-    if matrix is not None:
-        return matrix
-    if pool is not None:
-        # The same C-order copy numpy's reshape makes, into a reused buffer.
-        copy = pool.empty(view.shape, view.dtype)
-        copy_into(copy, view)
-        matrix = copy.reshape(target)
-    else:
-        matrix = view.reshape(target)
-    return np.swapaxes(matrix, -1, -2) if transposed else matrix
-
-
-def _matrix_form(x: np.ndarray, dims: list, batch: list, rows: list, cols: list, shape: list, pooled: bool) -> tuple:
-    """How :func:`_as_matrix` makes its matrix, from ``x``'s shape and strides alone (its
-    elements are not read): ``(the matrix, the axes' permutation, the matrix shape it is reshaped
-    to, whether that is the transpose)`` when it is a view of ``x``, else ``(None, the view to
-    copy, the copy's matrix shape, whether the copy is the transpose)``."""
-    forms = []
-    for first, second, transposed in ((rows, cols, False), (cols, rows, True)):
-        view = np.transpose(x, [dims.index(d) for d in batch + first + second])
-        target = shape if not transposed else shape[:-2] + [shape[-1], shape[-2]]
-        permutation = [dims.index(d) for d in batch + first + second]
-        reshaped = _reshaped_view(view, target)
-        if reshaped is None:
-            forms.append((_inner_run(view), view, target, transposed))
-            continue
-        return (np.swapaxes(reshaped, -1, -2) if transposed else reshaped), permutation, target, transposed
-    _, view, target, transposed = max(forms, key=lambda f: f[0])  # the first form on a tie
-    if pooled:
-        # ``copy_into`` moves a run contiguous on both sides as one wide item: a form
-        # whose source runs are a cache line or more (mmt4d tiles of 16 floats) copies
-        # faster that way than a form gathering single elements, however long.
-        wide = [f for f in forms if _contiguous_bytes(f[1]) >= 64]
-        if wide:
-            _, view, target, transposed = max(wide, key=lambda f: _contiguous_bytes(f[1]))
-    return None, view, target, transposed
-
-
-def _reshaped_view(array: np.ndarray, shape: list) -> np.ndarray | None:
-    """``array`` reshaped without copying, or None when that needs a copy."""
-    try:
-        return np.reshape(array, shape, copy=False)
-    except ValueError:
-        return None
-    except TypeError:  # numpy < 2.1: no `copy` argument (setting `shape` copies, then fails)
-        view = array.view()
-        try:
-            view.shape = shape
-        except AttributeError:
-            return None
-        return view
-
-
-def _contiguous_bytes(view: np.ndarray) -> int:
-    """How many bytes at the end of each of ``view``'s C-order rows are contiguous in memory."""
-    run = view.itemsize
-    for extent, step in zip(reversed(view.shape), reversed(view.strides)):
-        if extent == 1:
-            continue
-        if step != run:
-            break
-        run *= extent
-    return run
-
-
-def _inner_run(view: np.ndarray) -> int:
-    """How many elements a C-order copy of ``view`` takes in one innermost loop."""
-    run, stride = 1, None
-    for extent, step in zip(reversed(view.shape), reversed(view.strides)):
-        if extent == 1:
-            continue
-        if stride is not None and step != stride * run:
-            break
-        if stride is None:
-            stride = step
-        run *= extent
-    return run
-
-
 def _is_zero(array: np.ndarray) -> bool:
     """Whether every element is zero; O(1) for broadcast scalars (fills)."""
     if array.size == 0:
@@ -501,17 +221,17 @@ def _run_contraction(interpreter: Interpreter, op: LinalgStructuredOperation, ma
     product = None
     uncast = a is loaded[0] and b is loaded[1] and not (lhs_casts or rhs_casts)
     padded = _padded_operands(interpreter, a, b) if uncast else None
-    if padded is not None:
-        product = padded_contract(*_contract_args(padded, positions, sizes), scratch_pool(interpreter))
-        if product is not None and replayable:
+    matmul = padded_product(*_contract_args(padded, positions, sizes), True) if padded is not None else None
+    if matmul is not None:
+        product = matmul(*padded, scratch_pool(interpreter))
+        if replayable:
             # What the contraction reads at replay: the packs' sources, not the packed buffers.
-            replayed = _replayed_padded_contraction(op, add, padded, positions, sizes)
-            replay_as(interpreter, op, replayed, _values(padded, acc))
+            replay_as(interpreter, op, _replayed_padded_contraction(op, add, padded, matmul), _values(padded, acc))
     if product is None:
         out = _store_destination(interpreter, op, (a, b, acc)) if zero_acc else None
         product = contract(a, positions[0], b, positions[1], positions[2], sizes, scratch_pool(interpreter), out)
         if zero_acc and replayable:
-            views = _matrix_views(a, positions[0], b, positions[1], positions[2], sizes, out) if out is not None else None
+            views = matrix_views(a, positions[0], b, positions[1], positions[2], sizes, out) if out is not None else None
             replay_as(interpreter, op, _replayed_contraction(op, positions, sizes, out is not None, views))
     return [_accumulated(interpreter, op, add, acc, product, zero_acc)]
 
@@ -550,59 +270,20 @@ def _values(operands: tuple, acc: np.ndarray) -> tuple:
     return (*values, acc)
 
 
-def _replayed_padded_contraction(op: Operation, add: Operation, operands: tuple, positions, sizes):
+def _replayed_padded_contraction(op: Operation, add: Operation, operands: tuple, matmul: PaddedProduct):
     """A repeated call's contraction of padded packs (``replay.replay_as``), on the packs' sources:
-    which operand is a padded pack, its plan and its geometry are as recorded."""
+    which operand is a padded pack, and how the product is computed, are as recorded."""
+    padded = [isinstance(x, PaddedOperand) for x in operands]
 
     def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         values = iter(inputs)
-        rebuilt = tuple(
-            PaddedOperand(next(values), x.plan, next(values), x.shape, x.strides)
-            if isinstance(x, PaddedOperand)
-            else next(values)
-            for x in operands
-        )
+        # The product reads a padded operand's source and pad only.
+        rebuilt = [PaddedOperand(next(values), None, next(values), (), ()) if p else next(values) for p in padded]
         acc = np.asarray(next(values))
-        product = padded_contract(*_contract_args(rebuilt, positions, sizes), scratch_pool(interpreter))
-        if product is None:
-            raise InterpreterError(op, "a repeated call's padded operands no longer read as their sources")
+        product = matmul(rebuilt[0], rebuilt[1], scratch_pool(interpreter))
         return (_accumulated(interpreter, op, add, acc, product, _is_zero(acc)),)
 
     return replay
-
-
-def _matrix_views(a: np.ndarray, a_dims, b: np.ndarray, b_dims, c_dims, sizes, out: np.ndarray):
-    """What :func:`contract` does when both operands are matrix views and the product goes to
-    ``out``, as a function of the operands and ``out`` (their geometry fixed: a repeated call's);
-    None when it is not that case."""
-    a_dims, b_dims, c_dims = list(a_dims), list(b_dims), list(c_dims)
-    roles = _plain_matmul_roles(a_dims, b_dims, c_dims)
-    if roles is None:
-        return None
-    contracted, free_a, free_b = roles
-    have = free_a + free_b
-    if len(have) != len(c_dims):
-        return None
-    rows, depth, cols = (math.prod([sizes[d] for d in dims]) for dims in (free_a, contracted, free_b))
-    lhs = _matrix_form(a, a_dims, [], free_a, contracted, [rows, depth], True)
-    rhs = _matrix_form(b, b_dims, [], contracted, free_b, [depth, cols], True)
-    if lhs[0] is None or rhs[0] is None or not (a.dtype == b.dtype == out.dtype):
-        return None
-    if not out.flags.c_contiguous or out.size != rows * cols:
-        return None
-    (_, perm_a, shape_a, swap_a), (_, perm_b, shape_b, swap_b) = lhs, rhs
-    shape = [sizes[d] for d in have]
-    layout = [have.index(d) for d in c_dims]
-
-    def multiply(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
-        a2 = a.transpose(perm_a).reshape(shape_a)
-        b2 = b.transpose(perm_b).reshape(shape_b)
-        product = np.matmul(a2.T if swap_a else a2, b2.T if swap_b else b2, out=out.reshape(rows, cols))
-        product = product.reshape(shape).transpose(layout).view()
-        product.flags.writeable = False
-        return product
-
-    return multiply
 
 
 def _replayed_contraction(
@@ -610,7 +291,7 @@ def _replayed_contraction(
 ):
     """A repeated call's contraction of uncast operands into a zero accumulator (``replay.replay_as``):
     the loops, the maps and whether the product lands in its store destination are as recorded,
-    and so, for operands that were matrix views, how they are (``views``, from :func:`_matrix_views`)."""
+    and so, for operands that were matrix views, how they are (``views``, from :func:`matrix_views`)."""
     buffer_value = _find_store_destination(op) if views is not None else None
 
     def replay(interpreter: Interpreter, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

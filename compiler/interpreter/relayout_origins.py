@@ -19,7 +19,7 @@ When such a pack writes every source element and leaves the initial value (a
 constant) everywhere else, the record is *padded*: the buffer, the pack's plan,
 its source and that pad value (:meth:`RelayoutOrigins.padded`). A contraction
 reading the buffer as a matrix computes on the source itself and on the pad
-value instead (``linalg_ops._padded_product``).
+value instead (``padded_products.py``).
 
 It is sound while neither the buffer nor the source changes after the record:
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from mini_iree.compiler.interpreter import find_function, make_interpreter, parse_module_text, relayout_origins
-from mini_iree.compiler.interpreter import linalg_ops
+from mini_iree.compiler.interpreter.padded_products import PaddedProduct
 from mini_iree.compiler.interpreter.relayout_origins import RelayoutOrigins, note_flat_write, note_write
 
 RNG = np.random.default_rng(11)
@@ -72,17 +72,16 @@ def _count_origins(monkeypatch) -> list:
 
 
 def _count_padded(monkeypatch) -> list:
-    """The contractions computed from padded packs' sources (``linalg_ops.padded_contract``)."""
+    """The contractions computed from padded packs' sources (``padded_products.PaddedProduct``):
+    whether each multiplied the sources in place."""
     made: list = []
-    real = linalg_ops.padded_contract
+    real = PaddedProduct.__call__
 
-    def padded_contract(*args):
-        product = real(*args)
-        if product is not None:
-            made.append(product.shape)
-        return product
+    def call(self, a, b, pool):
+        made.append(self.in_place)
+        return real(self, a, b, pool)
 
-    monkeypatch.setattr(linalg_ops, "padded_contract", padded_contract)
+    monkeypatch.setattr(PaddedProduct, "__call__", call)
     return made
 
 
