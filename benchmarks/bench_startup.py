@@ -14,6 +14,11 @@ each as a fresh process:
 
 and prints each one's CPU time (user + system, best of ``--repeat``) and
 ``mini-iree-opt``'s ratio to ``xdsl-opt``. Times are measured, never asserted.
+
+The package's modules are compiled to bytecode first, as an install leaves
+xDSL's: a process that may not write bytecode (``PYTHONDONTWRITEBYTECODE``, set
+on some machines) would otherwise compile every mini-iree module from source on
+every run, about 0.04 s more for ``mini-iree-opt``.
 ``--importtime TOOL`` prints, instead, the slowest modules of ``python -X
 importtime`` for one tool (``opt`` or ``run``).
 """
@@ -21,7 +26,9 @@ importtime`` for one tool (``opt`` or ``run``).
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -68,6 +75,14 @@ def commands(tmp: Path) -> dict[str, list[str]]:
     }
 
 
+def cache_bytecode() -> None:
+    """Compile the package's modules to bytecode (tests and benchmarks aside), where imports find it."""
+    import mini_iree
+
+    root = Path(mini_iree.__file__).resolve().parent
+    compileall.compile_dir(root, quiet=1, rx=re.compile(r"[/\\](test|benchmarks|\.git)[/\\]"))
+
+
 def importtime(command: list[str], top: int) -> None:
     """The ``top`` modules with the largest self time under ``python -X importtime``."""
     proc = subprocess.run(
@@ -92,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--importtime", choices=("opt", "run", "xdsl-opt"), help="show one tool's slowest imports")
     parser.add_argument("--top", type=int, default=25, help="modules shown by --importtime")
     args = parser.parse_args(argv)
+    cache_bytecode()
     with tempfile.TemporaryDirectory() as tmp:
         cmds = commands(Path(tmp))
         if args.importtime:
