@@ -8,7 +8,9 @@ tiers, fastest first:
    the same body...): a body ``acc + cast(a) * cast(b)`` with permutation maps
    becomes one ``np.matmul`` (BLAS for floats; for integers numpy's integer
    matmul in the accumulator's type, which wraps exactly as MLIR does),
-   after applying the body's casts to the whole inputs.
+   after applying the body's casts to the whole inputs
+   (``matrix_products.py``; operands that are padded packs of a source:
+   ``padded_products.py``).
 2. **Vectorized**: the body runs on whole arrays. Each input is bound to a
    view broadcastable over the iteration space (a transpose for permutation
    maps, fancy indexing with index grids for any other map), ``linalg.index``
