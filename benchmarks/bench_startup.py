@@ -17,13 +17,13 @@ each as a fresh process:
 
 and prints each one's CPU time (user + system, best of ``--repeat``) and
 ``mini-iree-opt``'s ratio to ``xdsl-opt``. Times are measured, never asserted.
+``--importtime TOOL`` prints, instead, the slowest modules of ``python -X
+importtime`` for one tool (``opt`` or ``run``).
 
 The package's modules are compiled to bytecode first, as an install leaves
 xDSL's: a process that may not write bytecode (``PYTHONDONTWRITEBYTECODE``, set
 on some machines) would otherwise compile every mini-iree module from source on
 every run, about 0.04 s more for ``mini-iree-opt``.
-``--importtime TOOL`` prints, instead, the slowest modules of ``python -X
-importtime`` for one tool (``opt`` or ``run``).
 """
 
 from __future__ import annotations

@@ -120,3 +120,40 @@ def test_a_nonzero_or_negative_zero_pad_takes_the_padded_copies(monkeypatch):
     assert not used
     product(PaddedOperand(a, None, np.float32(0), (), ()), PaddedOperand(b, None, np.float32(0), (), ()), None)
     assert used
+
+
+TRANSPOSED_B = """
+#lhs = affine_map<(d0, d1, d2) -> (d0, d2)>
+#rhs = affine_map<(d0, d1, d2) -> (d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @matmul_f32f32f32(%lhs: tensor<?x?xf32>, %rhs: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %lhs, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %rhs, %c0 : tensor<?x?xf32>
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %2 = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%lhs, %rhs : tensor<?x?xf32>, tensor<?x?xf32>) outs(%1 : tensor<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  return %2 : tensor<?x?xf32>
+}
+"""
+
+
+def test_a_transposed_source_is_multiplied_in_place_too(monkeypatch, tmp_path):
+    """B given as N x K: the pack reads it transposed, and BLAS takes it as the transpose it is."""
+    text = _data_tiling(tmp_path, TRANSPOSED_B, AVX2)
+    inputs = [(a, np.ascontiguousarray(b.T)) for a, b in _inputs([(255, 1023, 513)] * 4)]
+    made = _count_padded(monkeypatch)
+    fast = _results(text, inputs)
+    assert made and all(made)
+    _origins_off(monkeypatch)
+    general = _results(text, inputs)
+    for (a, bt), got, want in zip(inputs, fast, general):
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+        np.testing.assert_allclose(got, a @ bt.T, rtol=1e-3, atol=1e-3)
