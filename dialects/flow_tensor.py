@@ -15,6 +15,7 @@ dispatches with these ops; each carries the dynamic sizes of its tensors as
     %9 = flow.tensor.alloca : tensor<?x4xf32>{%n}
     %10 = flow.tensor.empty : tensor<?x4xf32>{%n}
     %11 = flow.tensor.transfer %0 : tensor<?x4xf32>{%n} to #hal.device.promise<@dev_a>
+    %12 = flow.tensor.tie_shape %0 : tensor<?x4xf32>{%n}
     flow.tensor.trace "key" = [%0 : tensor<?x4xf32>{%n}, %1 : tensor<4xf32>]
 
 Formats and verifier messages are IREE's (FlowOps.td / FlowOps.cpp).
@@ -39,7 +40,8 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import MemoryAllocEffect, MemoryWriteEffect, Pure
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, MemoryAllocEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mini_iree.dialects.utils import count_dynamic, verify_op_dynamic_dims
@@ -459,6 +461,83 @@ class TensorTransferOp(_CopyLikeOp):
         self._verify()
 
 
+class _TieShapeCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldTensorTieShapeOp(), ReplaceOpIfTensorOperandZeroElements())
+
+
+@irdl_op_definition
+class TensorTieShapeOp(IRDLOperation):
+    """Ties a tensor to the values of its dynamic sizes: a witness to shape calculations, which
+    moves no data (``iree-flow-capture-dynamic-dims`` puts them on loop-carried tensors)::
+
+        %1 = flow.tensor.tie_shape %0 : tensor<?x4xf32>{%n}
+    """
+
+    name = "flow.tensor.tie_shape"
+
+    operand = operand_def(TensorType)
+    dynamic_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure(), _TieShapeCanonicalization())
+
+    def __init__(self, operand: SSAValue | Operation, dynamic_dims: Sequence[SSAValue | Operation] = ()):
+        operand = SSAValue.get(operand)
+        super().__init__(operands=[operand, dynamic_dims], result_types=[operand.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorTieShapeOp:
+        operand = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        # Any number of sizes: a count that does not match the type is the verifier's error, as in IREE.
+        dims = []
+        if parser.parse_optional_punctuation("{") is not None and parser.parse_optional_punctuation("}") is None:
+            dims = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation("}")
+        index = IndexType()
+        op = cls(parser.resolve_operand(operand, type_), [parser.resolve_operand(d, index) for d in dims])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        _print_type_and_dims(printer, self.result.type, self.dynamic_dims)
+
+    def verify_(self) -> None:
+        _same_type("operand, result", self.operand.type, self.result.type)
+        verify_op_dynamic_dims([self.operand.type], self.dynamic_dims)
+
+
+class FoldTensorTieShapeOp(RewritePattern):
+    """IREE's ``TensorTieShapeOp::fold``: a tie of no sizes (a static tensor) is its operand."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorTieShapeOp, rewriter: PatternRewriter) -> None:
+        if not op.dynamic_dims:
+            rewriter.replace_op(op, [], [op.operand])
+
+
+class ReplaceOpIfTensorOperandZeroElements(RewritePattern):
+    """IREE's ``ReplaceOpIfTensorOperandZeroElements<TensorTieShapeOp, 0>``: a tensor with a static
+    size of zero holds nothing, so the tie becomes a ``flow.tensor.empty`` of its sizes."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TensorTieShapeOp, rewriter: PatternRewriter) -> None:
+        if 0 not in op.operand.type.get_shape():  # type: ignore[attr-defined]
+            return
+        empty = TensorEmptyOp(op.result.type, list(op.dynamic_dims))
+        empty.location = op.location
+        rewriter.replace_op(op, empty)
+
+
 # -- sub-tensors --------------------------------------------------------------------------------
 
 
@@ -654,6 +733,7 @@ FLOW_TENSOR_OPS = (
     TensorAllocaOp,
     TensorEmptyOp,
     TensorTransferOp,
+    TensorTieShapeOp,
     TensorTraceOp,
 )
 

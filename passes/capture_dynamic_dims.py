@@ -24,9 +24,25 @@ is materialized); the ``canonicalize`` IREE's pipeline runs next makes every
 use of such an argument, the new ties included, go through its ordinal
 (``BubbleUpOrdinalOp``, a canonicalization pattern of the ordinal op).
 
-IREE's pass also threads the sizes of dynamic ``scf.for`` iteration tensors
-through the loop with ``flow.tensor.tie_shape``; mini-iree has no
-``flow.tensor.tie_shape`` and leaves loops alone.
+Before the dispatches, the pass threads the sizes of each dynamic ``scf.for``
+iteration tensor through the loop (IREE's ``captureDims(scf::ForOp)``): the
+sizes of its initial value and of the value the body yields become iteration
+arguments of their own, and ``flow.tensor.tie_shape`` ties the body's argument
+and the loop's result to them::
+
+    %r:3 = scf.for %i = %c0 to %ub step %c1 iter_args(%t = %init, %d0 = %n, %d1 = %m) -> (...) {
+      %tied = flow.tensor.tie_shape %t : tensor<?x?xf32>{%d0, %d1}
+      ...
+      scf.yield %next, %n, %m : tensor<?x?xf32>, index, index
+    }
+    %0 = flow.tensor.tie_shape %r#0 : tensor<?x?xf32>{%r#1, %r#2}
+
+A loop whose tensor arguments are only used by ties already is left alone,
+so running the pass twice changes nothing more. Sizes are found as IREE's
+``findDynamicDims`` finds them at a point: up the chain of producers, through
+ops whose result is an operand written in place (a linalg op's init, an
+``insert_slice``'s destination), to an op that states its result's sizes; else
+from a user that states the value's sizes with values visible at that point.
 """
 
 from __future__ import annotations
@@ -34,17 +50,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType, ModuleOp, TensorType
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from mini_iree.compiler.ir.dynamic_dims import find_dynamic_dims
-from mini_iree.dialects import flow, iree_tensor_ext
+from mini_iree.dialects import flow, flow_tensor, iree_tensor_ext
 from mini_iree.dialects.utils import count_dynamic
 
-__all__ = ["CaptureDispatchDynamicDims", "CaptureDynamicDimsPass"]
+__all__ = ["CaptureDispatchDynamicDims", "CaptureDynamicDimsPass", "CaptureScfForDynamicDims"]
 
 
 def _producer_dims(value: SSAValue) -> list[SSAValue] | None:
@@ -54,15 +71,103 @@ def _producer_dims(value: SSAValue) -> list[SSAValue] | None:
     ``ShapeAwareOpInterface``); a tensor made by any other op has its sizes
     found on the dispatch instead.
     """
-    from mini_iree.dialects import flow_tensor, hal
+    from mini_iree.dialects import hal
 
     if not isinstance(value, OpResult):
         return None
+    op = value.op
+    if isinstance(op, flow_tensor.TensorTieShapeOp):
+        return list(op.dynamic_dims)
+    if isinstance(op, flow_tensor.TensorCloneOp | flow_tensor.TensorTransferOp):
+        return list(op.operand_dims)
+    if isinstance(op, flow_tensor.TensorEmptyOp | flow_tensor.TensorAllocaOp | flow_tensor.TensorSplatOp):
+        return list(op.result_dims)
+    if isinstance(op, flow_tensor.TensorSliceOp):
+        return list(op.result_dims)
+    if isinstance(op, flow_tensor.TensorUpdateOp | flow_tensor.TensorStoreOp):
+        return list(op.target_dims)
     if not isinstance(
-        value.op, hal.TensorImportOp | flow.DispatchWorkgroupsOp | flow.DispatchOp | flow.TensorEncodeOp
-    ) and not isinstance(value.op, flow_tensor.ReshapeLikeOpBase):
+        op, hal.TensorImportOp | flow.DispatchWorkgroupsOp | flow.DispatchOp | flow.TensorEncodeOp
+    ) and not isinstance(op, flow_tensor.ReshapeLikeOpBase):
         return None
     return find_dynamic_dims(value)
+
+
+def _user_dims(user: Operation, index: int) -> list[SSAValue] | None:
+    """The sizes ``user`` states for its operand ``index`` (IREE's ``getOperandDynamicDims``), or None."""
+    from mini_iree.dialects import hal
+
+    operand = user.operands[index]
+    if isinstance(user, flow_tensor.TensorTieShapeOp):
+        return list(user.dynamic_dims) if operand is user.operand else None
+    if isinstance(user, flow_tensor.TensorCloneOp | flow_tensor.TensorTransferOp | flow.TensorEncodeOp):
+        return list(user.operand_dims) if operand is user.operand else None
+    if isinstance(user, flow_tensor.ReshapeLikeOpBase | flow_tensor.TensorSliceOp | flow_tensor.TensorLoadOp):
+        return list(user.source_dims) if operand is user.source else None
+    if isinstance(user, hal.TensorExportOp):
+        return list(user.source_dims) if operand is user.source else None
+    if isinstance(user, flow_tensor.TensorStoreOp):
+        return list(user.target_dims) if operand is user.target else None
+    if isinstance(user, flow_tensor.TensorUpdateOp):
+        if operand is user.target:
+            return list(user.target_dims)
+        return list(user.update_dims) if operand is user.update else None
+    if isinstance(user, flow.DispatchWorkgroupsOp | flow.DispatchOp):
+        arguments = list(user.arguments)
+        if index >= len(user.operands) or operand not in arguments:
+            return None
+        at = arguments.index(operand)
+        start = sum(count_dynamic(a.type) for a in arguments[:at])
+        return list(user.argument_dims[start : start + count_dynamic(operand.type)])
+    return None
+
+
+def _tied_operand(value: OpResult) -> SSAValue | None:
+    """The operand ``value`` is written in place into (IREE's ``TiedOpInterface`` on linalg ops and
+    ``tensor.insert_slice``), or None."""
+    op = value.op
+    if op.name == "tensor.insert_slice":
+        return op.operands[1]
+    outputs = getattr(op, "outputs", None)
+    if op.name.startswith(("linalg.", "iree_linalg_ext.")) and outputs is not None and value.index < len(outputs):
+        return outputs[value.index]
+    return None
+
+
+def _usable(value: SSAValue, block: Block, before: Operation | None) -> bool:
+    """Whether ``value`` may be used at ``before`` in ``block`` (None: the block's end): IREE's
+    ``isValueUsableForOp`` on structured regions."""
+    defining = value.owner if isinstance(value.owner, Block) else value.owner.parent_block()
+    while block is not defining:
+        parent = block.parent_op()
+        outer = parent.parent_block() if parent is not None else None
+        if outer is None:
+            return False
+        block, before = outer, parent
+    if isinstance(value, BlockArgument) or before is None:
+        return True
+    return value.owner.is_before_in_block(before)  # type: ignore[union-attr]
+
+
+def find_dynamic_dims_at(value: SSAValue, block: Block, before: Operation | None) -> list[SSAValue] | None:
+    """The dynamic sizes of ``value`` as values usable at ``before`` in ``block`` (IREE's
+    ``findDynamicDims(value, block, insertionPoint)``), or None.
+
+    Up the use-def chain first (always usable): through results written in place into an
+    operand, to an op stating the sizes of its result. Then down: a user stating the sizes of
+    ``value`` as its operand, when all of them are usable at that point.
+    """
+    work: SSAValue | None = value
+    while isinstance(work, OpResult):
+        dims = _producer_dims(work)
+        if dims is not None:
+            return dims
+        work = _tied_operand(work)
+    for use in value.uses:
+        dims = _user_dims(use.operation, use.index)
+        if dims is not None and all(_usable(d, block, before) for d in dims):
+            return dims
+    return None
 
 
 def _operand_dims(op: flow.DispatchWorkgroupsOp, index: int) -> list[SSAValue]:
@@ -153,6 +258,79 @@ class CaptureDispatchDynamicDims(RewritePattern):
             assert entry is not None
 
 
+class CaptureScfForDynamicDims(RewritePattern):
+    """IREE's ``captureDims(scf::ForOp)``: the sizes of dynamic iteration tensors become iteration
+    arguments, tied to the tensors in the body and after the loop (see the module docstring)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        body = op.body.block
+        yield_op = body.last_op
+        if not isinstance(yield_op, scf.YieldOp):
+            return
+        # (init, yielded, body argument, result) of each dynamic tensor not tied yet.
+        tensors = []
+        for init, yielded, arg, result in zip(op.iter_args, yield_op.operands, body.args[1:], op.results):
+            if not isinstance(init.type, TensorType) or count_dynamic(init.type) == 0:
+                continue
+            if all(isinstance(use.operation, flow_tensor.TensorTieShapeOp) for use in arg.uses):
+                continue  # tied already (or unused): the pass is idempotent
+            tensors.append((init, yielded, arg, result))
+        if not tensors:
+            return
+        block = op.parent_block()
+        assert block is not None
+        # Per tensor, its (initial size, yielded size) pairs: none when either is not found.
+        sizes: list[list[tuple[SSAValue, SSAValue]]] = []
+        for init, yielded, _, _ in tensors:
+            init_dims = find_dynamic_dims_at(init, block, op)
+            yielded_dims = find_dynamic_dims_at(yielded, body, yield_op) if init_dims is not None else None
+            found = init_dims is not None and yielded_dims is not None and len(init_dims) == len(yielded_dims)
+            sizes.append(list(zip(init_dims, yielded_dims)) if found else [])  # type: ignore[arg-type]
+        pairs = [pair for tensor_sizes in sizes for pair in tensor_sizes]
+        if not pairs:
+            return
+
+        # A new loop with the sizes as iteration arguments, around the old body.
+        count = len(op.iter_args)
+        new_op = scf.ForOp(
+            op.lb, op.ub, op.step, [*op.iter_args, *(init for init, _ in pairs)],
+            rewriter.move_region_contents_to_new_regions(op.body),
+        )
+        new_op.location = op.location
+        body = new_op.body.block
+        size_args = [body.insert_arg(IndexType(), len(body.args)) for _ in pairs]
+        new_yield = scf.YieldOp(*yield_op.operands, *(yielded for _, yielded in pairs))
+        new_yield.location = yield_op.location
+        rewriter.replace_op(yield_op, new_yield)
+        rewriter.insert_op(new_op, InsertPoint.before(op))
+
+        # Ties of the body's arguments to their size arguments, at the top of the body, and of
+        # the loop's results to their size results, after it; IREE builds both at the loop's location.
+        inner: list[Operation] = []
+        outer: list[Operation] = []
+        results = list(new_op.results[:count])
+        first = 0
+        for (_, _, arg, result), tensor_sizes in zip(tensors, sizes):
+            these = range(first, first + len(tensor_sizes))
+            first += len(tensor_sizes)
+            if not tensor_sizes:
+                continue
+            tie = flow_tensor.TensorTieShapeOp(arg, [size_args[i] for i in these])
+            tie.location = op.location
+            inner.append(tie)
+            for use in list(arg.uses):
+                if use.operation is not tie:
+                    use.operation.operands[use.index] = tie.result
+            after = flow_tensor.TensorTieShapeOp(new_op.results[result.index], [new_op.results[count + i] for i in these])
+            after.location = op.location
+            outer.append(after)
+            results[result.index] = after.result
+        start = body.first_op
+        rewriter.insert_op(inner, InsertPoint.at_start(body) if start is None else InsertPoint.before(start))
+        rewriter.insert_op(outer, InsertPoint.before(op))
+        rewriter.replace_op(op, [], results)
+
 
 @dataclass(frozen=True)
 class CaptureDynamicDimsPass(ModulePass):
@@ -161,7 +339,12 @@ class CaptureDynamicDimsPass(ModulePass):
     name = "iree-flow-capture-dynamic-dims"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # One visit per dispatch, as IREE's walk: capturing again would tie again.
+        # Loops first, then dispatches, each visited once, as IREE's two walks: post-order, so an
+        # inner loop is visited before the loop around it has tied anything.
+        loops = CaptureScfForDynamicDims()
+        for loop in [o for o in op.walk(region_first=True) if isinstance(o, scf.ForOp)]:
+            loops.match_and_rewrite(loop, PatternRewriter(loop))
+        # Capturing a dispatch again would tie again.
         pattern = CaptureDispatchDynamicDims()
         for dispatch in [o for o in op.walk() if isinstance(o, flow.DispatchWorkgroupsOp)]:
             pattern.match_and_rewrite(dispatch, PatternRewriter(dispatch))

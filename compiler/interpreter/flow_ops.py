@@ -370,6 +370,14 @@ class FlowTensorFunctions(InterpreterFunctions):
         # One memory for every device here: a transfer is a copy.
         return (np.array(args[0], copy=True),)
 
+    @impl(flow_tensor.TensorTieShapeOp)
+    def run_tensor_tie_shape(self, interpreter: Interpreter, op: flow_tensor.TensorTieShapeOp, args: tuple):
+        # Metadata: the tensor itself, whose sizes must be the tied values.
+        shape = shape_with_dims(op, op.result.type.get_shape(), [int(a) for a in args[1:]])
+        if np.shape(args[0]) != shape:
+            raise InterpreterError(op, f"tensor of shape {np.shape(args[0])} tied to shape {shape}")
+        return (args[0],)
+
     @impl(flow_tensor.TensorSliceOp)
     def run_slice(self, interpreter: Interpreter, op: flow_tensor.TensorSliceOp, args: tuple):
         values = _values(op, args)

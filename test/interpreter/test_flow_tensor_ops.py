@@ -106,3 +106,19 @@ util.func public @f(%a: tensor<?xi32>, %n: index, %m: index) -> tensor<?x4xi8> {
     a = RNG.integers(-(2**31), 2**31 - 1, size=5, dtype=np.int32)
     (got,) = run(program, "f", a, 5, 5)
     np.testing.assert_array_equal(got, a.view(np.int8).reshape(5, 4))
+
+
+TIE_SHAPE = """
+util.func public @tie(%t: tensor<?x4xf32>, %n: index) -> tensor<?x4xf32> {
+  %0 = flow.tensor.tie_shape %t : tensor<?x4xf32>{%n}
+  util.return %0 : tensor<?x4xf32>
+}
+"""
+
+
+def test_tie_shape_is_the_tensor_and_checks_its_sizes():
+    t = RNG.standard_normal((3, 4)).astype(np.float32)
+    (got,) = run(TIE_SHAPE, "tie", t, 3)
+    np.testing.assert_array_equal(got, t)
+    with pytest.raises(InterpreterError, match=r"tensor of shape \(3, 4\) tied to shape \(2, 4\)"):
+        run(TIE_SHAPE, "tie", t, 2)

@@ -1,7 +1,9 @@
-"""iree-flow-capture-dynamic-dims keeps results: the lit cases, and dispatches run on sizes that differ.
+"""iree-flow-capture-dynamic-dims keeps results: the lit cases, dispatches run on sizes that differ,
+and loops carrying dynamic tensors run for several iterations.
 
-The pass only adds operands (sizes the dispatch did not take) and ties; the
-interpreter runs each program before and after it on the same inputs.
+The pass only adds operands (sizes a dispatch did not take), iteration
+arguments (sizes a loop carries) and ties; the interpreter runs each program
+before and after it on the same inputs.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def test_lit_cases_keep_results(size: int):
         ]
     )
     assert result.returncode == 0, result.stderr
-    assert result.stderr.count("kept the results") == 4
+    assert result.stderr.count("kept the results") == 9
 
 
 @pytest.mark.parametrize("rows", [0, 3])
@@ -90,3 +92,46 @@ def test_programs_run_the_same_before_and_after(tmp_path, rows: int):
         np.testing.assert_array_equal(copied, matrix)
         (scaled,) = run(program, "scale", vector, rows)
         np.testing.assert_array_equal(scaled, vector * 2)
+
+
+# A loop doubling a dynamic tensor, through a dispatch, on each iteration: the loop carries the
+# tensor's size once the pass has run, and the dispatch inside captures it.
+LOOP = """
+util.func public @doubling(%t: tensor<?xf32>, %d: index, %ub: index) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %tied = flow.tensor.tie_shape %t : tensor<?xf32>{%d}
+  %r = scf.for %i = %c0 to %ub step %c1 iter_args(%x = %tied) -> (tensor<?xf32>) {
+    %0 = flow.dispatch.workgroups[%c1](%x, %d) : (tensor<?xf32>{%d}, index) -> tensor<?xf32>{%d} =
+        (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>, %n: index, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
+      %l = iree_tensor_ext.dispatch.tensor.load %in, offsets = [0], sizes = [%n], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%n} -> tensor<?xf32>
+      %e = tensor.empty(%n) : tensor<?xf32>
+      %m = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%l : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.addf %a, %a : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      iree_tensor_ext.dispatch.tensor.store %m, %out, offsets = [0], sizes = [%n], strides = [1] : tensor<?xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%n}
+      flow.return
+    }
+    scf.yield %0 : tensor<?xf32>
+  }
+  util.return %r : tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("size,iterations", [(0, 2), (4, 0), (4, 3)])
+def test_a_loop_runs_the_same_before_and_after(tmp_path, size: int, iterations: int):
+    from mini_iree.compiler.interpreter import run
+
+    source = tmp_path / "loop.mlir"
+    source.write_text(LOOP)
+    result = run_opt([str(source), "-p", PASS])
+    assert result.returncode == 0, result.stderr
+    after = result.stdout
+    assert "scf.for" in after and after.count("flow.tensor.tie_shape") == 3  # before, in and after the loop
+    vector = np.arange(size, dtype=np.float32) + 1
+    for program in (LOOP, after):
+        (doubled,) = run(program, "doubling", vector, size, iterations)
+        np.testing.assert_array_equal(doubled, vector * 2**iterations)

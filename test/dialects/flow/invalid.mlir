@@ -360,3 +360,19 @@ util.func public @tensor_empty_dims(%n: index) -> tensor<4xf32> {
   %0 = "flow.tensor.empty"(%n) : (index) -> tensor<4xf32>
   util.return %0 : tensor<4xf32>
 }
+
+// -----
+
+util.func public @tensor_tie_shape_dims(%t: tensor<?x?xf32>, %n: index) -> tensor<?x?xf32> {
+  // expected-error @+1 {{value set has 2 dynamic dimensions but only 1 dimension values are attached}}
+  %0 = flow.tensor.tie_shape %t : tensor<?x?xf32>{%n}
+  util.return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+util.func public @tensor_tie_shape_types(%t: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{failed to verify that all of {operand, result} have same type}}
+  %0 = "flow.tensor.tie_shape"(%t) : (tensor<4xf32>) -> tensor<4xf16>
+  util.return %0 : tensor<4xf16>
+}

@@ -265,5 +265,9 @@ util.func public @tensor_ops(%arg0: tensor<?x4xf32>, %arg1: index, %arg2: index,
   %11 = flow.tensor.transfer %arg6 : tensor<2x2xf32> to "target"
   // CHECK: flow.tensor.trace "key" = [%{{.+}} : tensor<?x4xf32>{%{{.+}}}, %{{.+}} : tensor<2x2xf32>]
   flow.tensor.trace "key" = [%arg0 : tensor<?x4xf32>{%arg1}, %arg6 : tensor<2x2xf32>]
+  // CHECK: flow.tensor.tie_shape %{{.+}} : tensor<?x4xf32>{%{{.+}}}
+  %12 = flow.tensor.tie_shape %arg0 : tensor<?x4xf32>{%arg1}
+  // CHECK: flow.tensor.tie_shape %{{.+}} {note} : tensor<2x2xf32>
+  %13 = flow.tensor.tie_shape %arg6 {note} : tensor<2x2xf32>
   util.return
 }
