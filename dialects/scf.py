@@ -49,7 +49,9 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import (
     ConstantLike,
     SingleBlockImplicitTerminator,
@@ -521,6 +523,62 @@ def _parse_for(cls: type[xdsl_scf.ForOp], parser: Parser) -> xdsl_scf.ForOp:
 # type without them (`-> tensor<4xf32>`), as IREE's tests write it. They print with them.
 xdsl_scf.IfOp.parse = classmethod(_parse_if)  # type: ignore[method-assign, assignment]
 xdsl_scf.ForOp.parse = classmethod(_parse_for)  # type: ignore[method-assign, assignment]
+
+
+class ForOpIterArgsFolder(RewritePattern):
+    """MLIR's ``ForOpIterArgsFolder`` (an ``scf.for`` canonicalization): an iteration argument that
+    never changes (the body yields it as it came, or yields its initial value) is its initial
+    value, in the body and after the loop; one that neither the body nor anything after the loop
+    uses goes; one with the same initial and yielded values as an earlier one is that one. The
+    loop is built again without them."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xdsl_scf.ForOp, rewriter: PatternRewriter) -> None:
+        body = op.body.block
+        yield_op = body.last_op
+        if not isinstance(yield_op, xdsl_scf.YieldOp) or len(yield_op.operands) != len(op.iter_args):
+            return
+        # Per iteration argument: the position of the kept argument it becomes, or its initial value.
+        becomes: list[int | SSAValue] = []
+        first_with: dict[tuple[SSAValue, SSAValue], int] = {}  # (init, yielded) -> kept position
+        kept: list[int] = []  # the original positions kept
+        for index, (init, arg, result, yielded) in enumerate(
+            zip(op.iter_args, body.args[1:], op.results, yield_op.operands)
+        ):
+            if yielded is arg or yielded is init or (not arg.uses and not result.uses):
+                becomes.append(init)
+            elif (init, yielded) in first_with:
+                becomes.append(first_with[(init, yielded)])
+            else:
+                first_with[(init, yielded)] = len(kept)
+                becomes.append(len(kept))
+                kept.append(index)
+        if len(kept) == len(op.iter_args):
+            return
+        inits = [op.iter_args[i] for i in kept]
+        new_body = Block(arg_types=[body.args[0].type, *(init.type for init in inits)])
+        new_op = xdsl_scf.ForOp(op.lb, op.ub, op.step, inits, Region(new_body))
+        new_op.attributes |= op.attributes
+        new_op.location = op.location
+        # The old body moves in: its kept arguments become the new ones, the others what they are.
+        args = [new_body.args[0]] + [new_body.args[1 + b] if isinstance(b, int) else b for b in becomes]
+        rewriter.inline_block(body, InsertPoint.at_end(new_body), args)
+        new_yield = xdsl_scf.YieldOp(*(yield_op.operands[i] for i in kept))
+        new_yield.location = yield_op.location
+        rewriter.replace_op(yield_op, new_yield)
+        rewriter.replace_op(op, new_op, [new_op.results[b] if isinstance(b, int) else b for b in becomes])
+
+
+def _for_canonicalization_patterns(cls: type) -> tuple[RewritePattern, ...]:
+    # MLIR's scf.for patterns first, then xDSL's.
+    from xdsl.transforms.canonicalization_patterns.scf import RehoistConstInLoops, SimplifyTrivialLoops
+
+    return (ForOpIterArgsFolder(), SimplifyTrivialLoops(), RehoistConstInLoops())
+
+
+xdsl_scf.ForOpHasCanonicalizationPatternsTrait.get_canonicalization_patterns = classmethod(  # type: ignore[method-assign]
+    _for_canonicalization_patterns
+)
 
 
 Scf = Dialect(

@@ -37,6 +37,7 @@ from xdsl.traits import (
 )
 from xdsl.transforms.dead_code_elimination import result_only_effects
 
+import mini_iree.dialects.scf  # noqa: F401  (scf.for's canonicalization patterns: MLIR's, beside xDSL's)
 from mini_iree.compiler.ir.constants import CommutativeConstantToRight, hoist_and_unique_constants
 from mini_iree.compiler.ir.memo import ClassMemo
 from mini_iree.compiler.ir.queries import effect_free_by_class, op_has_trait
