@@ -114,7 +114,7 @@ def _user_dims(user: Operation, index: int) -> list[SSAValue] | None:
         return list(user.update_dims) if operand is user.update else None
     if isinstance(user, flow.DispatchWorkgroupsOp | flow.DispatchOp):
         arguments = list(user.arguments)
-        if index >= len(user.operands) or operand not in arguments:
+        if operand not in arguments:
             return None
         at = arguments.index(operand)
         start = sum(count_dynamic(a.type) for a in arguments[:at])
@@ -149,7 +149,7 @@ def _usable(value: SSAValue, block: Block, before: Operation | None) -> bool:
     return value.owner.is_before_in_block(before)  # type: ignore[union-attr]
 
 
-def find_dynamic_dims_at(value: SSAValue, block: Block, before: Operation | None) -> list[SSAValue] | None:
+def _find_dynamic_dims_at(value: SSAValue, block: Block, before: Operation | None) -> list[SSAValue] | None:
     """The dynamic sizes of ``value`` as values usable at ``before`` in ``block`` (IREE's
     ``findDynamicDims(value, block, insertionPoint)``), or None.
 
@@ -283,8 +283,8 @@ class CaptureScfForDynamicDims(RewritePattern):
         # Per tensor, its (initial size, yielded size) pairs: none when either is not found.
         sizes: list[list[tuple[SSAValue, SSAValue]]] = []
         for init, yielded, _, _ in tensors:
-            init_dims = find_dynamic_dims_at(init, block, op)
-            yielded_dims = find_dynamic_dims_at(yielded, body, yield_op) if init_dims is not None else None
+            init_dims = _find_dynamic_dims_at(init, block, op)
+            yielded_dims = _find_dynamic_dims_at(yielded, body, yield_op) if init_dims is not None else None
             found = init_dims is not None and yielded_dims is not None and len(init_dims) == len(yielded_dims)
             sizes.append(list(zip(init_dims, yielded_dims)) if found else [])  # type: ignore[arg-type]
         pairs = [pair for tensor_sizes in sizes for pair in tensor_sizes]
