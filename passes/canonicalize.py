@@ -10,8 +10,9 @@ where they are; this pass runs it and then places constants as MLIR's
 the top-down greedy driver does.
 
 The canonicalization itself is xDSL's ``canonicalize`` (the same patterns,
-folders and greedy pattern walker, then ``region_dce`` after each
-sweep), driven here so that what only depends on an op's class (its traits,
+with MLIR's ``ForOpIterArgsFolder`` added to ``scf.for``'s in
+``dialects/scf.py``; folders and greedy pattern walker, then ``region_dce``
+after each sweep), driven here so that what only depends on an op's class (its traits,
 its canonicalization patterns) is looked up once per class, and the dead-code
 sweep decides each op's removability once: the same rewrites and erasures, in
 the same order.
