@@ -62,8 +62,10 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -907,6 +909,17 @@ class DispatchOp(IRDLOperation):
         verify_dispatch_symbol_uses(self, self.entry_points, self.workload, ExecutableExportOp.name)
 
 
+class _WorkgroupsCanonicalization(HasCanonicalizationPatternsTrait):
+    """``flow.dispatch.workgroups``'s canonicalization (``dialects/flow_canonicalization.py``, which
+    imports the op: looked up when ``canonicalize`` asks)."""
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from mini_iree.dialects.flow_canonicalization import ClosureOptimizationPattern
+
+        return (ClosureOptimizationPattern(),)
+
+
 @irdl_op_definition
 class DispatchWorkgroupsOp(IRDLOperation):
     """A dispatch whose body is isolated from above: every value it uses is an operand.
@@ -942,7 +955,7 @@ class DispatchWorkgroupsOp(IRDLOperation):
     workgroup_count = region_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(IsolatedFromAbove())
+    traits = traits_def(IsolatedFromAbove(), Pure(), _WorkgroupsCanonicalization())
 
     def __init__(
         self,

@@ -27,7 +27,8 @@ util.func public @capture_missing_sizes(%t: tensor<?x?xf32>, %d0: index, %d1: in
 
 // Sizes read through workload ordinals: the ties take the ordinals too, and the
 // ordinals of the tied sizes move to the top (IREE's canonicalizer does this
-// right after the pass); the ordinal of a size no tie uses stays where it is.
+// right after the pass); the ordinal of a size no tie uses stays where it is, until the
+// canonicalizer drops it and the argument it reads (ClosureOptimizationPattern).
 util.func public @capture_through_ordinals(%t: tensor<?xf32>, %d: index, %n: index) -> tensor<?xf32> {
   %0 = flow.dispatch.workgroups[%d, %n](%t, %d, %n) : (tensor<?xf32>{%d}, index, index) -> tensor<?xf32>{%d} =
       (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>, %a: index, %b: index, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
@@ -55,7 +56,8 @@ util.func public @capture_through_ordinals(%t: tensor<?xf32>, %d: index, %n: ind
 // CHECK-NEXT:      %[[W0:.+]] = iree_tensor_ext.dispatch.workload.ordinal %[[A]], 0 : index
 // CHECK-NEXT:      iree_tensor_ext.dispatch.tensor.load %[[TIE_IN]], offsets = [0], sizes = [%[[W0]]], strides = [1]
 // CANON-LABEL: util.func public @capture_through_ordinals(
-// CANON:         (%[[IN:.+]]: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>, %[[A:.+]]: index, %[[B:.+]]: index, %[[OUT:.+]]: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
+// CANON:         flow.dispatch.workgroups[%{{.+}}, %{{.+}}](%{{.+}}, %{{.+}}) : (tensor<?xf32>{%{{.+}}}, index) -> tensor<?xf32>{%{{.+}}} =
+// CANON-NEXT:      (%[[IN:.+]]: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>, %[[A:.+]]: index, %[[OUT:.+]]: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
 // CANON-NEXT:      %[[W0:.+]] = iree_tensor_ext.dispatch.workload.ordinal %[[A]], 0 : index
 // CANON-NEXT:      %[[TIE_IN:.+]] = flow.dispatch.tie_shape %[[IN]] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%[[W0]]}
 // CANON-NEXT:      %[[TIE_OUT:.+]] = flow.dispatch.tie_shape %[[OUT]] : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%[[W0]]}
