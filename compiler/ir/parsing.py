@@ -308,9 +308,18 @@ class LocatedParser(Parser):
     def parse_affine_map(self) -> AffineMap:
         return _SemiAffineParser(self._parser_state).parse_affine_map()
 
-    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0, keep_names: bool = False):
+    def __init__(
+        self,
+        ctx: Context,
+        text: str,
+        name: str,
+        line_offset: int = 0,
+        keep_names: bool = False,
+        module_location: tuple[int, int] = (0, 0),
+    ):
         super().__init__(ctx, text, name)
         self._keep_names = keep_names
+        self._module_location = module_location
         # xDSL's parser makes its own MLIRLexer (and has lexed the first token).
         lexer = _CommonTokenLexer(self._parser_state.lexer.input)
         lexer.pos = self._parser_state.lexer.pos
@@ -745,8 +754,10 @@ class LocatedParser(Parser):
         return module
 
     def _implicit_module_location(self) -> FileLineColLoc:
-        """MLIR's location of the module it wraps a file's ops in: the file, at 0:0."""
-        return FileLineColLoc(self._file_attr, IntAttr(0), IntAttr(0))
+        """MLIR's location of the module it wraps a file's ops in: the file, at 0:0 (a later
+        ``// -----`` chunk: where the chunk starts, after its marker)."""
+        line, col = self._module_location
+        return FileLineColLoc(self._file_attr, IntAttr(line), IntAttr(col))
 
 
 def _decode(data: bytes, name: str, line_offset: int) -> str:
@@ -759,13 +770,20 @@ def _decode(data: bytes, name: str, line_offset: int) -> str:
 
 
 def parse_mlir(
-    ctx: Context, source: str | bytes, name: str, line_offset: int = 0, keep_names: bool = False
+    ctx: Context,
+    source: str | bytes,
+    name: str,
+    line_offset: int = 0,
+    keep_names: bool = False,
+    module_location: tuple[int, int] = (0, 0),
 ) -> ModuleOp:
     """Parse ``source`` (one file or one ``// -----`` chunk) into a module.
 
     ``keep_names`` leaves each value the name the source gives it as its
-    ``name_hint`` (printing ignores it). Raises ``DiagnosticError`` for any
-    malformed input; never another exception.
+    ``name_hint`` (printing ignores it). ``module_location`` is the line and
+    column of the module the ops are wrapped in, if they are (MLIR's: 0:0 for a
+    file, the place after the marker for a later chunk). Raises
+    ``DiagnosticError`` for any malformed input; never another exception.
     """
     text = _decode(source, name, line_offset) if isinstance(source, bytes) else source
     if text.startswith("\ufeff"):
@@ -776,7 +794,7 @@ def parse_mlir(
     _forget_elided_resources(ctx)
     try:
         # Building the parser lexes the first token, which can already fail (a lone `"`).
-        parser = LocatedParser(ctx, text, name, line_offset, keep_names)
+        parser = LocatedParser(ctx, text, name, line_offset, keep_names, module_location)
     except ParseError as err:
         loc = _LineTable(text, line_offset).at(err.span.start)
         raise DiagnosticError(Diagnostic(SourceLoc(name, *loc), err.msg.strip() or "parse error")) from None

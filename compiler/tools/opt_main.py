@@ -77,6 +77,9 @@ _SPLIT_MARKER = re.compile(rb"^// -----[ \t]*\r?$", re.MULTILINE)
 class Chunk:
     data: bytes
     line_offset: int
+    # Where MLIR locates the module it wraps a chunk's ops in: 0:0 for the first chunk, and for
+    # each later one the place right after its `// -----` marker (line, column), where it starts.
+    module_location: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -95,12 +98,14 @@ def split_input(data: bytes, split: bool) -> list[Chunk]:
         return [Chunk(data, 0)]
     chunks: list[Chunk] = []
     start, line = 0, 0
+    location = (0, 0)
     for m in _SPLIT_MARKER.finditer(data):
         piece = data[start : m.start()]
-        chunks.append(Chunk(piece, line))
+        chunks.append(Chunk(piece, line, location))
         line += piece.count(b"\n")
         start = m.end()
-    chunks.append(Chunk(data[start:], line))
+        location = (line + 1, len(b"// -----") + 1)
+    chunks.append(Chunk(data[start:], line, location))
     return chunks
 
 
@@ -277,7 +282,7 @@ class MiniIREEOptMain:
         args = self.args
         name = self.input_name()
         with self.timing.phase("Parser"):
-            module = parse_mlir(self.ctx, chunk.data, name, chunk.line_offset)
+            module = parse_mlir(self.ctx, chunk.data, name, chunk.line_offset, module_location=chunk.module_location)
         start = SourceLoc(name, chunk.line_offset + 1, 1)
         # The input is always verified, as by MLIR's parser; --verify-each=false
         # only skips the verifier after each pass. After a pass, only what it

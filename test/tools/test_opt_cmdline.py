@@ -206,6 +206,18 @@ def test_print_debuginfo(tmp_path):
     assert f'}} loc("{path}":0:0)' in result.stdout
 
 
+def test_split_chunks_locate_their_module_after_the_marker(tmp_path):
+    """MLIR locates the module it wraps a chunk's ops in at 0:0 in the first chunk, and in each later
+    one where the chunk starts: right after its `// -----` marker (as iree-opt prints it)."""
+    path = write(tmp_path, "s.mlir", "func.func @a() {\n  return\n}\n// -----\n\nfunc.func @b() {\n  return\n}\n")
+    result = run_opt([path, "--split-input-file", "--mlir-print-debuginfo", "--mlir-print-local-scope"])
+    assert result.returncode == 0, result.stderr
+    first, second = result.stdout.split("// -----\n")
+    assert first.rstrip().endswith(f'}} loc("{path}":0:0)')
+    assert second.rstrip().endswith(f'}} loc("{path}":4:9)')
+    assert 'func.func @b() {' in second and f'}} loc("{path}":6:1)' in second
+
+
 def test_timing_report(tmp_path):
     path = write(tmp_path, "c.mlir", CONSTANTS)
     result = run_opt([path, "-p", "cse", "--mlir-timing"])
