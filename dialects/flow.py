@@ -1024,7 +1024,8 @@ class DispatchWorkgroupsOp(IRDLOperation):
         printer.print_string("(")
         entry = self.workgroup_body.blocks.first
         if entry is not None:
-            printer.print_list(entry.args, printer.print_block_argument)
+            # IREE's printDispatchWorkgroupBody: names and types, no locations even with debug info.
+            printer.print_list(entry.args, lambda arg: (printer.print_ssa_value(arg), printer.print_string(": "), printer.print_attribute(arg.type)))
         printer.print_string(") ")
         printer.print_region(self.workgroup_body, print_entry_block_args=False)
         if self.workgroup_count.blocks:

@@ -696,9 +696,7 @@ class FuncOp(IRDLOperation):
             printer.print_string(": ")
             printer.print_attribute(type)
             _print_attr_dict_entries(printer, _entry(self.arg_attrs, i))
-            if printer.print_debuginfo and entry is not None and i < len(entry.args):
-                printer.print_string(" ")
-                printer.print_attribute(entry.args[i].location)
+            # IREE's printShapedFunctionSignature prints no argument locations, even with debug info.
         printer.print_string(")")
 
         outputs = self.function_type.outputs.data

@@ -170,6 +170,11 @@ def _find_dynamic_dims_at(value: SSAValue, block: Block, before: Operation | Non
     return None
 
 
+def _value_location(value: SSAValue):
+    """MLIR's ``Value::getLoc``: a result's op's location, a block argument's own."""
+    return value.location if isinstance(value, BlockArgument) else value.owner.location  # type: ignore[union-attr]
+
+
 def _operand_dims(op: flow.DispatchWorkgroupsOp, index: int) -> list[SSAValue]:
     """The ``{...}`` sizes of tensor operand ``index`` in the dispatch's own type list."""
     start = sum(count_dynamic(a.type) for a in op.arguments[:index])
@@ -217,12 +222,15 @@ class CaptureDispatchDynamicDims(RewritePattern):
             for dim in dims:
                 if dim not in outer_to_inner:
                     outer_to_inner[dim] = entry.insert_arg(dim.type, position)
+                    # IREE inserts it at the location of the value it captures.
+                    outer_to_inner[dim].location = _value_location(dim)
                     position += 1
                     arguments.append(dim)
                 captured.append(outer_to_inner[dim])
             tie = flow.DispatchTieShapeOp(inner, captured)
-            # IREE builds it at the argument's location, the dispatch's.
-            tie.location = op.location
+            # IREE builds it at the location of the argument it ties (the dispatch's, for
+            # arguments made when the region became a dispatch; the source's, when written).
+            tie.location = inner.location
             ties.append(tie)
             for use in list(inner.uses):
                 if use.operation is not tie:

@@ -69,19 +69,20 @@ func.func @matmul_relu(%lhs: tensor<?x?xf32>, %rhs: tensor<?x?xf32>) -> tensor<?
 
 // Without --mlir-print-local-scope, locations print as MLIR prints them: an op
 // refers to `#locN`, defined after the module; a block argument's location is
-// printed in full and its alias defined before the module; a fused location's
-// parts have aliases of their own, defined before the fused one.
+// printed in full and its alias defined before the module (a `util.func`'s arguments
+// print none, as IREE's printer); a fused location's parts have aliases of their own,
+// defined before the fused one.
 // RUN: mini-iree-opt %s -p 'iree-abi-wrap-entry-points,iree-dispatch-creation-form-dispatch-regions' --mlir-print-debuginfo | filecheck %s --check-prefix=ALIASES
-// ALIASES:       #[[FUNC:loc[0-9]*]] = loc("{{.*}}locations.mlir":8:1)
 // ALIASES:       #[[IN:loc[0-9]*]] = loc("{{.*}}locations.mlir":18:8)
 // ALIASES:       module {
-// ALIASES:         util.func public @matmul_relu(%arg0: !hal.buffer_view loc("{{.*}}locations.mlir":8:1), %arg1: !hal.buffer_view loc("{{.*}}locations.mlir":8:1)) -> !hal.buffer_view
-// ALIASES:         hal.tensor.import {{.*}} loc(#[[FUNC]])
+// ALIASES:         util.func public @matmul_relu(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -> !hal.buffer_view
+// ALIASES:         hal.tensor.import {{.*}} loc(#[[FUNC:loc[0-9]*]])
 // ALIASES:         linalg.matmul {{.*}} loc(#[[MATMUL:loc[0-9]*]])
 // ALIASES:         ^bb0(%in: f32 loc("{{.*}}locations.mlir":18:8), %out: f32 loc("{{.*}}locations.mlir":18:18)):
 // ALIASES:         } loc(#[[REGION:loc[0-9]*]])
 // ALIASES:       {{^}}} loc(#[[MODULE:loc[0-9]*]])
 // ALIASES-NEXT:  #[[MODULE]] = loc("{{.*}}locations.mlir":0:0)
+// ALIASES-NEXT:  #[[FUNC]] = loc("{{.*}}locations.mlir":8:1)
 // ALIASES:       #[[MATMUL]] = loc("{{.*}}locations.mlir":16:8)
 // ALIASES-NEXT:  #[[GENERIC:loc[0-9]*]] = loc("{{.*}}locations.mlir":17:8)
 // ALIASES:       #[[REGION]] = loc(fused[#[[MATMUL]], #[[GENERIC]]])
