@@ -154,4 +154,4 @@ class ClosureOptimizationPattern(RewritePattern):
         for arg in sorted(erased_args, key=lambda a: a.index, reverse=True):
             arg.block.erase_arg(arg)
         new_results = iter(new_op.results)
-        rewriter.replace_op(op, new_op, [None if i in dropped_results else next(new_results) for i in range(len(results))])
+        rewriter.replace(op, new_op, [None if i in dropped_results else next(new_results) for i in range(len(results))])

@@ -522,7 +522,7 @@ class FoldTensorTieShapeOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TensorTieShapeOp, rewriter: PatternRewriter) -> None:
         if not op.dynamic_dims:
-            rewriter.replace_op(op, [], [op.operand])
+            rewriter.replace(op, [], [op.operand])
 
 
 class ReplaceOpIfTensorOperandZeroElements(RewritePattern):
@@ -535,7 +535,7 @@ class ReplaceOpIfTensorOperandZeroElements(RewritePattern):
             return
         empty = TensorEmptyOp(op.result.type, list(op.dynamic_dims))
         empty.location = op.location
-        rewriter.replace_op(op, empty)
+        rewriter.replace(op, empty)
 
 
 # -- sub-tensors --------------------------------------------------------------------------------

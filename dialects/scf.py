@@ -565,8 +565,8 @@ class ForOpIterArgsFolder(RewritePattern):
         rewriter.inline_block(body, InsertPoint.at_end(new_body), args)
         new_yield = xdsl_scf.YieldOp(*(yield_op.operands[i] for i in kept))
         new_yield.location = yield_op.location
-        rewriter.replace_op(yield_op, new_yield)
-        rewriter.replace_op(op, new_op, [new_op.results[b] if isinstance(b, int) else b for b in becomes])
+        rewriter.replace(yield_op, new_yield)
+        rewriter.replace(op, new_op, [new_op.results[b] if isinstance(b, int) else b for b in becomes])
 
 
 def _for_canonicalization_patterns(cls: type) -> tuple[RewritePattern, ...]:

@@ -310,7 +310,7 @@ class CaptureScfForDynamicDims(RewritePattern):
         size_args = [body.insert_arg(IndexType(), len(body.args)) for _ in pairs]
         new_yield = scf.YieldOp(*yield_op.operands, *(yielded for _, yielded in pairs))
         new_yield.location = yield_op.location
-        rewriter.replace_op(yield_op, new_yield)
+        rewriter.replace(yield_op, new_yield)
         rewriter.insert_op(new_op, InsertPoint.before(op))
 
         # Ties of the body's arguments to their size arguments, at the top of the body, and of
@@ -337,7 +337,7 @@ class CaptureScfForDynamicDims(RewritePattern):
         start = body.first_op
         rewriter.insert_op(inner, InsertPoint.at_start(body) if start is None else InsertPoint.before(start))
         rewriter.insert_op(outer, InsertPoint.before(op))
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)
