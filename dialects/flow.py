@@ -44,7 +44,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -909,6 +909,13 @@ class DispatchOp(IRDLOperation):
         verify_dispatch_symbol_uses(self, self.entry_points, self.workload, ExecutableExportOp.name)
 
 
+def _print_body_argument(printer: Printer, arg: BlockArgument) -> None:
+    """``%arg: type``, as IREE's ``printDispatchWorkgroupBody``: no location, even with debug info."""
+    printer.print_ssa_value(arg)
+    printer.print_string(": ")
+    printer.print_attribute(arg.type)
+
+
 class _WorkgroupsCanonicalization(HasCanonicalizationPatternsTrait):
     """``flow.dispatch.workgroups``'s canonicalization (``dialects/flow_canonicalization.py``, which
     imports the op: looked up when ``canonicalize`` asks)."""
@@ -1024,8 +1031,7 @@ class DispatchWorkgroupsOp(IRDLOperation):
         printer.print_string("(")
         entry = self.workgroup_body.blocks.first
         if entry is not None:
-            # IREE's printDispatchWorkgroupBody: names and types, no locations even with debug info.
-            printer.print_list(entry.args, lambda arg: (printer.print_ssa_value(arg), printer.print_string(": "), printer.print_attribute(arg.type)))
+            printer.print_list(entry.args, lambda arg: _print_body_argument(printer, arg))
         printer.print_string(") ")
         printer.print_region(self.workgroup_body, print_entry_block_args=False)
         if self.workgroup_count.blocks:

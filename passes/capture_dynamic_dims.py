@@ -68,27 +68,15 @@ def _producer_dims(value: SSAValue) -> list[SSAValue] | None:
     """The sizes the producer of ``value`` states (IREE's upward ``findDynamicDims``), or None.
 
     Only ops that carry their results' sizes as operands count (IREE's
-    ``ShapeAwareOpInterface``); a tensor made by any other op has its sizes
-    found on the dispatch instead.
+    ``ShapeAwareOpInterface``: imports, dispatches, ``flow.tensor.*``); a tensor
+    made by any other op has its sizes found on a user instead.
     """
     from mini_iree.dialects import hal
 
     if not isinstance(value, OpResult):
         return None
-    op = value.op
-    if isinstance(op, flow_tensor.TensorTieShapeOp):
-        return list(op.dynamic_dims)
-    if isinstance(op, flow_tensor.TensorCloneOp | flow_tensor.TensorTransferOp):
-        return list(op.operand_dims)
-    if isinstance(op, flow_tensor.TensorEmptyOp | flow_tensor.TensorAllocaOp | flow_tensor.TensorSplatOp):
-        return list(op.result_dims)
-    if isinstance(op, flow_tensor.TensorSliceOp):
-        return list(op.result_dims)
-    if isinstance(op, flow_tensor.TensorUpdateOp | flow_tensor.TensorStoreOp):
-        return list(op.target_dims)
-    if not isinstance(
-        op, hal.TensorImportOp | flow.DispatchWorkgroupsOp | flow.DispatchOp | flow.TensorEncodeOp
-    ) and not isinstance(op, flow_tensor.ReshapeLikeOpBase):
+    shape_aware = (hal.TensorImportOp, flow.DispatchWorkgroupsOp, flow.DispatchOp, flow.TensorEncodeOp)
+    if not isinstance(value.op, shape_aware + flow_tensor.FLOW_TENSOR_OPS):
         return None
     return find_dynamic_dims(value)
 
@@ -114,11 +102,7 @@ def _user_dims(user: Operation, index: int) -> list[SSAValue] | None:
         return list(user.update_dims) if operand is user.update else None
     if isinstance(user, flow.DispatchWorkgroupsOp | flow.DispatchOp):
         arguments = list(user.arguments)
-        if operand not in arguments:
-            return None
-        at = arguments.index(operand)
-        start = sum(count_dynamic(a.type) for a in arguments[:at])
-        return list(user.argument_dims[start : start + count_dynamic(operand.type)])
+        return _operand_dims(user, arguments.index(operand)) if operand in arguments else None
     return None
 
 
@@ -175,7 +159,7 @@ def _value_location(value: SSAValue):
     return value.location if isinstance(value, BlockArgument) else value.owner.location  # type: ignore[union-attr]
 
 
-def _operand_dims(op: flow.DispatchWorkgroupsOp, index: int) -> list[SSAValue]:
+def _operand_dims(op: flow.DispatchWorkgroupsOp | flow.DispatchOp, index: int) -> list[SSAValue]:
     """The ``{...}`` sizes of tensor operand ``index`` in the dispatch's own type list."""
     start = sum(count_dynamic(a.type) for a in op.arguments[:index])
     return list(op.argument_dims[start : start + count_dynamic(op.arguments[index].type)])

@@ -36,7 +36,21 @@ def _class_size_source(cls: type[Operation]) -> str | None:
         ((hal.TensorImportOp,), "import"),
         ((flow.DispatchRegionOp,), "region"),
         ((flow.DispatchWorkgroupsOp, flow.DispatchOp), "dispatch"),
-        ((flow.TensorEncodeOp, flow_tensor.ReshapeLikeOpBase, iree_encoding.UnsetEncodingOp), "result_dims"),
+        (
+            (
+                flow.TensorEncodeOp,
+                flow_tensor.ReshapeLikeOpBase,
+                flow_tensor.TensorEmptyOp,
+                flow_tensor.TensorAllocaOp,
+                flow_tensor.TensorSplatOp,
+                flow_tensor.TensorSliceOp,
+                iree_encoding.UnsetEncodingOp,
+            ),
+            "result_dims",
+        ),
+        ((flow_tensor.TensorCloneOp, flow_tensor.TensorTransferOp), "operand_dims"),
+        ((flow_tensor.TensorUpdateOp, flow_tensor.TensorStoreOp), "target_dims"),
+        ((flow_tensor.TensorTieShapeOp,), "tie"),
         ((iree_tensor_ext.ComputeBarrierStartOp,), "barrier"),
         ((tensor.EmptyOp,), "empty"),
         ((tensor.ExpandShapeOp,), "expand"),
@@ -50,8 +64,7 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
 
     Static tensors give ``[]``. Otherwise the producer is asked: ops that carry
     their result dims (``hal.tensor.import``, ``flow.dispatch.region``,
-    ``flow.tensor.encode``, ``flow.tensor.reshape``, ``unset_encoding``,
-    ``compute_barrier``), ops that create the tensor from sizes (``tensor.empty``,
+    ``flow.tensor.*``, ``unset_encoding``, ``compute_barrier``), ops that create the tensor from sizes (``tensor.empty``,
     ``tensor.expand_shape``'s ``output_shape``), and ops whose result has
     the shape of an operand (destination-style linalg ops, ``set_encoding``).
     """
@@ -71,6 +84,12 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
         return _shaped_result_dims(op.result_types, op.result_dims, index)  # type: ignore[attr-defined]
     if source == "result_dims":
         return list(op.result_dims)  # type: ignore[attr-defined]
+    if source == "operand_dims":  # a copy: the sizes of what it copies
+        return list(op.operand_dims)  # type: ignore[attr-defined]
+    if source == "target_dims":  # an update in place: the sizes of the tensor updated
+        return list(op.target_dims)  # type: ignore[attr-defined]
+    if source == "tie":
+        return list(op.dynamic_dims)  # type: ignore[attr-defined]
     if source == "barrier":
         return list(op.value_dims)  # type: ignore[attr-defined]
     if source == "empty":
