@@ -43,31 +43,16 @@ def _is_read(arg: SSAValue) -> bool:
     return access in ("readonly", "readwrite")
 
 
-def _forward_slice(value: SSAValue) -> list[Operation]:
-    """Every op using ``value``, or a result of such an op, transitively, in no particular order."""
-    found: dict[Operation, None] = {}
+def _forward_slice(value: SSAValue) -> set[Operation]:
+    """Every op using ``value``, or a result of such an op, transitively."""
+    found: set[Operation] = set()
     work = [use.operation for use in value.uses]
     while work:
         op = work.pop()
-        if op in found:
-            continue
-        found[op] = None
-        work.extend(use.operation for result in op.results for use in result.uses)
-    return list(found)
-
-
-def _users_first(ops: list[Operation]) -> list[Operation] | None:
-    """``ops`` in an order they can be erased in: each before the ops of the list whose results it
-    uses (None if there is no such order)."""
-    left = list(dict.fromkeys(ops))
-    order: list[Operation] = []
-    while left:
-        free = [o for o in left if not any(use.operation in left for r in o.results for use in r.uses)]
-        if not free:
-            return None
-        order += free
-        left = [o for o in left if o not in free]
-    return order
+        if op not in found:
+            found.add(op)
+            work.extend(use.operation for result in op.results for use in result.uses)
+    return found
 
 
 def _kept_dims(values: list, dims: list, dropped: set[int]) -> list:
@@ -120,15 +105,14 @@ class ClosureOptimizationPattern(RewritePattern):
             rewriter.erase_op(op)
             return
 
-        # The ops writing a dropped result (nothing reads it) go too: users before what they use.
-        doomed = [o for i in dropped_results if i in result_arg for o in _forward_slice(result_arg[i])]
-        order = _users_first(doomed)
-        if order is None:
-            return
         for index, kept in same_as.items():
             entry.args[index].replace_all_uses_with(entry.args[kept])
-        for o in order:
-            rewriter.erase_op(o)
+        # The ops writing a dropped result (nothing reads it) go too; in reverse program order, an
+        # op goes after its users.
+        doomed = set().union(*(_forward_slice(result_arg[i]) for i in dropped_results if i in result_arg))
+        for body_op in reversed(list(op.workgroup_body.walk())):
+            if body_op in doomed:
+                rewriter.erase_op(body_op)
         erased_args = [entry.args[i] for i in dropped_operands]
         erased_args += [result_arg[i] for i in dropped_results if i in result_arg]
 
