@@ -557,6 +557,8 @@ class ForOpIterArgsFolder(RewritePattern):
             return
         inits = [op.iter_args[i] for i in kept]
         new_body = Block(arg_types=[body.args[0].type, *(init.type for init in inits)])
+        for arg in new_body.args:
+            arg.location = op.location  # as MLIR's ForOp::build, at the loop's location
         new_op = xdsl_scf.ForOp(op.lb, op.ub, op.step, inits, Region(new_body))
         new_op.attributes |= op.attributes
         new_op.location = op.location

@@ -292,6 +292,8 @@ class CaptureScfForDynamicDims(RewritePattern):
         new_op.location = op.location
         body = new_op.body.block
         size_args = [body.insert_arg(IndexType(), len(body.args)) for _ in pairs]
+        for arg in size_args:
+            arg.location = op.location  # IREE adds them at the loop's location
         new_yield = scf.YieldOp(*yield_op.operands, *(yielded for _, yielded in pairs))
         new_yield.location = yield_op.location
         rewriter.replace(yield_op, new_yield)
